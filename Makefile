@@ -1,0 +1,103 @@
+# Makefile for the DTSS project. `make help` lists the targets.
+
+# ---- settings -------------------------------------------------------------
+CC      ?= cc
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN    := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes \
+           -Wmissing-prototypes -Wformat=2 -Wvla
+OPT     := -O2 -g
+LIBS    := -lgsl -lgslcblas -lm
+
+ifeq ($(SAN),1)
+  OPT    := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+            -fno-sanitize-recover=all
+  BUILD  := build/san
+  BIN    := build/san/bin
+else
+  BUILD  := build/obj
+  BIN    := bin
+endif
+
+CFLAGS  := $(CSTD) $(WARN) $(OPT) -I. $(EXTRA_CFLAGS)
+LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
+
+# ---- sources ----------------------------------------------------------------
+SCHED_SRC  := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
+MANDEL_SRC := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
+
+SCHED_LIB  := $(BUILD)/libsched.a
+MANDEL_LIB := $(BUILD)/libmandel.a
+
+PROGRAMS   := $(BIN)/chunks $(BIN)/mandel
+TESTS      := $(BIN)/test_sched $(BIN)/test_mandel
+BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+# ---- targets ----------------------------------------------------------------
+.PHONY: all deps test bench clean help echo reproduce-tables
+
+all: $(PROGRAMS)
+
+deps:
+	@scripts/deps
+
+test: deps
+	@$(MAKE) --no-print-directory all-tests
+	@BIN=$(BIN) scripts/run-tests $(TESTS) tests/cli.sh
+
+.PHONY: all-tests
+all-tests: $(PROGRAMS) $(TESTS)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BENCHES)
+	@for b in $(BENCHES); do $$b || exit 1; done
+
+reproduce-tables:
+	@echo "make reproduce-tables: coming (the PVM coordinator, the emulated cluster"
+	@echo "and the table scripts are the next issues); see README.md."
+
+clean:
+	rm -rf build bin
+
+echo:
+	@echo "CC      = $(CC)"
+	@echo "CFLAGS  = $(CFLAGS)"
+	@echo "LDFLAGS = $(LDFLAGS)"
+	@echo "LIBS    = $(LIBS)"
+	@echo "BUILD   = $(BUILD)   BIN = $(BIN)"
+
+help:
+	@echo "make                  build every program into bin/"
+	@echo "make deps             install missing Debian packages (apt-get)"
+	@echo "make test [SAN=1]     install, build and run every test (SAN=1: ASan+UBSan)"
+	@echo "make bench            benchmarks (kernel throughput, chunk cost)"
+	@echo "make reproduce-tables the papers' tables and plots into results/"
+	@echo "make clean            remove build/ and bin/"
+	@echo "make echo             print the compiler settings"
+
+# ---- rules ------------------------------------------------------------------
+$(SCHED_LIB): $(call obj,$(SCHED_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(MANDEL_LIB): $(call obj,$(MANDEL_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
+$(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
+$(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
+$(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB)
+$(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
+
+$(BIN)/%:
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(wildcard $(BUILD)/*/*.d)

@@ -1,0 +1,185 @@
+/* main.c: bin/mandel, the sequential Mandelbrot image and its row costs. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mandel/mandel.h"
+#include "sched/parse.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: mandel [options]\n"
+"\n"
+"Computes the Mandelbrot set sequentially, row by row, and prints the size,\n"
+"the total iteration count, the image checksum and the time taken.\n"
+"\n"
+"options:\n"
+"  -o, --out FILE        write the image as a PGM (8-bit, grey by log count)\n"
+"  -c, --costs FILE      write the per-row cost (sum of iteration counts) as\n"
+"                        CSV: index,row,cost,sampled_row,sampled_cost, where\n"
+"                        sampled_row is the row visited at that index of the\n"
+"                        pseudo-uniformly sampled loop ('-' = stdout)\n"
+"  -R, --sample R        sampling frequency for --costs, >= 1 (default 4)\n"
+"  -s, --size N          width and height in pixels (default %d)\n"
+"  -W, --width N         width in pixels\n"
+"  -H, --height N        height in pixels\n"
+"  -m, --maxiter N       maximum iterations per pixel (default %u)\n"
+"      --region X0,Y0,X1,Y1  the region (default -2,-2,2,2)\n"
+"  -q, --quiet           no summary, no progress\n"
+"  -h, --help            this help\n",
+            MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER);
+}
+
+__attribute__((format(printf, 1, 2)))
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mandel: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int write_costs(const char *path, const uint64_t *cost, long n, long R)
+{
+    FILE *f = path[0] == '-' && path[1] == '\0' ? stdout : fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "index,row,cost,sampled_row,sampled_cost\n");
+    for (long k = 0; k < n; k++) {
+        long r = mandel_sample_row(k, n, R);
+        fprintf(f, "%ld,%ld,%llu,%ld,%llu\n", k, k, (unsigned long long)cost[k],
+                r, (unsigned long long)cost[r]);
+    }
+    if (f == stdout)
+        return fflush(f) == 0 ? 0 : -1;
+    if (ferror(f) | (fclose(f) != 0)) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_REGION = 1000 };
+    static const struct option opts[] = {
+        {"out", required_argument, NULL, 'o'},
+        {"costs", required_argument, NULL, 'c'},
+        {"sample", required_argument, NULL, 'R'},
+        {"size", required_argument, NULL, 's'},
+        {"width", required_argument, NULL, 'W'},
+        {"height", required_argument, NULL, 'H'},
+        {"maxiter", required_argument, NULL, 'm'},
+        {"region", required_argument, NULL, OPT_REGION},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}
+    };
+    mandel_params p;
+    mandel_defaults(&p);
+    const char *out = NULL, *costs = NULL;
+    long R = 4, maxiter = p.maxiter;
+    int quiet = 0, c;
+    double region[4];
+
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:c:R:s:W:H:m:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'c': costs = optarg; break;
+        case 'R':
+            if (parse_long(optarg, &R) != 0 || R < 1)
+                return fail("--sample '%s' must be an integer >= 1", optarg);
+            break;
+        case 's':
+            if (parse_int(optarg, &p.width) != 0)
+                return fail("--size '%s' is not an integer", optarg);
+            p.height = p.width;
+            break;
+        case 'W':
+            if (parse_int(optarg, &p.width) != 0)
+                return fail("--width '%s' is not an integer", optarg);
+            break;
+        case 'H':
+            if (parse_int(optarg, &p.height) != 0)
+                return fail("--height '%s' is not an integer", optarg);
+            break;
+        case 'm':
+            if (parse_long(optarg, &maxiter) != 0 || maxiter < 1 ||
+                maxiter > UINT32_MAX)
+                return fail("--maxiter '%s' must be an integer in [1, %u]",
+                            optarg, UINT32_MAX);
+            p.maxiter = (uint32_t)maxiter;
+            break;
+        case OPT_REGION:
+            if (parse_double_list(optarg, region, 4) != 4)
+                return fail("--region '%s' must be four numbers X0,Y0,X1,Y1",
+                            optarg);
+            p.xmin = region[0]; p.ymin = region[1];
+            p.xmax = region[2]; p.ymax = region[3];
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case ':': return fail("option '%s' needs a value (try --help)",
+                              argv[optind - 1]);
+        default: return fail("unknown option '%s' (try --help)",
+                             argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+    char msg[256];
+    if (mandel_check(&p, msg, sizeof msg) != 0)
+        return fail("%s", msg);
+
+    size_t npix = (size_t)p.width * (size_t)p.height;
+    uint32_t *img = malloc(npix * sizeof *img);
+    uint64_t *cost = malloc((size_t)p.height * sizeof *cost);
+    if (!img || !cost)
+        return fail("out of memory for a %dx%d image", p.width, p.height);
+
+    int progress = !quiet && isatty(STDERR_FILENO);
+    double t0 = now();
+    uint64_t total = 0;
+    for (int y = 0; y < p.height; y++) {
+        cost[y] = mandel_row(&p, y, img + (size_t)y * p.width);
+        total += cost[y];
+        if (progress && (y % 50 == 0 || y == p.height - 1))
+            fprintf(stderr, "\rmandel: row %d/%d", y + 1, p.height);
+    }
+    double secs = now() - t0;
+    if (progress)
+        fprintf(stderr, "\n");
+
+    int rc = 0;
+    if (out && mandel_write_pgm(out, &p, img, msg, sizeof msg) != 0)
+        rc = fail("%s", msg);
+    if (costs && write_costs(costs, cost, p.height, R) != 0)
+        rc = 1;
+    if (!quiet)
+        fprintf(costs && costs[0] == '-' && !costs[1] ? stderr : stdout,
+                "size %dx%d maxiter %u iterations %llu checksum %016llx "
+                "seconds %.3f iter/s %.4g\n", p.width, p.height, p.maxiter,
+               (unsigned long long)total,
+               (unsigned long long)mandel_checksum(img, npix), secs,
+               secs > 0 ? total / secs : 0.0);
+    free(img);
+    free(cost);
+    return rc;
+}

@@ -1,0 +1,125 @@
+/* mandel.c: Mandelbrot rows, the sampled loop order, checksum, PGM output. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mandel.h"
+
+void mandel_defaults(mandel_params *p)
+{
+    p->width = p->height = MANDEL_DEFAULT_SIZE;
+    p->maxiter = MANDEL_DEFAULT_MAXITER;
+    p->xmin = p->ymin = -2.0;
+    p->xmax = p->ymax = 2.0;
+}
+
+int mandel_check(const mandel_params *p, char *msg, size_t len)
+{
+    if (p->width < 1) {
+        snprintf(msg, len, "width %d must be >= 1", p->width);
+        return -1;
+    }
+    if (p->height < 1) {
+        snprintf(msg, len, "height %d must be >= 1", p->height);
+        return -1;
+    }
+    if (p->maxiter < 1) {
+        snprintf(msg, len, "maxiter %u must be >= 1", (unsigned)p->maxiter);
+        return -1;
+    }
+    if (!(p->xmin < p->xmax) || !(p->ymin < p->ymax) || !isfinite(p->xmin) ||
+        !isfinite(p->xmax) || !isfinite(p->ymin) || !isfinite(p->ymax)) {
+        snprintf(msg, len, "region (%g,%g)-(%g,%g) must have xmin < xmax and "
+                 "ymin < ymax", p->xmin, p->ymin, p->xmax, p->ymax);
+        return -1;
+    }
+    return 0;
+}
+
+/* z <- z^2 + c with the squares kept from one step to the next: three
+ * multiplications a step. The counting matches the textbook loop exactly
+ * (tests/test_mandel.c compares them point by point). */
+uint32_t mandel_point(double cr, double ci, uint32_t maxiter)
+{
+    double zr = 0, zi = 0, zr2 = 0, zi2 = 0;
+    uint32_t n = 0;
+    while (n < maxiter && zr2 + zi2 <= 4.0) {
+        zi = 2.0 * zr * zi + ci;
+        zr = zr2 - zi2 + cr;
+        zr2 = zr * zr;
+        zi2 = zi * zi;
+        n++;
+    }
+    return n;
+}
+
+uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out)
+{
+    double dx = (p->xmax - p->xmin) / p->width;
+    double dy = (p->ymax - p->ymin) / p->height;
+    double ci = p->ymax - (y + 0.5) * dy;
+    uint64_t cost = 0;
+    for (int x = 0; x < p->width; x++) {
+        out[x] = mandel_point(p->xmin + (x + 0.5) * dx, ci, p->maxiter);
+        cost += out[x];
+    }
+    return cost;
+}
+
+/* With n = q R + s (0 <= s < R), residue classes r < s hold q + 1 indices
+ * and the others q; class r starts at position r q + min(r, s). */
+long mandel_sample_row(long k, long n, long R)
+{
+    if (n < 0 || R < 1 || k < 0 || k >= n)
+        return -1;
+    long q = n / R, s = n % R;
+    long big = s * (q + 1);             /* positions taken by the s big classes */
+    if (k < big)
+        return k / (q + 1) + (k % (q + 1)) * R;
+    k -= big;
+    return s + k / q + (k % q) * R;     /* q >= 1 here, since k < n - big */
+}
+
+long mandel_sample_index(long i, long n, long R)
+{
+    if (n < 0 || R < 1 || i < 0 || i >= n)
+        return -1;
+    long q = n / R, s = n % R;
+    long r = i % R, m = i / R;
+    return r * q + (r < s ? r : s) + m;
+}
+
+uint64_t mandel_checksum(const uint32_t *counts, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 32; b += 8) {
+            h ^= (counts[i] >> b) & 0xffu;
+            h *= 1099511628211ull;
+        }
+    return h;
+}
+
+int mandel_write_pgm(const char *path, const mandel_params *p,
+                     const uint32_t *counts, char *msg, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "P5\n%d %d\n255\n", p->width, p->height);
+    double scale = 254.0 / log1p((double)p->maxiter);
+    size_t n = (size_t)p->width * (size_t)p->height;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char v = counts[i] >= p->maxiter
+                        ? 0 : (unsigned char)(1.0 + scale * log1p(counts[i]));
+        putc(v, f);
+    }
+    if (ferror(f) | (fclose(f) != 0)) {
+        snprintf(msg, len, "write(%s): %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

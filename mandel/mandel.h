@@ -1,0 +1,66 @@
+/* mandel.h: the workload, the Mandelbrot set computed row by row.
+ *
+ * The image covers the region (xmin, ymin)-(xmax, ymax) of the complex plane
+ * (default (-2,-2)-(2,2), Xu & Chronopoulos Sec. 6) with width x height
+ * pixels (default 1200 x 1200). Pixel (x, y) is sampled at its centre:
+ *   c = xmin + (x + 0.5) (xmax - xmin) / width
+ *     + i (ymax - (y + 0.5) (ymax - ymin) / height),
+ * so row 0 is the top. Its value is the escape-time iteration count: the
+ * number of steps z <- z^2 + c from z = 0 taken while |z| <= 2, at most
+ * maxiter. The cost of a row is the sum of its pixels' counts: the kernel does
+ * nothing else (no cardioid test or other short cut), so the time to compute
+ * a row is proportional to its cost.
+ *
+ * Pseudo-uniform sampling (Xu & Chronopoulos Sec. 4.2): with frequency R the
+ * loop over n rows is visited as rows 0, R, 2R, ..., then 1, R+1, ..., then
+ * R-1, 2R-1, ...; the k-th iteration of the sampled loop computes row
+ * mandel_sample_row(k, n, R). R = 1 is the original order.
+ */
+#ifndef MANDEL_H
+#define MANDEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Default maximum iteration count: the sequential 1200 x 1200 image takes
+ * about 7 s on one core of the reference machine (README, "Workload"). */
+#define MANDEL_DEFAULT_MAXITER 16000u
+#define MANDEL_DEFAULT_SIZE 1200
+
+typedef struct mandel_params {
+    int width, height;                /* pixels, >= 1 */
+    uint32_t maxiter;                 /* >= 1 */
+    double xmin, ymin, xmax, ymax;    /* xmin < xmax, ymin < ymax */
+} mandel_params;
+
+/* The paper's image: (-2,-2)-(2,2), 1200 x 1200, MANDEL_DEFAULT_MAXITER. */
+void mandel_defaults(mandel_params *p);
+
+/* Returns 0 if p is valid; otherwise -1 with a message naming the bad value
+ * in msg (len bytes). */
+int mandel_check(const mandel_params *p, char *msg, size_t len);
+
+/* Computes row y (0 <= y < height) into out[0..width-1]; returns the row's
+ * cost, the sum of the counts. */
+uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out);
+
+/* Escape-time count of one point (the kernel of mandel_row). */
+uint32_t mandel_point(double cr, double ci, uint32_t maxiter);
+
+/* Pseudo-uniform sampling of a loop of n iterations with frequency R >= 1:
+ * the original index of the k-th sampled iteration, and its inverse. Both
+ * return -1 for k (or i) outside [0, n), n < 0 or R < 1. */
+long mandel_sample_row(long k, long n, long R);
+long mandel_sample_index(long i, long n, long R);
+
+/* 64-bit FNV-1a hash of the counts (as little-endian 32-bit words): a checksum
+ * that compares images computed by different programs. */
+uint64_t mandel_checksum(const uint32_t *counts, size_t n);
+
+/* Writes the image as an 8-bit binary PGM (P5): points in the set black,
+ * others grey by log(count). Returns 0, or -1 with the failing call and
+ * strerror in msg. */
+int mandel_write_pgm(const char *path, const mandel_params *p,
+                     const uint32_t *counts, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,207 @@
+/* chunks.c: bin/chunks, print the chunk sequence of a scheme as CSV. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/parse.h"
+#include "sched/sched.h"
+
+#define MAX_WORKERS 4096
+#define MAX_PARAM_OPTS 32
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: chunks --scheme NAME -I ITERATIONS -P WORKERS [options]\n"
+"       chunks --scheme dtss -I ITERATIONS --acp A1,A2,... [options]\n"
+"\n"
+"Prints the chunk sequence of a loop self-scheduling scheme as CSV:\n"
+"  step,start,size                  (every scheme)\n"
+"  step,start,size,worker,acp       (dtss: requests served in ACPSA order,\n"
+"                                    i.e. by decreasing A_i, round after round)\n"
+"Chunks are ceil(C(t)), at least the minimum, at most what remains.\n"
+"\n"
+"options:\n"
+"  -s, --scheme NAME   the scheme (default dtss)\n"
+"  -I, --iterations N  total loop iterations, >= 0\n"
+"  -P, --workers N     number of workers, >= 1 (dtss: taken from --acp)\n"
+"      --acp LIST      dtss: the workers' available computing powers A_i\n"
+"                      (default: P workers of A_i = 1, which is TSS)\n"
+"      --min N         minimum chunk size (default 1)\n"
+"      --count         print only the number of chunks\n"
+"  -h, --help          this help\n"
+"\nschemes and their parameters (--NAME VALUE):\n");
+    for (int i = 0; sched_types[i]; i++) {
+        const sched_type *T = sched_types[i];
+        fprintf(f, "  %-5s %s\n", T->name, T->summary);
+        for (int j = 0; T->params[j].name; j++)
+            fprintf(f, "          --%-6s %s\n", T->params[j].name,
+                    T->params[j].help);
+    }
+}
+
+/* Reports a usage error and returns the exit status for it, 2. */
+__attribute__((format(printf, 1, 2)))
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "chunks: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (try --help)\n");
+    va_end(ap);
+    return 2;
+}
+
+/* The requests in ACPSA order (Xu & Chronopoulos Sec. 5.3): worker indices
+ * sorted by decreasing A_i, ties by index. */
+static void acpsa_order(const double *acp, int n, int *order)
+{
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++) {               /* insertion sort, stable */
+        int w = order[i], j = i;
+        while (j > 0 && acp[order[j - 1]] < acp[w]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = w;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_ACP = 1000, OPT_MIN, OPT_COUNT, OPT_PARAM };
+    struct option opts[8 + MAX_PARAM_OPTS] = {
+        {"scheme", required_argument, NULL, 's'},
+        {"iterations", required_argument, NULL, 'I'},
+        {"workers", required_argument, NULL, 'P'},
+        {"acp", required_argument, NULL, OPT_ACP},
+        {"min", required_argument, NULL, OPT_MIN},
+        {"count", no_argument, NULL, OPT_COUNT},
+        {"help", no_argument, NULL, 'h'},
+    };
+    /* Every parameter name of every scheme is a long option; the values are
+     * applied once the scheme is known. */
+    int nopts = 7;
+    for (int i = 0; sched_types[i]; i++)
+        for (int j = 0; sched_types[i]->params[j].name; j++) {
+            const char *name = sched_types[i]->params[j].name;
+            int seen = 0;
+            for (int k = 7; k < nopts; k++)
+                seen |= strcmp(opts[k].name, name) == 0;
+            if (!seen && nopts < 7 + MAX_PARAM_OPTS)
+                opts[nopts++] = (struct option){name, required_argument, NULL,
+                                                OPT_PARAM};
+        }
+    opts[nopts] = (struct option){NULL, 0, NULL, 0};
+
+    const char *scheme = "dtss", *acp_text = NULL;
+    const char *I_text = NULL, *P_text = NULL, *min_text = NULL;
+    const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
+    int nparam = 0, count_only = 0, c, longidx;
+
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":s:I:P:h", opts, &longidx)) != -1) {
+        switch (c) {
+        case 's': scheme = optarg; break;
+        case 'I': I_text = optarg; break;
+        case 'P': P_text = optarg; break;
+        case OPT_ACP: acp_text = optarg; break;
+        case OPT_MIN: min_text = optarg; break;
+        case OPT_COUNT: count_only = 1; break;
+        case OPT_PARAM:
+            pname[nparam] = opts[longidx].name;
+            pvalue[nparam++] = optarg;
+            break;
+        case 'h': usage(stdout); return 0;
+        case ':': return fail("option '%s' needs a value", argv[optind - 1]);
+        default: return fail("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail("unexpected argument '%s'", argv[optind]);
+
+    sched_err err;
+    const sched_type *T = sched_type_find(scheme, &err);
+    if (!T)
+        return fail("%s", err.msg);
+
+    static double acp[MAX_WORKERS];
+    int P = 0;
+    long I = 0;
+    if (!I_text)
+        return fail("-I ITERATIONS is required");
+    if (parse_long(I_text, &I) != 0)
+        return fail("-I '%s' is not an integer", I_text);
+    if (acp_text) {
+        if (T != &sched_dtss)
+            return fail("--acp applies to dtss only, not %s", T->name);
+        P = parse_double_list(acp_text, acp, MAX_WORKERS);
+        if (P < 0)
+            return fail("--acp '%s' is not a list of numbers", acp_text);
+        for (int i = 0; i < P; i++)
+            if (!(acp[i] > 0))
+                return fail("--acp: A_%d = %g must be > 0 (a worker with "
+                            "A_i = 0 does not request work)", i + 1, acp[i]);
+        if (P_text) {
+            int P2;
+            if (parse_int(P_text, &P2) != 0 || P2 != P)
+                return fail("-P '%s' does not match the %d values of --acp",
+                            P_text, P);
+        }
+    } else {
+        if (!P_text)
+            return fail("-P WORKERS is required");
+        if (parse_int(P_text, &P) != 0)
+            return fail("-P '%s' is not an integer", P_text);
+        if (P > MAX_WORKERS)
+            return fail("-P %d is more than %d workers", P, MAX_WORKERS);
+        for (int i = 0; i < P; i++)
+            acp[i] = 1.0;
+    }
+
+    sched_config cfg;
+    sched_config_init(&cfg, T, I, P);
+    if (min_text && parse_long(min_text, &cfg.min_chunk) != 0)
+        return fail("--min '%s' is not an integer", min_text);
+    double A = 0;
+    for (int i = 0; i < P; i++)
+        A += acp[i];
+    cfg.A = A;
+    for (int i = 0; i < nparam; i++)
+        if (sched_config_set(&cfg, pname[i], pvalue[i], &err) != SCHED_OK)
+            return fail("%s", err.msg);
+
+    sched *s = sched_new(&cfg, &err);
+    if (!s)
+        return fail("%s", err.msg);
+
+    static int order[MAX_WORKERS];
+    acpsa_order(acp, P, order);
+    int dtss = T == &sched_dtss;
+    if (!count_only)
+        printf(dtss ? "step,start,size,worker,acp\n" : "step,start,size\n");
+    long start, size, step = 0;
+    while ((size = sched_next(s, dtss ? acp[order[step % P]] : 1.0, &start)) > 0) {
+        if (!count_only) {
+            if (dtss)
+                printf("%ld,%ld,%ld,%d,%g\n", step, start, size,
+                       order[step % P] + 1, acp[order[step % P]]);
+            else
+                printf("%ld,%ld,%ld\n", step, start, size);
+        }
+        step++;
+    }
+    if (size < 0) {
+        fprintf(stderr, "chunks: %s\n", sched_error(s));
+        sched_free(s);
+        return 1;
+    }
+    if (count_only)
+        printf("%ld\n", step);
+    sched_free(s);
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* parse.c: strict number parsing for the programs' command lines. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "parse.h"
+
+int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int parse_int(const char *s, int *out)
+{
+    long v;
+    if (parse_long(s, &v) != 0 || v < INT_MIN || v > INT_MAX)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int parse_double_list(const char *s, double *out, int max)
+{
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(v) || n >= max)
+            return -1;
+        out[n++] = v;
+        if (*end == '\0')
+            return n;
+        if (*end != ',')
+            return -1;
+        p = end + 1;
+    }
+}

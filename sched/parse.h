@@ -1,0 +1,16 @@
+/* parse.h: strict number parsing for the programs' command lines.
+ *
+ * Each function parses the whole string (no trailing characters, no empty
+ * string, no overflow) and returns 0, or -1 leaving *out unchanged. */
+#ifndef PARSE_H
+#define PARSE_H
+
+int parse_long(const char *s, long *out);
+int parse_int(const char *s, int *out);
+int parse_double(const char *s, double *out);   /* finite values only */
+
+/* Parses a comma-separated list of finite doubles into out[0..max-1]; returns
+ * the number of values, or -1 for a malformed list or more than max values. */
+int parse_double_list(const char *s, double *out, int max);
+
+#endif

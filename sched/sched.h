@@ -1,0 +1,138 @@
+/* sched.h: loop self-scheduling schemes behind one interface (no PVM here).
+ *
+ * A scheme answers one question: "how big is the next chunk?". Each scheme is
+ * a sched_type (one file each: pss.c, css.c, gss.c, tss.c, fss.c, qss.c,
+ * ess.c, rss.c, dtss.c), looked up by name with sched_type_find().
+ *
+ * Typical use:
+ *
+ *     sched_config cfg;
+ *     sched_err err;
+ *     const sched_type *T = sched_type_find("tss", &err);
+ *     sched_config_init(&cfg, T, I, P);
+ *     sched_config_set(&cfg, "F", "70", &err);      (optional parameters)
+ *     sched *s = sched_new(&cfg, &err);
+ *     long start, size;
+ *     while ((size = sched_next(s, 1.0, &start)) > 0)
+ *         ... hand out iterations [start, start + size) ...
+ *     sched_free(s);
+ *
+ * Rounding convention, the same for every scheme unless its file says
+ * otherwise: the scheme computes its chunk C(t) as a real number; the chunk is
+ * ceil(C(t)), at least the minimum chunk (1 by default), at most what remains.
+ * The chunks therefore always sum to I exactly.
+ *
+ * Errors are codes (SCHED_E*) with a message in a sched_err that names the
+ * bad value. Library functions never print and never exit.
+ */
+#ifndef SCHED_H
+#define SCHED_H
+
+#include <stddef.h>
+
+enum {
+    SCHED_OK = 0,
+    SCHED_EINVAL,   /* a parameter or argument is out of range */
+    SCHED_ENOENT,   /* unknown scheme or parameter name */
+    SCHED_ENOMEM,   /* out of memory */
+    SCHED_ENOTSUP   /* the scheme does not support this operation */
+};
+
+typedef struct sched_err {
+    int code;
+    char msg[256];
+} sched_err;
+
+#define SCHED_MAX_PARAMS 4
+
+/* One tunable parameter of a scheme. Unset parameters are NAN in the
+ * config; the scheme's init then applies the default described in help. */
+typedef struct sched_param {
+    const char *name;   /* as on the command line: --NAME VALUE */
+    const char *help;   /* one line, including the default */
+} sched_param;
+
+typedef struct sched_config sched_config;
+
+/* A scheme. 'init' validates the config and fills the state (size bytes);
+ * 'next' returns the real-valued chunk C(t) for a request from a worker whose
+ * available computing power is 'acp' (1 for schemes that ignore it), given
+ * 'remaining' unassigned iterations; the driver rounds it. 'replan' (may be
+ * NULL) restarts the plan with I = remaining and a new total power. */
+typedef struct sched_type {
+    const char *name;
+    const char *summary;            /* one line for --help, with citation */
+    const sched_param *params;      /* terminated by {NULL, NULL} */
+    size_t size;                    /* bytes of state */
+    int (*init)(void *state, const sched_config *cfg, sched_err *err);
+    double (*next)(void *state, long remaining, double acp);
+    int (*replan)(void *state, long remaining, double acp_total, sched_err *err);
+    int monotone;                   /* chunks never increase (before capping) */
+} sched_type;
+
+struct sched_config {
+    const sched_type *type;
+    long I;                         /* total iterations, >= 0 */
+    int P;                          /* number of workers, >= 1 */
+    double A;                       /* total available computing power for
+                                       DTSS (sum of A_i); 0 means P */
+    long min_chunk;                 /* >= 1, default 1 */
+    double param[SCHED_MAX_PARAMS]; /* by index in type->params; NAN = unset */
+};
+
+typedef struct sched sched;
+
+/* The list of all schemes, NULL-terminated. */
+extern const sched_type *const sched_types[];
+
+extern const sched_type sched_pss, sched_css, sched_gss, sched_tss, sched_fss,
+    sched_qss, sched_ess, sched_rss, sched_dtss;
+
+/* Finds a scheme by name (case-insensitive). On an unknown name returns NULL
+ * and sets err to SCHED_ENOENT with the list of valid names. */
+const sched_type *sched_type_find(const char *name, sched_err *err);
+
+/* Sets cfg to defaults for scheme T with I iterations and P workers. */
+void sched_config_init(sched_config *cfg, const sched_type *T, long I, int P);
+
+/* Sets parameter 'name' of cfg's scheme from the text 'value'. Returns
+ * SCHED_ENOENT for a name the scheme does not take (the message lists the
+ * ones it does), SCHED_EINVAL for a value that is not a number. Ranges are
+ * checked later, by sched_new. */
+int sched_config_set(sched_config *cfg, const char *name, const char *value,
+                     sched_err *err);
+
+/* Validates cfg and returns a new scheduler, or NULL with err set. The
+ * caller owns the result and frees it with sched_free. */
+sched *sched_new(const sched_config *cfg, sched_err *err);
+void sched_free(sched *s);
+
+/* Returns the size of the next chunk for a request from a worker with
+ * available computing power 'acp' (ignored by all schemes but DTSS) and sets
+ * *start to its first iteration. Returns 0 when nothing remains, and -1 for an
+ * invalid acp (DTSS: acp must be > 0), with the message in sched_error(s). */
+long sched_next(sched *s, double acp, long *start);
+
+/* DTSS re-planning (Xu & Chronopoulos Sec. 5.3, coordinator step 2): recompute
+ * F, N, D from the remaining iterations and the new total power acp_total,
+ * and restart the count of served virtual PEs. SCHED_ENOTSUP for schemes
+ * without a re-plan rule. */
+int sched_replan(sched *s, double acp_total, sched_err *err);
+
+long sched_remaining(const sched *s);
+long sched_steps(const sched *s);        /* chunks handed out so far */
+const sched_type *sched_get_type(const sched *s);
+const char *sched_error(const sched *s); /* last error of sched_next */
+
+/* Available computing power of a workstation, A_i = V_i / Q_i (Xu &
+ * Chronopoulos Sec. 5.1). V is its virtual computing power (relative speed,
+ * 1 for the slowest), Q the number of processes in its run-queue (values
+ * below 1 count as 1: the asking worker is itself in the queue).
+ *
+ * The paper says integer division. Taken literally, a loaded unit-speed
+ * workstation (V = 1, Q >= 2) has A = 0 and never works, yet the paper's own
+ * Table 1 shows loaded workstations working. So by default A is real-valued
+ * (integer == 0); integer != 0 gives the literal floor(V / Q). */
+double sched_acp(double V, double Q, int integer);
+
+#endif

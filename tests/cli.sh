@@ -1,0 +1,117 @@
+#!/bin/sh
+# cli.sh: bin/chunks and bin/mandel as a user runs them: output, --help,
+# and clear errors with a non-zero exit for bad input.
+set -u
+BIN=${BIN:-bin}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { pass=$((pass + 1)); [ -n "${TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { if [ "$2" = 0 ]; then ok "$1"; else bad "$1"; fi; }
+
+# run NAME EXPECTED_STATUS PATTERN CMD...: runs CMD, checks the exit status
+# and that stdout+stderr match the grep pattern.
+run() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        bad "$name: exit $rc, expected $want: $(head -c 300 "$tmp/out")"
+    elif ! grep -q -- "$pat" "$tmp/out"; then
+        bad "$name: output lacks '$pat': $(head -c 300 "$tmp/out")"
+    else
+        ok "$name"
+    fi
+}
+
+# ---- chunks -----------------------------------------------------------------
+run "chunks --help lists every scheme" 0 "rss" "$BIN/chunks" --help
+for s in pss css gss tss fss qss ess rss dtss; do
+    "$BIN/chunks" --help | grep -q "^  $s " ; check "chunks --help lists $s" $?
+done
+"$BIN/chunks" --help | grep -q -- "--delta"; check "chunks --help lists scheme parameters" $?
+
+"$BIN/chunks" -s tss -I 1000 -P 4 >"$tmp/tss.csv"
+check "chunks tss runs" $?
+head -n 1 "$tmp/tss.csv" | grep -qx "step,start,size"; check "chunks CSV header" $?
+sum=$(awk -F, 'NR > 1 { s += $3 } END { print s }' "$tmp/tss.csv")
+[ "$sum" = 1000 ]; check "chunks sizes sum to I (got $sum)" $?
+tiles=$(awk -F, 'NR > 1 { if ($2 != pos) bad = 1; pos += $3 } END { print bad + 0 }' "$tmp/tss.csv")
+[ "$tiles" = 0 ]; check "chunks starts follow each other" $?
+
+n=$("$BIN/chunks" -s gss -I 2804 -P 20 --count)
+[ "$n" = 108 ]; check "chunks --count: Díaz Table 1 GSS 2804/20 = 108 (got $n)" $?
+n=$("$BIN/chunks" -s qss -I 5608 -P 20 --delta 4 --cn 6 --count)
+[ "$n" = 98 ]; check "chunks qss --delta 4 --cn 6: Díaz 5608/20 = 98 (got $n)" $?
+
+"$BIN/chunks" -s dtss -I 100 --acp 1,4,2,3 >"$tmp/dtss.csv"
+check "chunks dtss --acp runs" $?
+head -n 1 "$tmp/dtss.csv" | grep -qx "step,start,size,worker,acp"; check "dtss CSV header" $?
+# ACPSA order: decreasing A_i, so worker 2 (A=4), 4 (A=3), 3 (A=2), 1 (A=1).
+order=$(awk -F, 'NR > 1 && NR < 6 { printf "%s", $4 }' "$tmp/dtss.csv")
+[ "$order" = 2431 ]; check "dtss serves requests in ACPSA order (got $order)" $?
+first=$(awk -F, 'NR == 2 { print $3 }' "$tmp/dtss.csv")
+[ "$first" = 20 ]; check "dtss first chunk A_1 (F - D (A_1-1)/2) = 20 (got $first)" $?
+sum=$(awk -F, 'NR > 1 { s += $3 } END { print s }' "$tmp/dtss.csv")
+[ "$sum" = 100 ]; check "dtss chunks sum to I" $?
+
+run "unknown scheme lists the valid ones" 2 "valid: pss, css" "$BIN/chunks" -s xyz -I 10 -P 2
+run "missing -I" 2 "-I ITERATIONS is required" "$BIN/chunks" -s tss -P 2
+run "missing -P" 2 "-P WORKERS is required" "$BIN/chunks" -s tss -I 10
+run "-I not a number" 2 "'12x'" "$BIN/chunks" -s tss -I 12x -P 2
+run "negative I" 2 "I=-5" "$BIN/chunks" -s tss -I -5 -P 2
+run "P = 0" 2 "P=0" "$BIN/chunks" -s gss -I 10 -P 0
+run "TSS F < L" 2 "F=2" "$BIN/chunks" -s tss -I 100 -P 2 --F 2 --L 5
+run "ESS 2Pk >= 1" 2 "2\*P\*k < 1" "$BIN/chunks" -s ess -I 100 -P 20 --k 0.03
+run "QSS delta <= 0" 2 "delta=0" "$BIN/chunks" -s qss -I 100 -P 2 --delta 0
+run "parameter of another scheme" 2 "takes no parameter 'delta'" "$BIN/chunks" -s tss -I 10 -P 2 --delta 3
+run "parameter value not a number" 2 "'abc' is not a number" "$BIN/chunks" -s tss -I 10 -P 2 --F abc
+run "--acp with a non-dtss scheme" 2 "dtss only" "$BIN/chunks" -s tss -I 10 --acp 1,2
+run "--acp with a zero" 2 "A_2 = 0" "$BIN/chunks" -s dtss -I 10 --acp 1,0
+run "--acp malformed" 2 "not a list" "$BIN/chunks" -s dtss -I 10 --acp 1,,2
+run "-P disagrees with --acp" 2 "does not match" "$BIN/chunks" -s dtss -I 10 -P 3 --acp 1,2
+run "unknown option" 2 "unknown option '--bogus'" "$BIN/chunks" --bogus
+run "option without value" 2 "needs a value" "$BIN/chunks" -s tss -I 10 -P
+run "stray argument" 2 "unexpected argument 'extra'" "$BIN/chunks" -s tss -I 10 -P 2 extra
+
+# ---- mandel -----------------------------------------------------------------
+run "mandel --help" 0 "pseudo-uniformly" "$BIN/mandel" --help
+run "mandel small image" 0 "size 64x32 maxiter 100" "$BIN/mandel" -W 64 -H 32 -m 100 -o "$tmp/m.pgm"
+size=$(wc -c <"$tmp/m.pgm")
+[ "$size" -eq $((13 + 64 * 32)) ]; check "mandel PGM has header + 64x32 bytes (got $size)" $?
+"$BIN/mandel" -s 40 -m 50 -R 4 -c "$tmp/c.csv" -q
+check "mandel --costs runs" $?
+head -n 1 "$tmp/c.csv" | grep -qx "index,row,cost,sampled_row,sampled_cost"; check "costs CSV header" $?
+rows=$(awk 'END { print NR - 1 }' "$tmp/c.csv")
+[ "$rows" = 40 ]; check "costs CSV has one line per row (got $rows)" $?
+same=$(awk -F, 'NR > 1 { a += $3; b += $5; seen[$4]++ } END { n = 0; for (r in seen) n++; print (a == b && n == 40) }' "$tmp/c.csv")
+[ "$same" = 1 ]; check "sampled order visits every row once, same total cost" $?
+second=$(awk -F, 'NR == 3 { print $4 }' "$tmp/c.csv")
+[ "$second" = 4 ]; check "R = 4: the second sampled row is row 4 (got $second)" $?
+# The summary's checksum agrees between two runs, and the costs total equals
+# the reported iteration count.
+a=$("$BIN/mandel" -s 50 -m 80 | sed 's/ seconds.*//')
+b=$("$BIN/mandel" -s 50 -m 80 -c "$tmp/c2.csv" | sed 's/ seconds.*//')
+[ -n "$a" ] && [ "$a" = "$b" ]; check "mandel is deterministic" $?
+it=$(echo "$a" | sed 's/.*iterations \([0-9]*\).*/\1/')
+tot=$(awk -F, 'NR > 1 { s += $3 } END { printf "%d", s }' "$tmp/c2.csv")
+[ "$it" = "$tot" ]; check "row costs sum to the reported iterations ($tot vs $it)" $?
+"$BIN/mandel" -s 20 -m 10 -c - >"$tmp/stdout.csv" 2>"$tmp/stderr"
+head -n 1 "$tmp/stdout.csv" | grep -qx "index,row,cost,sampled_row,sampled_cost" &&
+    grep -q "^size" "$tmp/stderr"
+check "--costs - writes CSV to stdout and the summary to stderr" $?
+
+run "mandel bad size" 2 "width 0" "$BIN/mandel" -s 0
+run "mandel bad maxiter" 2 "--maxiter '0'" "$BIN/mandel" -m 0
+run "mandel bad sample" 2 "--sample '0'" "$BIN/mandel" -R 0
+run "mandel bad region" 2 "four numbers" "$BIN/mandel" --region 1,2,3
+run "mandel empty region" 2 "xmin < xmax" "$BIN/mandel" --region 1,0,0,1
+run "mandel unwritable output" 2 "fopen(/nonexistent/m.pgm)" "$BIN/mandel" -s 8 -m 5 -o /nonexistent/m.pgm
+run "mandel unknown option" 2 "unknown option" "$BIN/mandel" --colour
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
