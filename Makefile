@@ -24,11 +24,12 @@ LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 # ---- sources ----------------------------------------------------------------
 SCHED_SRC  := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
 MANDEL_SRC := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
+WORKER_SRC := $(filter-out worker/main.c,$(wildcard worker/*.c))
 
 SCHED_LIB  := $(BUILD)/libsched.a
 MANDEL_LIB := $(BUILD)/libmandel.a
 
-PROGRAMS   := $(BIN)/chunks $(BIN)/mandel
+PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker
 TESTS      := $(BIN)/test_sched $(BIN)/test_mandel
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched
 
@@ -87,6 +88,7 @@ $(MANDEL_LIB): $(call obj,$(MANDEL_SRC))
 
 $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
 $(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB)

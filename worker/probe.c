@@ -1,0 +1,161 @@
+/* probe.c: run-queue length from /proc, for the host or for one cpu cgroup. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probe.h"
+
+const char *probe_backend_name(probe_backend b)
+{
+    return b == PROBE_PROC ? "proc" : b == PROBE_CGROUP ? "cgroup" : "auto";
+}
+
+int probe_backend_parse(const char *s, probe_backend *b)
+{
+    if (strcmp(s, "auto") == 0) *b = PROBE_AUTO;
+    else if (strcmp(s, "proc") == 0) *b = PROBE_PROC;
+    else if (strcmp(s, "cgroup") == 0) *b = PROBE_CGROUP;
+    else return -1;
+    return 0;
+}
+
+/* The cpu cgroup path in a /proc/PID/cgroup file: the cgroup v1 line whose
+ * controller list holds "cpu", else the v2 line "0::PATH". Returns 0 or -1. */
+static int read_cpu_cgroup(const char *file, char *out, size_t len)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return -1;
+    char line[1024], v2[512] = "";
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *c1 = strchr(line, ':');
+        char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2)
+            continue;
+        *c2 = '\0';
+        const char *ctrls = c1 + 1, *path = c2 + 1;
+        if (*ctrls == '\0') {                      /* cgroup v2 */
+            snprintf(v2, sizeof v2, "%s", path);
+            continue;
+        }
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", ctrls);
+        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
+            if (strcmp(tok, "cpu") == 0) {
+                snprintf(out, len, "%s", path);
+                found = 1;
+            }
+    }
+    fclose(f);
+    if (!found && v2[0]) {
+        snprintf(out, len, "%s", v2);
+        found = 1;
+    }
+    return found ? 0 : -1;
+}
+
+int probe_init(probe *p, probe_backend b, char *msg, size_t len)
+{
+    if (read_cpu_cgroup("/proc/self/cgroup", p->cgroup, sizeof p->cgroup) != 0) {
+        if (b == PROBE_CGROUP) {
+            snprintf(msg, len, "reading /proc/self/cgroup: %s",
+                     errno ? strerror(errno) : "no cpu cgroup line");
+            return -1;
+        }
+        snprintf(p->cgroup, sizeof p->cgroup, "/");
+    }
+    if (b == PROBE_AUTO)
+        b = strncmp(p->cgroup, "/dtss/", 6) == 0 ? PROBE_CGROUP : PROBE_PROC;
+    p->backend = b;
+    return 0;
+}
+
+static int queue_proc(char *msg, size_t len)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f) {
+        snprintf(msg, len, "fopen(/proc/stat): %s", strerror(errno));
+        return -1;
+    }
+    char line[256];
+    int q = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "procs_running %d", &q) == 1)
+            break;
+    fclose(f);
+    if (q < 0) {
+        snprintf(msg, len, "/proc/stat has no procs_running line");
+        return -1;
+    }
+    return q;
+}
+
+/* State of a task from its stat file: the field after the last ')'. */
+static char task_state(const char *statfile)
+{
+    FILE *f = fopen(statfile, "r");
+    if (!f)
+        return '?';
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *rp = strrchr(buf, ')');
+    return rp && rp[1] == ' ' ? rp[2] : '?';
+}
+
+static int all_digits(const char *s)
+{
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+static int queue_cgroup(const probe *p, char *msg, size_t len)
+{
+    DIR *proc = opendir("/proc");
+    if (!proc) {
+        snprintf(msg, len, "opendir(/proc): %s", strerror(errno));
+        return -1;
+    }
+    int q = 0;
+    struct dirent *de;
+    char path[600], cg[512];
+    while ((de = readdir(proc))) {
+        if (!all_digits(de->d_name))
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/task", de->d_name);
+        DIR *tasks = opendir(path);
+        if (!tasks)
+            continue;                       /* exited meanwhile */
+        int running = 0;
+        struct dirent *te;
+        while ((te = readdir(tasks))) {
+            if (!all_digits(te->d_name))
+                continue;
+            snprintf(path, sizeof path, "/proc/%s/task/%s/stat", de->d_name,
+                     te->d_name);
+            running += task_state(path) == 'R';
+        }
+        closedir(tasks);
+        if (!running)
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cgroup", de->d_name);
+        if (read_cpu_cgroup(path, cg, sizeof cg) == 0 && strcmp(cg, p->cgroup) == 0)
+            q += running;
+    }
+    closedir(proc);
+    return q;
+}
+
+int probe_queue(const probe *p, char *msg, size_t len)
+{
+    int q = p->backend == PROBE_CGROUP ? queue_cgroup(p, msg, len)
+                                       : queue_proc(msg, len);
+    return q < 0 ? -1 : q < 1 ? 1 : q;
+}

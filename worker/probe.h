@@ -1,0 +1,38 @@
+/* probe.h: the worker's load probe: Q, the processes in its host's run-queue.
+ *
+ * Two back-ends (Xu & Chronopoulos Sec. 5.1 take "the number of processes in
+ * the run-queue" as the load measure):
+ *   proc    the host's run-queue: procs_running in /proc/stat (every runnable
+ *           task of the machine, the reader included);
+ *   cgroup  the runnable tasks (state R in /proc/PID/task/TID/stat) whose cpu
+ *           cgroup is the caller's own: an emulated host of the emulated
+ *           cluster is a cpu cgroup, and CFS-throttled tasks still read R, so
+ *           a host with a busy worker and 3 loaders reads Q = 4.
+ * auto picks cgroup when the caller's cpu cgroup lies under /dtss/ (where the
+ * emulated cluster puts its hosts) and proc otherwise. The caller is running
+ * while it measures, so it counts itself: Q >= 1.
+ */
+#ifndef PROBE_H
+#define PROBE_H
+
+#include <stddef.h>
+
+typedef enum { PROBE_AUTO, PROBE_PROC, PROBE_CGROUP } probe_backend;
+
+typedef struct probe {
+    probe_backend backend;      /* PROBE_PROC or PROBE_CGROUP after init */
+    char cgroup[512];           /* the caller's cpu cgroup path, e.g. /dtss/x/w1 */
+} probe;
+
+/* Resolves 'b' (AUTO) and reads the caller's cpu cgroup. Returns 0, or -1
+ * with the failing call in msg. */
+int probe_init(probe *p, probe_backend b, char *msg, size_t len);
+
+/* Returns Q >= 1, or -1 with the failing call in msg. */
+int probe_queue(const probe *p, char *msg, size_t len);
+
+/* "auto", "proc", "cgroup" <-> probe_backend; parse returns -1 if unknown. */
+const char *probe_backend_name(probe_backend b);
+int probe_backend_parse(const char *s, probe_backend *b);
+
+#endif
