@@ -25,12 +25,13 @@ LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 SCHED_SRC  := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
 MANDEL_SRC := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 WORKER_SRC := $(filter-out worker/main.c,$(wildcard worker/*.c))
+COORD_SRC  := $(wildcard coordinator/*.c)
 
 SCHED_LIB  := $(BUILD)/libsched.a
 MANDEL_LIB := $(BUILD)/libmandel.a
 
-PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker
-TESTS      := $(BIN)/test_sched $(BIN)/test_mandel
+PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator
+TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -45,7 +46,8 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all-tests
-	@BIN=$(BIN) scripts/run-tests $(TESTS) tests/cli.sh
+	@BIN=$(BIN) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    scripts/run-tests $(TESTS) tests/cli.sh tests/pvm.sh
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)
@@ -89,7 +91,10 @@ $(MANDEL_LIB): $(call obj,$(MANDEL_SRC))
 $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/coordinator: $(call obj,$(COORD_SRC) $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/worker $(BIN)/coordinator: LIBS += -lpvm3
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
+$(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
 $(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)

@@ -86,17 +86,7 @@ int main(int argc, char **argv)
     /* Every parameter name of every scheme is a long option; the values are
      * applied once the scheme is known. */
     int nopts = 7;
-    for (int i = 0; sched_types[i]; i++)
-        for (int j = 0; sched_types[i]->params[j].name; j++) {
-            const char *name = sched_types[i]->params[j].name;
-            int seen = 0;
-            for (int k = 7; k < nopts; k++)
-                seen |= strcmp(opts[k].name, name) == 0;
-            if (!seen && nopts < 7 + MAX_PARAM_OPTS)
-                opts[nopts++] = (struct option){name, required_argument, NULL,
-                                                OPT_PARAM};
-        }
-    opts[nopts] = (struct option){NULL, 0, NULL, 0};
+    parse_scheme_options(opts, &nopts, 8 + MAX_PARAM_OPTS, OPT_PARAM);
 
     const char *scheme = "dtss", *acp_text = NULL;
     const char *I_text = NULL, *P_text = NULL, *min_text = NULL;

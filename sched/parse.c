@@ -1,10 +1,13 @@
 /* parse.c: strict number parsing for the programs' command lines. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "parse.h"
+#include "sched.h"
 
 int parse_long(const char *s, long *out)
 {
@@ -54,4 +57,19 @@ int parse_double_list(const char *s, double *out, int max)
             return -1;
         p = end + 1;
     }
+}
+
+void parse_scheme_options(struct option *opts, int *n, int max, int val)
+{
+    int first = *n;
+    for (int i = 0; sched_types[i]; i++)
+        for (int j = 0; sched_types[i]->params[j].name; j++) {
+            const char *name = sched_types[i]->params[j].name;
+            int seen = 0;
+            for (int k = first; k < *n; k++)
+                seen |= strcmp(opts[k].name, name) == 0;
+            if (!seen && *n < max - 1)
+                opts[(*n)++] = (struct option){name, required_argument, NULL, val};
+        }
+    opts[*n] = (struct option){NULL, 0, NULL, 0};
 }

@@ -13,4 +13,10 @@ int parse_double(const char *s, double *out);   /* finite values only */
  * the number of values, or -1 for a malformed list or more than max values. */
 int parse_double_list(const char *s, double *out, int max);
 
+/* Appends a long option (required argument, flag NULL, value 'val') for every
+ * parameter name of every scheme to opts[*n ...], without duplicates, at
+ * most up to index max - 1; leaves opts terminated by a zero entry. */
+struct option;
+void parse_scheme_options(struct option *opts, int *n, int max, int val);
+
 #endif

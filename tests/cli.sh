@@ -3,30 +3,9 @@
 # and clear errors with a non-zero exit for bad input.
 set -u
 BIN=${BIN:-bin}
-pass=0
-fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-ok()   { pass=$((pass + 1)); [ -n "${TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else bad "$1"; fi; }
-
-# run NAME EXPECTED_STATUS PATTERN CMD...: runs CMD, checks the exit status
-# and that stdout+stderr match the grep pattern.
-run() {
-    name=$1 want=$2 pat=$3
-    shift 3
-    "$@" >"$tmp/out" 2>&1
-    rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        bad "$name: exit $rc, expected $want: $(head -c 300 "$tmp/out")"
-    elif ! grep -q -- "$pat" "$tmp/out"; then
-        bad "$name: output lacks '$pat': $(head -c 300 "$tmp/out")"
-    else
-        ok "$name"
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # ---- chunks -----------------------------------------------------------------
 run "chunks --help lists every scheme" 0 "rss" "$BIN/chunks" --help
@@ -113,5 +92,4 @@ run "mandel empty region" 2 "xmin < xmax" "$BIN/mandel" --region 1,0,0,1
 run "mandel unwritable output" 2 "fopen(/nonexistent/m.pgm)" "$BIN/mandel" -s 8 -m 5 -o /nonexistent/m.pgm
 run "mandel unknown option" 2 "unknown option" "$BIN/mandel" --colour
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

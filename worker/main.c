@@ -1,9 +1,370 @@
-/* main.c: bin/worker (probe mode only, for now). */
+/* main.c: bin/worker, the PVM worker (Xu & Chronopoulos Sec. 5.3, worker).
+ *
+ * Spawned by the coordinator, which sends the job (worker/proto.h):
+ *   1. measure Q_i, the processes in this host's run-queue (probe.c), and
+ *      compute A_i = V_i / Q_i (sched_acp); with the integer option, while
+ *      A_i = 0 measure again;
+ *   2. send a request carrying A_i (and the results of the last chunk);
+ *   3. wait for a reply: a chunk -> compute its rows, go to 1; stop -> exit.
+ * For Tree-Scheduling it computes its own range and trades work with its
+ * partners instead (run_tree). A worker whose coordinator exits exits too.
+ *
+ * `worker --probe` prints this host's load without PVM.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <pvm3.h>
+
+#include "mandel/mandel.h"
+#include "sched/policy.h"
+#include "sched/sched.h"
 #include "worker/probe.h"
+#include "worker/proto.h"
+
+static proto_job job;
+static probe prb;
+static int parent;
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, "worker %d: %s: %s\n", job.index, what, proto_pvm_strerror(rc));
+    pvm_exit();
+    exit(1);
+}
+
+static char peer_dead[PROTO_MAX_WORKERS];
+static int index_of_tid(int tid);
+
+/* Reads pending task-exit notices: exits if the coordinator is gone (so a
+ * worker never outlives it by more than a row), marks dead peers. */
+static void check_exits(void)
+{
+    int bufid;
+    while ((bufid = pvm_nrecv(-1, TAG_TASKEXIT)) > 0) {
+        int tid, i;
+        pvm_upkint(&tid, 1, 1);
+        if (tid == parent) {
+            fprintf(stderr, "worker %d: the coordinator exited; exiting\n",
+                    job.index);
+            pvm_exit();
+            exit(1);
+        }
+        if ((i = index_of_tid(tid)) >= 0)
+            peer_dead[i] = 1;
+    }
+}
+
+/* Computes iterations [start, start + size) of the sampled loop into out. */
+static void compute(long start, long size, uint32_t *out)
+{
+    const mandel_params *im = &job.image;
+    for (long k = start; k < start + size; k++) {
+        long row = mandel_sample_row(k, im->height, job.sample);
+        mandel_row(im, (int)row, out + (size_t)(k - start) * (size_t)im->width);
+        check_exits();
+    }
+}
+
+/* Handles messages every state has in common; returns 1 if it was one. */
+static int common_message(int tag, int src)
+{
+    if (tag == TAG_STOP) {
+        pvm_exit();
+        exit(0);
+    }
+    if (tag == TAG_TASKEXIT) {
+        int tid;
+        pvm_upkint(&tid, 1, 1);
+        if (tid == parent) {
+            fprintf(stderr, "worker %d: the coordinator exited; exiting\n",
+                    job.index);
+            pvm_exit();
+            exit(1);
+        }
+        (void)src;
+        return 0;           /* a peer: the caller decides */
+    }
+    return 0;
+}
+
+/* ---- self-scheduling ------------------------------------------------------ */
+
+static int measure(double *A)
+{
+    char msg[256];
+    int q = probe_queue(&prb, msg, sizeof msg);
+    if (q < 0) {
+        fprintf(stderr, "worker %d: load probe: %s\n", job.index, msg);
+        q = 1;
+    }
+    *A = sched_acp(job.V, q, job.acp_integer);
+    return q;
+}
+
+static void run_self(void)
+{
+    const int W = job.image.width;
+    proto_result res = {0};
+    int have_result = 0, hello = 1;
+    res.counts = malloc(sizeof(uint32_t) * (size_t)W);   /* grows per chunk */
+    long cap = 1;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+
+    for (;;) {
+        double A;
+        int Q = measure(&A);
+        if (!(A > 0) && !hello) {
+            /* The paper's integer A_i = 0: wait and measure again. */
+            struct timeval tv = {0, 200000};
+            int bufid = pvm_trecv(parent, -1, &tv);
+            if (bufid > 0) {
+                int bytes, tag, src;
+                pvm_bufinfo(bufid, &bytes, &tag, &src);
+                common_message(tag, src);
+            }
+            continue;
+        }
+        double t_measure = proto_now();
+        pvm_initsend(PvmDataDefault);
+        pvm_pkint(&job.index, 1, 1);
+        pvm_pkint(&Q, 1, 1);
+        pvm_pkdouble(&A, 1, 1);
+        pvm_pkdouble(&t_measure, 1, 1);
+        pvm_pkint(&hello, 1, 1);
+        if (hello) {
+            pvm_pkstr(host);
+            pvm_pkstr(prb.cgroup);
+            pvm_pkstr((char *)probe_backend_name(prb.backend));
+        }
+        if (proto_pack_results(&res, have_result, W) < 0)
+            die("packing results", -1);
+        int rc = pvm_send(parent, TAG_REQUEST);
+        if (rc < 0)
+            die("pvm_send(request)", rc);
+        have_result = 0;
+        hello = 0;
+        if (!(A > 0))
+            continue;
+
+        for (;;) {                              /* wait for the reply */
+            int bufid = pvm_recv(-1, -1);
+            if (bufid < 0)
+                die("pvm_recv", bufid);
+            int bytes, tag, src;
+            pvm_bufinfo(bufid, &bytes, &tag, &src);
+            if (common_message(tag, src))
+                continue;
+            if (tag != TAG_WORK)
+                continue;
+            long w[3];
+            pvm_upklong(w, 3, 1);
+            res.id = w[0];
+            res.start = w[1];
+            res.size = w[2];
+            res.t_recv = proto_now();
+            if (res.size > cap) {
+                uint32_t *c = realloc(res.counts, sizeof(uint32_t) *
+                                                  (size_t)res.size * (size_t)W);
+                if (!c)
+                    die("out of memory for a chunk", PvmNoMem);
+                res.counts = c;
+                cap = res.size;
+            }
+            res.t_start = proto_now();
+            compute(res.start, res.size, res.counts);
+            res.t_end = proto_now();
+            have_result = 1;
+            break;
+        }
+    }
+}
+
+/* ---- Tree-Scheduling ------------------------------------------------------- */
+
+static int index_of_tid(int tid)
+{
+    for (int i = 0; i < job.nworkers; i++)
+        if (job.tids[i] == tid)
+            return i;
+    return -1;
+}
+
+static void send_give(int to, long start, long size)
+{
+    long g[2] = {start, size};
+    pvm_initsend(PvmDataDefault);
+    pvm_pklong(g, 2, 1);
+    pvm_send(job.tids[to], TAG_GIVE);
+}
+
+/* A peer asks for work while we hold [*cur, *end): give it the upper half. */
+static void answer_steal(long cur, long *end)
+{
+    int from;
+    pvm_upkint(&from, 1, 1);
+    if (from < 0 || from >= job.nworkers)
+        return;
+    long give = tree_give(*end - cur);
+    send_give(from, *end - give, give);
+    *end -= give;
+}
+
+static void send_result(const proto_result *r)
+{
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&job.index, 1, 1);
+    if (proto_pack_results(r, 1, job.image.width) < 0)
+        die("packing results", -1);
+    int rc = pvm_send(parent, TAG_RESULT);
+    if (rc < 0)
+        die("pvm_send(result)", rc);
+}
+
+static void run_tree(void)
+{
+    const int W = job.image.width;
+    long cur = job.start, end = job.start + job.size;
+    double t_recv = proto_now();
+    uint32_t *buf = malloc(sizeof(uint32_t) * (size_t)(job.image.height + 1) *
+                           (size_t)W);
+    if (!buf)
+        die("out of memory for the image rows", PvmNoMem);
+    for (int i = 0; i < job.nworkers; i++)
+        if (i != job.index)
+            pvm_notify(PvmTaskExit, TAG_TASKEXIT, 1, &job.tids[i]);
+
+    for (;;) {
+        if (cur < end) {                        /* work on our range */
+            proto_result r = {.id = -1, .start = cur, .t_recv = t_recv,
+                              .t_start = proto_now(), .counts = buf};
+            while (cur < end) {
+                compute(cur, 1, buf + (size_t)(cur - r.start) * (size_t)W);
+                cur++;
+                int bufid;
+                while ((bufid = pvm_nrecv(-1, -1)) > 0) {
+                    int bytes, tag, src;
+                    pvm_bufinfo(bufid, &bytes, &tag, &src);
+                    if (tag == TAG_STEAL)
+                        answer_steal(cur, &end);
+                    else if (tag == TAG_TASKEXIT) {
+                        int tid;
+                        pvm_upkint(&tid, 1, 1);
+                        if (tid == parent)
+                            common_message(TAG_STOP, src);
+                        if (index_of_tid(tid) >= 0)
+                            peer_dead[index_of_tid(tid)] = 1;
+                    } else
+                        common_message(tag, src);
+                }
+            }
+            r.size = cur - r.start;
+            r.t_end = proto_now();
+            send_result(&r);
+        }
+        /* Idle: ask the partners along the chain, one after the other. */
+        int got = 0;
+        for (int k = 1; !got; k++) {
+            int p = tree_partner(job.chain, job.nworkers, job.index, k);
+            if (p < 0)
+                break;
+            if (peer_dead[p])
+                continue;
+            pvm_initsend(PvmDataDefault);
+            pvm_pkint(&job.index, 1, 1);
+            pvm_send(job.tids[p], TAG_STEAL);
+            for (;;) {
+                int bufid = pvm_recv(-1, -1);
+                if (bufid < 0)
+                    die("pvm_recv", bufid);
+                int bytes, tag, src;
+                pvm_bufinfo(bufid, &bytes, &tag, &src);
+                if (tag == TAG_GIVE && src == job.tids[p]) {
+                    long g[2];
+                    pvm_upklong(g, 2, 1);
+                    if (g[1] > 0) {
+                        cur = g[0];
+                        end = g[0] + g[1];
+                        t_recv = proto_now();
+                        got = 1;
+                    }
+                    break;
+                }
+                if (tag == TAG_STEAL) {
+                    long none = 0;
+                    answer_steal(0, &none);     /* nothing to give */
+                } else if (tag == TAG_TASKEXIT) {
+                    int tid;
+                    pvm_upkint(&tid, 1, 1);
+                    if (tid == parent)
+                        common_message(TAG_STOP, src);
+                    int i = index_of_tid(tid);
+                    if (i >= 0)
+                        peer_dead[i] = 1;
+                    if (i == p)
+                        break;                  /* ask the next one */
+                } else
+                    common_message(tag, src);
+            }
+        }
+        if (got)
+            continue;
+        /* Asked everyone in vain: tell the coordinator, wait. */
+        pvm_initsend(PvmDataDefault);
+        pvm_pkint(&job.index, 1, 1);
+        pvm_send(parent, TAG_IDLE);
+        for (;;) {
+            int bufid = pvm_recv(-1, -1);
+            if (bufid < 0)
+                die("pvm_recv", bufid);
+            int bytes, tag, src;
+            pvm_bufinfo(bufid, &bytes, &tag, &src);
+            if (tag == TAG_STEAL) {
+                long none = 0;
+                answer_steal(0, &none);
+            } else if (tag == TAG_WORK) {           /* rows of a lost worker */
+                long w[3];
+                pvm_upklong(w, 3, 1);
+                cur = w[1];
+                end = w[1] + w[2];
+                t_recv = proto_now();
+                break;
+            } else if (tag == TAG_TASKEXIT) {
+                int tid;
+                pvm_upkint(&tid, 1, 1);
+                if (tid == parent)
+                    common_message(TAG_STOP, src);
+                if (index_of_tid(tid) >= 0)
+                    peer_dead[index_of_tid(tid)] = 1;
+            } else
+                common_message(tag, src);
+        }
+    }
+}
+
+/* ---- main ------------------------------------------------------------------- */
+
+static int probe_mode(probe_backend b)
+{
+    char msg[256], host[256] = "";
+    if (probe_init(&prb, b, msg, sizeof msg) != 0) {
+        fprintf(stderr, "worker: %s\n", msg);
+        return 1;
+    }
+    int q = probe_queue(&prb, msg, sizeof msg);
+    if (q < 0) {
+        fprintf(stderr, "worker: %s\n", msg);
+        return 1;
+    }
+    gethostname(host, sizeof host - 1);
+    printf("host=%s backend=%s cgroup=%s Q=%d\n", host,
+           probe_backend_name(prb.backend), prb.cgroup, q);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -12,29 +373,68 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--probe") == 0)
             probe_only = 1;
-        else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc &&
-                 probe_backend_parse(argv[i + 1], &b) == 0)
-            i++;
-        else {
-            fprintf(stderr, "worker: bad argument '%s'\n", argv[i]);
+        else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+            if (probe_backend_parse(argv[++i], &b) != 0) {
+                fprintf(stderr, "worker: --backend '%s': use auto, proc or cgroup\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: worker --probe [--backend auto|proc|cgroup]\n"
+                   "  prints this host's name, probe back-end, cpu cgroup and Q,\n"
+                   "  the processes in its run-queue (the probe counts itself).\n"
+                   "Otherwise the worker runs only as a PVM task spawned by\n"
+                   "bin/coordinator, which sends it its job.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "worker: unknown argument '%s' (try --help)\n", argv[i]);
             return 2;
         }
     }
-    if (!probe_only)
-        return 2;
-    probe p;
-    char msg[256], host[256];
-    if (probe_init(&p, b, msg, sizeof msg) != 0) {
-        fprintf(stderr, "worker: %s\n", msg);
+    if (probe_only)
+        return probe_mode(b);
+
+    pvm_setopt(PvmAutoErr, 0);
+    int me = pvm_mytid();
+    if (me < 0) {
+        fprintf(stderr, "worker: no PVM daemon (pvm_mytid: %s); workers are "
+                "spawned by bin/coordinator\n", proto_pvm_strerror(me));
         return 1;
     }
-    int q = probe_queue(&p, msg, sizeof msg);
-    if (q < 0) {
-        fprintf(stderr, "worker: %s\n", msg);
+    parent = pvm_parent();
+    if (parent < 0) {
+        fprintf(stderr, "worker: not spawned by a coordinator (pvm_parent: %s); "
+                "run bin/coordinator, or worker --probe\n", proto_pvm_strerror(parent));
+        pvm_exit();
         return 1;
     }
-    gethostname(host, sizeof host);
-    printf("host=%s backend=%s cgroup=%s Q=%d\n", host, probe_backend_name(p.backend),
-           p.cgroup, q);
+    pvm_notify(PvmTaskExit, TAG_TASKEXIT, 1, &parent);
+    for (;;) {                                  /* wait for the job */
+        int bufid = pvm_recv(-1, -1);
+        if (bufid < 0)
+            die("pvm_recv", bufid);
+        int bytes, tag, src;
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == TAG_START)
+            break;
+        common_message(tag, src);
+    }
+    char msg[256];
+    if (proto_unpack_job(&job, msg, sizeof msg) != 0 ||
+        mandel_check(&job.image, msg, sizeof msg) != 0) {
+        fprintf(stderr, "worker: bad job: %s\n", msg);
+        pvm_exit();
+        return 1;
+    }
+    if (probe_init(&prb, (probe_backend)job.probe, msg, sizeof msg) != 0) {
+        fprintf(stderr, "worker %d: %s\n", job.index, msg);
+        pvm_exit();
+        return 1;
+    }
+    if (job.tree)
+        run_tree();
+    else
+        run_self();
+    pvm_exit();
     return 0;
 }

@@ -1,0 +1,103 @@
+/* policy.h: the coordinator's scheduling policy, driven by plain events.
+ *
+ * Xu & Chronopoulos Sec. 5.3, coordinator side, with no PVM in it: the PVM
+ * coordinator and the simulator feed it the same events and send out what it
+ * assigns.
+ *
+ *   step 1  every worker reports its A_i once (policy_request); policy_start
+ *           sorts the workers with A_i > 0 by decreasing A_i into the ACP
+ *           Status Array (ACPSA), queues their requests in that order and
+ *           plans F, L, N, D (eq. 1-3) for A = sum of A_i;
+ *   step 2  while iterations remain, each request (policy_request) joins the
+ *           queue with the worker's new A_i recorded; policy_assign serves the
+ *           head of the queue with a chunk by eq. 4-9 (sched_next with the
+ *           worker's current A_i). When more than half of the workers' A_i
+ *           differ from the ACPSA of the last plan, the ACPSA is updated, the
+ *           queue re-sorted, and the plan redone for I = the remaining
+ *           iterations (sched_replan): the re-plan rule.
+ *
+ * The other schemes go through the same code with A_i = 1 for the chunk size
+ * (their sched_next ignores it) and no re-plan: TSS and DTSS differ only in
+ * the chunk rule.
+ *
+ * Reading of the paper: a chunk is sized with the A_i the worker sent with its
+ * latest request (DTSS's point is to follow the current load); the ACPSA is
+ * the snapshot of the last plan, used for the re-plan rule and the queue
+ * order. "More than half" counts the live workers: changed > live / 2.
+ *
+ * Faults: policy_lost puts a lost worker's outstanding chunks in a pool; the
+ * next requests are served from the pool (whole chunks, as first handed out)
+ * before any new iterations. A result for a chunk that is not outstanding (a
+ * duplicate) is refused, so every iteration counts once.
+ */
+#ifndef POLICY_H
+#define POLICY_H
+
+#include "sched/sched.h"
+
+typedef struct policy_chunk {
+    long id;            /* 0, 1, 2, ... in order of assignment */
+    int worker;         /* 0 .. nworkers-1 */
+    long start, size;   /* iterations [start, start + size) of the loop */
+    double acp;         /* the A_i the chunk was sized with (1: not DTSS) */
+    int reissue;        /* a lost worker's chunk served again */
+} policy_chunk;
+
+typedef struct policy policy;
+
+/* A policy for cfg (scheme, I, parameters; cfg->P and cfg->A are set by the
+ * policy) over nworkers workers. NULL with err set on bad input. */
+policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err);
+void policy_free(policy *p);
+
+/* Worker w reports A_i = acp and, if acp > 0, asks for work. A worker with
+ * acp <= 0 (the paper's integer A_i = 0) is recorded but not queued.
+ * SCHED_EINVAL for a bad w, a lost worker, or a second request while one is
+ * queued. */
+int policy_request(policy *p, int w, double acp, sched_err *err);
+
+/* Step 1 once every worker has reported: ACPSA, queue order, plan.
+ * SCHED_EINVAL if no worker has A_i > 0. */
+int policy_start(policy *p, sched_err *err);
+
+/* Serves the head of the queue: returns 1 with *out filled, or 0 when
+ * nothing can be served now (empty queue, or no unassigned iterations; the
+ * queued requests then wait, in case a lost chunk comes back). */
+int policy_assign(policy *p, policy_chunk *out);
+
+/* The results of chunk 'id' arrived. SCHED_EINVAL if it is not outstanding. */
+int policy_done(policy *p, long id, sched_err *err);
+
+/* Worker w is gone: its outstanding chunks go back to the pool, its queued
+ * request is dropped. Returns the number of chunks returned. */
+int policy_lost(policy *p, int w);
+
+int policy_finished(const policy *p);       /* every iteration done */
+long policy_remaining(const policy *p);     /* iterations not yet done */
+int policy_replans(const policy *p);        /* re-plans so far */
+int policy_alive(const policy *p);          /* workers not lost */
+int policy_queued(const policy *p);         /* requests waiting */
+/* The ACPSA of the last plan: worker indices by decreasing A_i (n entries
+ * returned, only workers with A_i > 0), and each worker's A_i at that plan. */
+int policy_acpsa(const policy *p, int *order, double *acp);
+
+/* ---- Tree-Scheduling (Kim & Purtilo, ICPP 1996), see tree.c ---------- */
+
+/* The workers' linear chain: indices by decreasing static speed V (ties by
+ * index). */
+void tree_chain(const double *V, int n, int *order);
+
+/* Initial split of I iterations in proportion to V, as contiguous ranges in
+ * chain order (largest remainders get the odd iterations). */
+void tree_split(long I, const double *V, int n, const int *order, long *start,
+                long *size);
+
+/* The partner that worker w asks on its k-th try (k = 1 first): the k-th
+ * worker after w along the chain, cyclically; -1 when k >= n (asked all). */
+int tree_partner(const int *order, int n, int w, int k);
+
+/* How many of its 'remaining' iterations a worker gives an idle partner:
+ * half, rounded down (0 when it has one left: nothing to split). */
+long tree_give(long remaining);
+
+#endif

@@ -1,0 +1,70 @@
+#!/bin/sh
+# bench_cluster.sh: the emulated hosts' speeds. Brings up a private cluster per
+# hostfile (default: hostfile and hostfiles/table2), times the same CPU-bound
+# work (bin/mandel) on every host at once, and compares the speed ratios with
+# the sp= ratios; fails if one is off by more than 10%. Also times bring-up and
+# teardown. Needs root (else it says so and skips).
+#   usage: tests/bench_cluster.sh [HOSTFILE...]   (BIN: programs, default bin;
+#          BENCH_WORK: mandel options, default "-s 600 -m 3000")
+set -u
+BIN=${BIN:-bin}
+WORK=${BENCH_WORK:--s 600 -m 3000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "bench_cluster: skipped: not root (the emulated cluster needs root)"
+    exit 0
+fi
+[ -x "$BIN/mandel" ] || { echo "bench_cluster: no $BIN/mandel (make)"; exit 1; }
+[ $# -gt 0 ] || set -- "$here/hostfile" "$here/hostfiles/table2"
+
+tmp=$(mktemp -d)
+export CLUSTER_DIR="$tmp/cluster" DTSS_BIN="$BIN"
+trap '"$here/scripts/cluster" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+now() { date +%s.%N; }
+worst=0
+for hf in "$@"; do
+    t0=$(now)
+    if ! "$here/scripts/cluster" up --emulate "$hf" >"$tmp/up.out" 2>&1; then
+        echo "bench_cluster: skipped: $(tail -n 1 "$tmp/up.out")"
+        exit 0
+    fi
+    t1=$(now)
+    cp "$(cat "$CLUSTER_DIR/run")/hosts.tab" "$tmp/hosts.tab"
+    hosts=$(awk '{ print $1 }' "$tmp/hosts.tab")
+    for h in $hosts; do
+        # shellcheck disable=SC2086
+        "$here/scripts/cluster" run "$h" "$BIN/mandel" $WORK >"$tmp/$h.out" 2>&1 &
+    done
+    wait
+    t2=$(now)
+    "$here/scripts/cluster" down >/dev/null
+    t3=$(now)
+    echo "== $hf: mandel $WORK on every host at once"
+    awk -v up="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+        -v down="$(awk -v a="$t2" -v b="$t3" 'BEGIN { print b - a }')" -v tmp="$tmp" '
+        { name[NR] = $1; sp[NR] = $5; share[NR] = $9
+          f = tmp "/" $1 ".out"; t = ""
+          while ((getline l < f) > 0) if (match(l, /seconds [0-9.]+/)) t = substr(l, RSTART + 8, RLENGTH - 8)
+          secs[NR] = t + 0 }
+        END {
+            printf "  bring-up %.2f s, teardown %.2f s\n", up, down
+            printf "  %-8s %8s %7s %9s %11s %9s %7s\n", "host", "sp", "cpu", "seconds", "speed/w1", "sp/w1", "error"
+            worst = 0
+            for (i = 1; i <= NR; i++) {
+                if (secs[i] <= 0) { printf "  %-8s no time (see %s/%s.out)\n", name[i], tmp, name[i]; worst = 1e9; continue }
+                r = secs[1] / secs[i]; want = sp[i] / sp[1]; e = 100 * (r / want - 1)
+                if (e < 0 ? -e > worst : e > worst) worst = e < 0 ? -e : e
+                printf "  %-8s %8d %6.1f%% %9.3f %11.3f %9.3f %+6.1f%%\n", name[i], sp[i], 100 * share[i], secs[i], r, want, e
+            }
+            printf "  worst speed-ratio error %.1f%% (limit 10%%)\n", worst
+            print worst > (tmp "/worst")
+        }' "$tmp/hosts.tab"
+    w=$(cat "$tmp/worst")
+    worst=$(awk -v a="$worst" -v b="$w" 'BEGIN { print (b > a) ? b : a }')
+done
+awk -v w="$worst" 'BEGIN { exit !(w <= 10) }' || { printf "bench_cluster: FAIL speed ratios off by more than 10%% (worst %.1f%%)\n" "$worst"; exit 1; }
+printf "bench_cluster: speed ratios within 10%% of the sp= ratios (worst %.1f%%)\n" "$worst"

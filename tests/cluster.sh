@@ -1,0 +1,248 @@
+#!/bin/sh
+# cluster.sh: the emulated cluster as a user runs it: scripts/cluster up,
+# status and down on the two paper hostfiles, workers spawned through PVM
+# reporting their host, cgroup and Q, scripts/load, the one-host fallback, and
+# clear errors for bad hostfiles. Works on a private cluster (its own
+# CLUSTER_DIR, cluster number, namespaces, cgroups), removed even on failure;
+# a cluster the user has up is not touched. The emulation checks need root,
+# network namespaces and the cpu cgroup controller: without them they are
+# skipped with a note, and the rest still runs.
+set -u
+BIN=${BIN:-bin}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+here=$(cd "$(dirname "$0")/.." && pwd)
+cl=$here/scripts/cluster
+load=$here/scripts/load
+pass=0
+fail=0
+tmp=$(mktemp -d)
+export CLUSTER_DIR="$tmp/cluster" DTSS_BIN="$BIN" CLUSTER_CORES=1
+trap '"$cl" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+ok()   { pass=$((pass + 1)); [ -n "${TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { if [ "$2" = 0 ]; then ok "$1"; else bad "$1"; fi; }
+
+# run NAME EXPECTED_STATUS PATTERN CMD...: runs CMD, checks the exit status
+# and that stdout+stderr match the grep pattern.
+run() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        bad "$name: exit $rc, expected $want: $(head -c 300 "$tmp/out")"
+    elif ! grep -q -- "$pat" "$tmp/out"; then
+        bad "$name: output lacks '$pat': $(head -c 300 "$tmp/out")"
+    else
+        ok "$name"
+    fi
+}
+
+# pvmc CMD...: the PVM console on the test cluster, one command a line.
+pvmc() { printf '%s\n' "$@" | (. "$CLUSTER_DIR/env" && timeout 20 pvm 2>&1); }
+
+# spawn_probes HOST...: spawns `worker --probe` on each HOST through PVM (the
+# console's `spawn ->`, one host after the other) and prints each one's line
+# "host=... backend=... cgroup=... Q=...", prefixed by the HOST asked for. The
+# console can miss the output of a task that ends at once, so a host whose
+# line has not come in 4 s gets another try (3 in all).
+spawn_probes() {
+    out=$tmp/spawn.out
+    : >"$out"
+    (
+        job=0
+        for h in "$@"; do
+            for try in 1 2 3; do
+                echo "spawn -> -$h worker --probe"
+                job=$((job + 1))
+                i=0
+                while [ "$i" -lt 40 ] && ! grep -q "\[$job:t[0-9a-f]*\] host=" "$out"; do
+                    sleep 0.1; i=$((i + 1))
+                done
+                grep -q "\[$job:t[0-9a-f]*\] host=" "$out" && { echo "$job $h" >>"$tmp/jobs"; break; }
+            done
+        done
+        echo quit
+    ) | (. "$CLUSTER_DIR/env" && timeout 60 pvm) >"$out" 2>&1
+    : >>"$tmp/jobs"
+    while read -r job h; do
+        echo "$h $(sed -n "s/.*\[$job:t[0-9a-f]*\] \(host=.*\)/\1/p" "$out" | head -n 1)"
+    done <"$tmp/jobs"
+    rm -f "$tmp/jobs"
+}
+
+# q_of HOST: Q read by `worker --probe` run inside HOST (not through PVM).
+q_of() { "$cl" run "$1" "$BIN/worker" --probe 2>&1 | sed -n 's/.* Q=\([0-9]*\).*/\1/p'; }
+
+# our_pids RUN: the live (not zombie) processes marked as this cluster's.
+our_pids() {
+    for d in /proc/[0-9]*; do
+        [ "$(awk '{ print $3 }' "$d/stat" 2>/dev/null)" = Z ] && continue
+        { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qxF "DTSS_RUN=$1" && echo "${d#/proc/}"
+    done
+}
+
+# gone RUN ID CGDIR: checks that nothing of cluster ID is left (namespaces,
+# bridge and veths, cgroups, processes, files) and /etc/hosts is as it was.
+gone() {
+    r=$1 id=$2 cg=$3
+    n=$(ip netns list 2>/dev/null | grep -c "^dtss-$id-")
+    [ "$n" = 0 ]; check "down leaves no network namespace of $id (found $n)" $?
+    n=$(ip -o link show 2>/dev/null | grep -c "dtss-$id[:@-]")
+    [ "$n" = 0 ]; check "down leaves no bridge or veth of $id (found $n)" $?
+    [ ! -e "$cg" ]; check "down leaves no cgroup ($cg)" $?
+    i=0
+    while [ -n "$(our_pids "$r")" ] && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    left=$(our_pids "$r" | tr '\n' ' ')
+    [ -z "$left" ]; check "down leaves no process of $id (pvmds, loaders: $left)" $?
+    left=$(for p in $pvmds; do [ -d "/proc/$p" ] && [ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" != Z ] && echo "$p"; done | tr '\n' ' ')
+    [ -z "$left" ]; check "down leaves none of the cluster's pvmds ($left)" $?
+    [ ! -e "$r" ] && [ ! -e "$CLUSTER_DIR" ]; check "down leaves no file ($r, $CLUSTER_DIR)" $?
+    [ "$(md5sum </etc/hosts)" = "$hosts_md5" ]; check "/etc/hosts is as it was" $?
+}
+
+hosts_md5=$(md5sum </etc/hosts)
+
+# ---- without a cluster: help, hostfile errors ------------------------------------
+run "cluster --help" 0 "cluster up" "$cl" --help
+run "load --help" 0 "scripts/load HOST N" "$load" --help
+run "unknown command" 2 "unknown command 'upp'" "$cl" upp
+printf '* ep=/x\nw1 sp=1000\nw2 sp=abc\n' >"$tmp/bad1"
+run "bad sp= names the line" 2 "bad1:3: bad option 'sp=abc'" "$cl" up "$tmp/bad1"
+[ ! -e "$CLUSTER_DIR" ]; check "a bad hostfile makes nothing" $?
+printf 'w1\nw2 sp=100 speed=2\n' >"$tmp/bad2"
+run "unknown option names the line" 2 "bad2:2: unknown option 'speed=2'" "$cl" up "$tmp/bad2"
+printf '# two\nw1\n\nw1 sp=5\n' >"$tmp/bad3"
+run "duplicate host names both lines" 2 "bad3:4: host 'w1' is listed twice (first on line 2)" "$cl" up "$tmp/bad3"
+printf 'w1\n10.0.0.7\n' >"$tmp/bad4"
+run "numeric host name" 2 "bad4:2: bad host name '10.0.0.7'" "$cl" up "$tmp/bad4"
+printf 'w1 sp\n' >"$tmp/bad5"
+run "option without a value" 2 "bad5:1: bad option 'sp'" "$cl" up "$tmp/bad5"
+printf '# only a comment\n* sp=1000\n' >"$tmp/bad6"
+run "no hosts" 2 "bad6: no hosts" "$cl" up "$tmp/bad6"
+run "sp=0" 2 "bad option 'sp=0'" sh -c "printf 'w1 sp=0\n' >'$tmp/bad7'; '$cl' check '$tmp/bad7'"
+run "missing hostfile" 1 "no hostfile" "$cl" up "$tmp/nonesuch"
+run "check: Table 2 quotas, 6/9 of a core for w4" 0 "w4 *sp=6000 *66.7% of a core" "$cl" check "$here/hostfiles/table2"
+run "check: Table 1 quotas, 1/4 each" 0 "w1 *sp=1000 *25.0% of a core" "$cl" check "$here/hostfile"
+run "check: ep= is the checkout's bin" 0 "ep=$BIN wd=$here" "$cl" check "$here/hostfile"
+run "down when down" 0 "not up" "$cl" down
+run "status when down" 1 "not up" "$cl" status
+run "load when down" 1 "no cluster is up" "$load" w1 2
+run "load N not a number" 1 "N 'x' is not a number" "$load" w1 x
+run "load --for not a number" 1 "'soon' is not a number" "$load" w1 1 --for soon
+
+# ---- the emulated cluster: Table 2 -------------------------------------------------
+"$cl" up --emulate "$here/hostfiles/table2" >"$tmp/up.out" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "cannot emulate hosts here" "$tmp/up.out"; then
+    echo "note: emulated-cluster checks skipped: $(sed 's/^cluster: //' "$tmp/up.out" | head -n 1)"
+    emulate=0
+else
+    emulate=1
+    check "up hostfiles/table2 (exit $rc: $(tail -n 1 "$tmp/up.out"))" "$rc"
+fi
+
+if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
+    . "$CLUSTER_DIR/env"
+    r=$DTSS_RUN id=$DTSS_CLUSTER
+    cgdir=$(sed -n 's/^CG_DIR=//p' "$r/state")
+    pvmds=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | tr '\n' ' ')
+    n=$(echo $pvmds | wc -w)
+    [ "$n" = 5 ]; check "a master and 4 slave pvmds run ($n: $pvmds)" $?
+
+    pvmc conf >"$tmp/conf"
+    for hs in master:1000 w1:1000 w2:1000 w3:1000 w4:6000; do
+        awk -v h="${hs%:*}" -v s="${hs#*:}" '$1 == h && $4 == s { f = 1 } END { exit !f }' "$tmp/conf"
+        check "conf lists ${hs%:*} with speed ${hs#*:}" $?
+    done
+
+    spawn_probes w1 w2 w3 w4 >"$tmp/probes"
+    for h in w1 w2 w3 w4; do
+        grep -q "^$h host=$h backend=cgroup cgroup=/dtss/$id/$h Q=1\$" "$tmp/probes"
+        check "a worker spawned on $h reports host $h, cgroup /dtss/$id/$h, Q=1: $(grep "^$h " "$tmp/probes")" $?
+    done
+
+    run "up twice is harmless" 0 "is up already" "$cl" up "$here/hostfiles/table2"
+    n=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | wc -l)
+    [ "$n" = 5 ]; check "up twice starts no pvmd ($n)" $?
+    run "up with another hostfile while up" 1 "up with another hostfile" "$cl" up "$here/hostfile"
+
+    run "load w1 3" 0 "w1: 3 busy" "$load" w1 3
+    spawn_probes w1 w2 w3 w4 >"$tmp/probes"
+    grep -q "^w1 host=w1 .* Q=4\$" "$tmp/probes"; check "after load w1 3, Q=4 on w1: $(grep '^w1 ' "$tmp/probes")" $?
+    for h in w2 w3 w4; do
+        grep -q "^$h host=$h .* Q=1\$" "$tmp/probes"; check "after load w1 3, Q=1 on $h: $(grep "^$h " "$tmp/probes")" $?
+    done
+    "$cl" status >"$tmp/status" 2>&1
+    check "status runs" $?
+    awk '$1 == "w1" && $3 == 1000 && $4 == "11.1%" && $5 == "yes" && $6 == 3 && $7 == 4 { f = 1 } END { exit !f }' "$tmp/status"
+    check "status: w1 sp 1000, 11.1%, in PVM, 3 loaders, Q 4: $(grep '^w1 ' "$tmp/status")" $?
+    awk '$1 == "w4" && $3 == 6000 && $4 == "66.7%" && $6 == 0 && $7 == 1 { f = 1 } END { exit !f }' "$tmp/status"
+    check "status: w4 sp 6000, 66.7%, no loaders, Q 1: $(grep '^w4 ' "$tmp/status")" $?
+    run "load w1 0" 0 "w1: no loaders" "$load" w1 0
+    q=$(q_of w1); [ "$q" = 1 ]; check "after load w1 0, Q=1 on w1 (got $q)" $?
+    run "load an unknown host" 1 "no host 'w9'" "$load" w9 1
+
+    # Load that changes during a run: 2 loaders on w2 from +1 s for 2 s.
+    start=$(date +%s.%N)
+    run "load --after --for" 0 "w2: 2 busy processes from +1s for 2s" "$load" w2 2 --after 1 --for 2
+    q=$(q_of w2); [ "$q" = 1 ]; check "load --after 1: Q=1 on w2 at first (got $q)" $?
+    i=0; q=""
+    while [ "$i" -lt 40 ] && [ "$q" != 3 ]; do sleep 0.1; q=$(q_of w2); i=$((i + 1)); done
+    [ "$q" = 3 ]; check "load --after 1: Q=3 on w2 then (got $q)" $?
+    i=0
+    while [ "$i" -lt 60 ] && [ "$q" != 1 ]; do sleep 0.1; q=$(q_of w2); i=$((i + 1)); done
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    [ "$q" = 1 ] && awk -v s="$secs" 'BEGIN { exit !(s >= 2.5) }'
+    check "load --for 2: Q=1 on w2 again, ~3 s after the start ($secs s, Q=$q)" $?
+
+    # Loaders still running at down go with it.
+    "$load" w3 2 >/dev/null 2>&1
+    "$load" w4 1 --after 60 >/dev/null 2>&1
+    run "down" 0 "down in" "$cl" down
+    gone "$r" "$id" "$cgdir"
+    run "down twice is harmless" 0 "not up" "$cl" down
+fi
+
+# ---- the emulated cluster: Table 1 (the default hostfile), and make clean ---------
+if [ "$emulate" = 1 ]; then
+    run "up hostfile (Table 1)" 0 "w4 (sp=1000, 25.0% of a core)" "$cl" up "$here/hostfile"
+    if [ -f "$CLUSTER_DIR/env" ]; then
+        . "$CLUSTER_DIR/env"
+        r=$DTSS_RUN id=$DTSS_CLUSTER
+        cgdir=$(sed -n 's/^CG_DIR=//p' "$r/state")
+        pvmds=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | tr '\n' ' ')
+        n=$(pvmc conf | awk '$1 ~ /^w[1-4]$/ && $4 == 1000' | wc -l)
+        [ "$n" = 4 ]; check "Table 1: conf lists w1..w4 with speed 1000 ($n)" $?
+        # As after `make clean` while up: the env file is gone, down still finds the cluster.
+        rm -rf "$CLUSTER_DIR"
+        run "down after the env file was removed" 0 "down in" "$cl" down
+        gone "$r" "$id" "$cgdir"
+    fi
+fi
+
+# ---- the fallback: a one-host PVM --------------------------------------------------
+run "up --local" 0 "one-host PVM" "$cl" up --local "$here/hostfiles/table2"
+if [ -f "$CLUSTER_DIR/env" ]; then
+    . "$CLUSTER_DIR/env"
+    r=$DTSS_RUN id=$DTSS_CLUSTER
+    pvmds=$(our_pids "$r" | tr '\n' ' ')
+    [ "$DTSS_MODE" = local ] && [ "$DTSS_HOSTS" = "w1 w2 w3 w4" ]
+    check "fallback env: DTSS_MODE=local, DTSS_HOSTS='w1 w2 w3 w4' ($DTSS_MODE, $DTSS_HOSTS)" $?
+    n=$(pvmc conf | grep -c '0x[0-9a-f]*$')
+    [ "$n" = 1 ]; check "fallback: conf lists one host ($n)" $?
+    spawn_probes "$DTSS_MASTER" >"$tmp/probes"
+    grep -q "host=$(hostname) backend=proc .* Q=[0-9]" "$tmp/probes"
+    check "fallback: a spawned worker runs here, proc back-end: $(cat "$tmp/probes")" $?
+    run "fallback: load refuses" 1 "not emulated" "$load" w1 1
+    run "fallback: down" 0 "down in" "$cl" down
+    i=0
+    while [ -n "$(our_pids "$r")" ] && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -z "$(our_pids "$r")" ]; check "fallback: down leaves no pvmd" $?
+    [ ! -e "$r" ] && [ ! -e "$CLUSTER_DIR" ]; check "fallback: down leaves no file" $?
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,27 @@
+# lib.sh: the shell tests' helpers (sourced). Counts passes and failures;
+# 'finish' prints "N passed, N failed" and returns non-zero on any failure.
+pass=0
+fail=0
+ok()   { pass=$((pass + 1)); [ -n "${TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
+# check NAME STATUS: passes when STATUS is 0.
+check() { if [ "$2" = 0 ]; then ok "$1"; else bad "$1"; fi; }
+# run NAME EXPECTED_STATUS PATTERN CMD...: runs CMD, checks the exit status
+# and that stdout+stderr match the grep pattern. Output in $tmp/out.
+run() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        bad "$name: exit $rc, expected $want: $(head -c 300 "$tmp/out")"
+    elif ! grep -q -- "$pat" "$tmp/out"; then
+        bad "$name: output lacks '$pat': $(head -c 300 "$tmp/out")"
+    else
+        ok "$name"
+    fi
+}
+finish() {
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+}

@@ -1,0 +1,162 @@
+#!/bin/sh
+# pvm.sh: the PVM coordinator and workers on a private one-host virtual
+# machine: every scheme with 1-4 workers gives bin/mandel's image bit for
+# bit and a run record covering every row once; a killed worker's chunk is
+# served again; workers of a killed coordinator exit; the console's
+# `spawn -> coordinator` works; clear errors. Starts its own pvmd (own
+# PVM_TMP) and halts it; ends only the processes it started.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+tmp=$(mktemp -d /tmp/dtss-pvmtest.XXXXXX)
+. "$(dirname "$0")/lib.sh"
+
+export PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/pvm"
+unset PVM_VMID
+mkdir -p "$PVM_TMP"
+printf '* ep=%s wd=%s\n' "$BIN" "$tmp" >"$tmp/hostfile"
+
+pvmd_pid=
+cleanup() {
+    if [ -n "$pvmd_pid" ] && kill -0 "$pvmd_pid" 2>/dev/null; then
+        # halt ends every task of this virtual machine, the console too.
+        (echo halt | timeout 10 pvm) >/dev/null 2>&1
+        for _ in 1 2 3 4 5 6 7 8 9 10; do
+            kill -0 "$pvmd_pid" 2>/dev/null || break
+            sleep 0.2
+        done
+        kill "$pvmd_pid" 2>/dev/null
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# Workers running under our pvmd (its children named worker).
+workers() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk '$2 == "worker" { print $1 }'; }
+
+# ---- errors before any pvmd runs ----------------------------------------------
+run "no pvmd: one clear line" 1 "no PVM daemon" "$BIN/coordinator" --local 1 -q
+lines=$(wc -l <"$tmp/out")
+[ "$lines" -eq 1 ]; check "no pvmd: exactly one line of error (got $lines)" $?
+run "bad option" 2 "unknown option '--bogus'" "$BIN/coordinator" --bogus
+run "unknown scheme lists the valid ones and tree" 2 "dtss), or tree" "$BIN/coordinator" -s nosuch
+run "bad scheme parameter" 2 "F=0.5" "$BIN/coordinator" -s tss --F 0.5
+run "--local with --hosts" 2 "does not go with" "$BIN/coordinator" --local 2 --hosts a
+run "coordinator --help" 0 "spawn" "$BIN/coordinator" --help
+run "worker outside PVM" 1 "not spawned by a coordinator\|no PVM daemon" "$BIN/worker"
+
+# ---- a private virtual machine --------------------------------------------------
+(cd "$tmp" && exec pvmd "$tmp/hostfile" >"$tmp/pvmd.out" 2>&1) &
+pvmd_pid=$!
+# The pvmd's own PID is in the name of its socket, PVM_TMP/pvmtmpPID.0.
+for _ in $(seq 50); do
+    sock=$(ls "$PVM_TMP" 2>/dev/null | sed -n 's/^pvmtmp0*\([0-9]*\)\.0$/\1/p')
+    [ -n "$sock" ] && break
+    sleep 0.1
+done
+[ -n "$sock" ] && pvmd_pid=$sock
+[ "$(cat /proc/"$pvmd_pid"/comm 2>/dev/null)" = pvmd ]
+check "private pvmd started (pid $pvmd_pid)" $?
+cd "$tmp" || exit 1
+
+run "one-host VM without --local: no hosts" 1 "no hosts to use" "$BIN/coordinator" -q
+run "worker not in the search path" 1 "not in PVM's search path" \
+    "$BIN/coordinator" --local 1 --worker no-such-worker -q
+run "--hosts names an unknown host" 1 "no host 'nohost'" "$BIN/coordinator" --hosts nohost -q
+
+# ---- every scheme, 1-4 workers ---------------------------------------------------
+"$BIN/mandel" -s 96 -m 400 -o ref.pgm -q
+for s in dtss tss gss fss css pss qss ess rss tree; do
+    for n in 1 2 3 4; do
+        rm -f img.pgm rec.csv
+        timeout 60 "$BIN/coordinator" -s "$s" --local "$n" -S 96 -m 400 -o img.pgm \
+            -r rec.csv -q >out.txt 2>&1
+        rc=$?
+        cmp -s ref.pgm img.pgm
+        check "$s with $n workers: image identical to bin/mandel's (exit $rc)" $?
+        # Done chunks cover the 96 rows of the sampled loop exactly once.
+        cover=$(awk -F, '$1 == "chunk" && $13 == 1 { for (k = $4; k < $4 + $5; k++) c[k]++ }
+                 END { bad = 0; for (k = 0; k < 96; k++) if (c[k] != 1) bad++; print bad }' rec.csv 2>/dev/null)
+        [ "$cover" = 0 ]; check "$s with $n workers: record covers every row once" $?
+        grep -q "^$s: W1 .* Finish .* Imbalance " out.txt
+        check "$s with $n workers: summary line" $?
+    done
+done
+nw=$(awk -F, '$1 == "worker"' rec.csv | wc -l)
+[ "$nw" = 4 ]; check "record has a line per worker" $?
+"$BIN/coordinator" -s dtss --local 2 -S 64 -m 100 -o img.pgm -r rec.csv -q >/dev/null 2>&1
+awk -F, '$1 == "report" && $4 >= 1 && $5 > 0 { n++ } END { exit !(n >= 2) }' rec.csv
+check "record holds the workers' A_i reports" $?
+awk -F, '$1 == "worker" && $7 == "proc" && $3 == $4 { n++ } END { exit !(n == 2) }' rec.csv
+check "workers say hello: host name, probe back-end" $?
+
+# ---- the PVM console's spawn -> coordinator -----------------------------------------
+rm -f con.pgm
+(echo "spawn -> coordinator --local 2 -S 96 -m 400 -o con.pgm -r con.csv"
+ for _ in $(seq 100); do [ -e con.csv ] && break; sleep 0.1; done
+ sleep 0.5; echo quit) |
+    timeout 20 pvm >console.txt 2>&1
+grep -q "dtss: W1 .* Finish" console.txt; check "console spawn prints the summary" $?
+cmp -s ref.pgm con.pgm; check "console spawn writes the same image" $?
+
+# ---- a worker killed mid-run ------------------------------------------------------
+# wait_for PID SECONDS: waits for a background job, ending it (by PID) if
+# it is still running after SECONDS; its exit status is in $rc.
+wait_for() {
+    n=$(($2 * 10))
+    while [ "$n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
+        sleep 0.1
+        n=$((n - 1))
+    done
+    kill "$1" 2>/dev/null
+    wait "$1"
+    rc=$?
+}
+"$BIN/mandel" -s 640 -m 20000 -o big.pgm -q
+"$BIN/coordinator" --local 3 -S 640 -m 20000 -o kill.pgm -r kill.csv >kill.txt 2>&1 &
+coord=$!
+victim=
+for _ in $(seq 100); do
+    victim=$(workers | head -n 1)
+    [ -n "$victim" ] && break
+    sleep 0.05
+done
+sleep 0.5
+[ -n "$victim" ] && kill -9 "$victim"
+wait_for "$coord" 120
+[ "$rc" = 0 ]; check "killed worker: the coordinator finishes (exit $rc)" $?
+grep -q "exited; its chunk goes back to the pool" kill.txt
+check "killed worker: its chunk goes back to the pool" $?
+cmp -s big.pgm kill.pgm; check "killed worker: image identical to bin/mandel's" $?
+awk -F, '$1 == "chunk" && $12 == 1 && $13 == 1 { n++ } END { exit !(n >= 1) }' kill.csv
+check "killed worker: the record shows the chunk served again" $?
+
+# ---- the coordinator killed mid-run: its workers exit ---------------------------------
+# The whole run takes seconds (1000x1000 at 20000 iterations on 2 workers);
+# the workers must be gone within 1.5 s of the kill, long before it would end.
+"$BIN/coordinator" --local 2 -S 1000 -m 20000 -o x.pgm -r x.csv >/dev/null 2>&1 &
+coord=$!
+for _ in $(seq 100); do
+    [ -n "$(workers)" ] && break
+    sleep 0.05
+done
+sleep 0.3
+kill -9 "$coord"
+wait "$coord" 2>/dev/null
+left=1
+for _ in $(seq 15); do
+    [ -z "$(workers)" ] && { left=0; break; }
+    sleep 0.1
+done
+check "coordinator killed: its workers exit within 1.5 s" $left
+[ ! -e x.csv ]; check "coordinator killed: it had not finished (no run record)" $?
+
+# ---- halt --------------------------------------------------------------------------
+(echo halt | timeout 10 pvm) >/dev/null 2>&1
+for _ in $(seq 50); do
+    kill -0 "$pvmd_pid" 2>/dev/null || break
+    sleep 0.1
+done
+! kill -0 "$pvmd_pid" 2>/dev/null; check "pvmd halted" $?
+finish

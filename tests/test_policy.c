@@ -1,0 +1,284 @@
+/* test_policy.c: the coordinator's policy (sched/policy.c) and the
+ * Tree-Scheduling pieces (sched/tree.c), driven by plain events. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/policy.h"
+#include "tests/test.h"
+
+static policy *make(const char *scheme, long I, int n)
+{
+    sched_err err;
+    sched_config cfg;
+    sched_config_init(&cfg, sched_type_find(scheme, &err), I, n);
+    return policy_new(&cfg, n, &err);
+}
+
+/* Xu & Chronopoulos Sec. 5.3 step 1: reports in any order, ACPSA by
+ * decreasing A_i, chunks by eq. 7 and 9 (the same worked example as
+ * test_sched.c: I = 100, A = 4, 3, 2, 1 gives 20, 14, 9, 4). */
+static void test_acpsa_order(void)
+{
+    policy *p = make("dtss", 100, 4);
+    sched_err err;
+    static const double A[4] = {1, 4, 2, 3};
+    for (int w = 0; w < 4; w++)
+        policy_request(p, w, A[w], &err);
+    test_cond("start", policy_start(p, &err) == SCHED_OK);
+    int order[4];
+    double acp[4];
+    int n = policy_acpsa(p, order, acp);
+    test_cond("ACPSA sorts by decreasing A_i: workers 1, 3, 2, 0",
+              n == 4 && order[0] == 1 && order[1] == 3 && order[2] == 2 &&
+              order[3] == 0);
+    policy_chunk c[4];
+    for (int i = 0; i < 4; i++)
+        policy_assign(p, &c[i]);
+    test_cond("requests served in ACPSA order",
+              c[0].worker == 1 && c[1].worker == 3 && c[2].worker == 2 &&
+              c[3].worker == 0);
+    test_cond("chunks by eq. 7 and 9: 20, 14, 9, 4",
+              c[0].size == 20 && c[1].size == 14 && c[2].size == 9 &&
+              c[3].size == 4);
+    test_cond("chunks are contiguous from 0",
+              c[0].start == 0 && c[1].start == 20 && c[2].start == 34 &&
+              c[3].start == 43);
+    policy_chunk x;
+    test_cond("nothing to serve with an empty queue", policy_assign(p, &x) == 0);
+
+    /* Step 2: later requests are served first come, first served, each sized
+     * with the A_i it carries. Worker 0 now reports A = 2 (one change of
+     * four: no re-plan). S = 10: C = 2 (5 - D (10 + 0.5)) = 7.40 -> 8. */
+    policy_done(p, c[3].id, &err);
+    policy_request(p, 0, 2.0, &err);
+    policy_done(p, c[2].id, &err);
+    policy_request(p, 2, 2.0, &err);
+    policy_assign(p, &x);
+    test_condf(x.worker == 0 && x.size == 8 && x.acp == 2.0,
+               "first come first served, sized with the new A_i = 2: 8 (got w%d %ld)",
+               x.worker, x.size);
+    test_cond("one change of four does not re-plan", policy_replans(p) == 0);
+    policy_free(p);
+}
+
+/* The re-plan rule: more than half of the A_i changed since the last plan. */
+static void test_replan(void)
+{
+    sched_err err;
+    policy *p = make("dtss", 10000, 4);
+    for (int w = 0; w < 4; w++)
+        policy_request(p, w, 1.0, &err);
+    policy_start(p, &err);
+    policy_chunk c[4];
+    for (int i = 0; i < 4; i++)
+        policy_assign(p, &c[i]);
+    policy_done(p, c[0].id, &err);
+    policy_request(p, c[0].worker, 0.5, &err);
+    policy_done(p, c[1].id, &err);
+    policy_request(p, c[1].worker, 0.25, &err);
+    test_cond("two changes of four: no re-plan (needs more than half)",
+              policy_replans(p) == 0);
+    policy_done(p, c[2].id, &err);
+    policy_request(p, c[2].worker, 0.5, &err);
+    test_cond("three changes of four: re-plan", policy_replans(p) == 1);
+    int order[4];
+    double acp[4];
+    policy_acpsa(p, order, acp);
+    test_cond("the ACPSA holds the new A_i",
+              acp[c[0].worker] == 0.5 && acp[c[1].worker] == 0.25 &&
+              acp[c[2].worker] == 0.5 && acp[c[3].worker] == 1.0);
+    test_cond("ACPSA order after the re-plan: the unchanged worker first",
+              order[0] == c[3].worker && order[3] == c[1].worker);
+    /* Queue re-sorted by the new ACPSA: A = 0.5, 0.5, 0.25. */
+    policy_chunk x;
+    policy_assign(p, &x);
+    test_cond("queue re-sorted: an A = 0.5 worker first",
+              x.worker == c[0].worker || x.worker == c[2].worker);
+    /* After the re-plan, eq. 1-3 with I = the unassigned iterations and
+     * A = 0.5 + 0.25 + 0.5 + 1 = 2.25, S = 0: eq. 7 for A_i = 0.5 gives
+     * C = 0.5 (F - D (0.5 - 1) / 2). */
+    double R = 10000.0 - c[0].size - c[1].size - c[2].size - c[3].size;
+    double F = R / 4.5, N = 2 * R / (F + 1), D = (F - 1) / (N - 1);
+    long want = (long)ceil(0.5 * (F + D * 0.25));
+    test_condf(x.size == want, "re-planned chunk by eq. 1-3, 7: %ld (got %ld)",
+               want, x.size);
+    policy_free(p);
+
+    /* TSS never re-plans: the rule is DTSS's. */
+    p = make("tss", 10000, 2);
+    policy_request(p, 0, 1, &err);
+    policy_request(p, 1, 1, &err);
+    policy_start(p, &err);
+    policy_assign(p, &c[0]);
+    policy_assign(p, &c[1]);
+    policy_done(p, c[0].id, &err);
+    policy_request(p, 0, 0.1, &err);
+    policy_done(p, c[1].id, &err);
+    policy_request(p, 1, 0.1, &err);
+    test_cond("tss does not re-plan", policy_replans(p) == 0);
+    policy_assign(p, &x);
+    test_cond("tss sizes chunks with A = 1 whatever was reported", x.acp == 1.0);
+    policy_free(p);
+}
+
+/* A lost worker's chunk is served again; every iteration done exactly once. */
+static void test_lost(void)
+{
+    sched_err err;
+    policy *p = make("dtss", 1000, 3);
+    for (int w = 0; w < 3; w++)
+        policy_request(p, w, 1.0, &err);
+    policy_start(p, &err);
+    policy_chunk c[3], x;
+    for (int i = 0; i < 3; i++)
+        policy_assign(p, &c[i]);
+    test_cond("lost worker returns one chunk", policy_lost(p, c[1].worker) == 1);
+    test_cond("a lost worker may not ask again",
+              policy_request(p, c[1].worker, 1, &err) == SCHED_EINVAL);
+    test_cond("a late result of the lost chunk is refused",
+              policy_done(p, c[1].id, &err) == SCHED_EINVAL);
+    policy_done(p, c[0].id, &err);
+    policy_request(p, c[0].worker, 1, &err);
+    policy_assign(p, &x);
+    test_cond("the lost chunk is served first, whole",
+              x.reissue && x.start == c[1].start && x.size == c[1].size &&
+              x.worker == c[0].worker);
+    test_cond("a duplicate result is refused",
+              policy_done(p, c[0].id, &err) == SCHED_EINVAL);
+    test_cond("two workers left", policy_alive(p) == 2);
+    policy_free(p);
+}
+
+/* A whole run, by events, for every scheme: workers of speeds 1..n finish
+ * chunks in time order; one is lost half way. Every iteration is done exactly
+ * once and the run finishes. */
+static void test_runs(void)
+{
+    enum { N = 4 };
+    const long I = 5000;
+    char *hits = malloc((size_t)I);
+    for (int t = 0; sched_types[t]; t++)
+        for (int lose = 0; lose < 2; lose++) {
+            sched_err err;
+            policy *p = make(sched_types[t]->name, I, N);
+            memset(hits, 0, (size_t)I);
+            double clock[N] = {0};
+            policy_chunk busy[N];
+            int has[N] = {0}, alive[N] = {1, 1, 1, 1};
+            for (int w = 0; w < N; w++)
+                policy_request(p, w, w + 1.0, &err);
+            policy_start(p, &err);
+            int steps = 0, ok = 1, lost_done = !lose;
+            while (!policy_finished(p) && steps++ < 100000) {
+                policy_chunk c;
+                while (policy_assign(p, &c)) {
+                    busy[c.worker] = c;
+                    has[c.worker] = 1;
+                }
+                /* The busy worker that finishes first (speed w + 1). */
+                int w = -1;
+                double best = 1e300;
+                for (int v = 0; v < N; v++)
+                    if (alive[v] && has[v]) {
+                        double end = clock[v] + busy[v].size / (v + 1.0);
+                        if (end < best) {
+                            best = end;
+                            w = v;
+                        }
+                    }
+                if (w < 0) {
+                    ok = 0;
+                    break;
+                }
+                if (!lost_done && policy_remaining(p) < I / 2) {
+                    policy_lost(p, w);          /* dies before reporting */
+                    alive[w] = 0;
+                    lost_done = 1;
+                    continue;
+                }
+                clock[w] = best;
+                for (long i = busy[w].start; i < busy[w].start + busy[w].size; i++)
+                    hits[i]++;
+                has[w] = 0;
+                ok &= policy_done(p, busy[w].id, &err) == SCHED_OK;
+                policy_request(p, w, w + 1.0, &err);
+            }
+            int once = 1;
+            for (long i = 0; i < I; i++)
+                once &= hits[i] == 1;
+            test_condf(ok && policy_finished(p) && once,
+                       "%s%s: every iteration done exactly once",
+                       sched_types[t]->name, lose ? ", a worker lost" : "");
+            policy_free(p);
+        }
+    free(hits);
+}
+
+static void test_start_errors(void)
+{
+    sched_err err;
+    policy *p = make("dtss", 100, 2);
+    policy_request(p, 0, 0, &err);     /* integer A_i = 0: reported, not queued */
+    policy_request(p, 1, 0, &err);
+    test_cond("no worker with A_i > 0: start refused",
+              policy_start(p, &err) == SCHED_EINVAL && strstr(err.msg, "A_i > 0"));
+    test_cond("A_i = 0 is not queued", policy_queued(p) == 0);
+    test_cond("worker index out of range refused",
+              policy_request(p, 2, 1, &err) == SCHED_EINVAL);
+    policy_request(p, 1, 1, &err);
+    test_cond("a second request while queued is refused",
+              policy_request(p, 1, 1, &err) == SCHED_EINVAL);
+    test_cond("start with one worker able", policy_start(p, &err) == SCHED_OK);
+    policy_chunk c;
+    policy_assign(p, &c);
+    test_cond("whole loop to the one worker (F = I/2A = 50, then more)",
+              c.worker == 1 && c.size == 50);
+    policy_free(p);
+    sched_config cfg;
+    sched_config_init(&cfg, &sched_tss, 100, 1);
+    test_cond("zero workers refused", policy_new(&cfg, 0, &err) == NULL);
+}
+
+static void test_tree(void)
+{
+    /* Xu Table 2's cluster: three equal and one six times faster. */
+    static const double V[4] = {1, 1, 1, 6};
+    int order[4];
+    long start[5], size[5];
+    tree_chain(V, 4, order);
+    test_cond("chain by decreasing speed: 3, 0, 1, 2",
+              order[0] == 3 && order[1] == 0 && order[2] == 1 && order[3] == 2);
+    tree_split(1200, V, 4, order, start, size);
+    /* 1200 V_i / 9 = 133.3, 133.3, 133.3, 800: one iteration left over goes
+     * to the first of the tied remainders in chain order, worker 0. */
+    test_cond("split in proportion to speed: 134, 133, 133, 800",
+              size[0] == 134 && size[1] == 133 && size[2] == 133 && size[3] == 800);
+    test_cond("ranges contiguous in chain order",
+              start[3] == 0 && start[0] == 800 && start[1] == 934 && start[2] == 1067);
+    test_cond("partner: next along the chain", tree_partner(order, 4, 3, 1) == 0 &&
+              tree_partner(order, 4, 0, 1) == 1 && tree_partner(order, 4, 2, 1) == 3);
+    test_cond("second try: the one after", tree_partner(order, 4, 2, 2) == 0);
+    test_cond("no partner left after n - 1 tries", tree_partner(order, 4, 2, 4) == -1);
+    test_cond("give half, rounded down", tree_give(7) == 3 && tree_give(8) == 4 &&
+              tree_give(1) == 0 && tree_give(0) == 0);
+    long total = 0;
+    static const double V2[5] = {3, 1.5, 2, 2, 7};
+    int o2[5];
+    tree_chain(V2, 5, o2);
+    tree_split(997, V2, 5, o2, start, size);
+    for (int i = 0; i < 5; i++)
+        total += size[i];
+    test_cond("split covers every iteration", total == 997);
+}
+
+int main(void)
+{
+    test_acpsa_order();
+    test_replan();
+    test_lost();
+    test_runs();
+    test_start_errors();
+    test_tree();
+    return test_report();
+}
