@@ -24,7 +24,7 @@ LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 # ---- sources ----------------------------------------------------------------
 SCHED_SRC  := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
 MANDEL_SRC := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
-WORKER_SRC := $(filter-out worker/main.c,$(wildcard worker/*.c))
+WORKER_SRC := $(filter-out worker/main.c worker/pingpong.c,$(wildcard worker/*.c))
 COORD_SRC  := $(wildcard coordinator/*.c)
 
 SCHED_LIB  := $(BUILD)/libsched.a
@@ -32,7 +32,7 @@ MANDEL_LIB := $(BUILD)/libmandel.a
 
 PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator
 TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel
-BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched
+BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
@@ -54,7 +54,7 @@ all-tests: $(PROGRAMS) $(TESTS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
-	@for b in $(BENCHES); do $$b || exit 1; done
+	@$(BIN)/bench_mandel && $(BIN)/bench_sched && BIN=$(BIN) tests/bench_pvm.sh
 
 reproduce-tables:
 	@echo "make reproduce-tables: coming (the PVM coordinator, the emulated cluster"
@@ -92,12 +92,16 @@ $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/coordinator: $(call obj,$(COORD_SRC) $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/worker $(BIN)/coordinator: LIBS += -lpvm3
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
 $(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
+$(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB)
+$(BIN)/bench_omp: LDFLAGS += -fopenmp
+$(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
+$(BIN)/pingpong: $(call obj,worker/pingpong.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong: LIBS += -lpvm3
 
 $(BIN)/%:
 	@mkdir -p $(dir $@)

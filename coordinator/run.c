@@ -392,15 +392,25 @@ int run_tree(run *r)
             continue;
         }
         double now = proto_now();
-        crecord_chunk *c = record_chunk(r);
-        if (!c) {
-            free(res.counts);
-            goto out;
+        crecord_chunk *c;
+        if (res.id >= 0 && res.id < r->nchunks && !r->chunks[res.id].done &&
+            r->chunks[res.id].worker == w) {
+            c = &r->chunks[res.id];         /* rows of a lost worker, done */
+            c->size = res.size;             /* (less any it gave away) */
+        } else {
+            if (!(c = record_chunk(r))) {
+                free(res.counts);
+                goto out;
+            }
+            *c = (crecord_chunk){.id = r->nchunks - 1, .worker = w,
+                                 .start = res.start, .size = res.size,
+                                 .sent = res.t_recv};
         }
-        *c = (crecord_chunk){.id = r->nchunks - 1, .worker = w, .start = res.start,
-                             .size = res.size, .sent = res.t_recv, .recv = res.t_recv,
-                             .started = res.t_start, .finished = res.t_end,
-                             .received = now, .done = 1};
+        c->recv = res.t_recv;
+        c->started = res.t_start;
+        c->finished = res.t_end;
+        c->received = now;
+        c->done = 1;
         store_rows(r, &res);
         free(res.counts);
         r->w[w].chunks++;

@@ -11,26 +11,27 @@ BIN=$(cd "$BIN" && pwd)
 tmp=$(mktemp -d /tmp/dtss-pvmtest.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 
-export PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/pvm"
-unset PVM_VMID
-mkdir -p "$PVM_TMP"
-printf '* ep=%s wd=%s\n' "$BIN" "$tmp" >"$tmp/hostfile"
-
-pvmd_pid=
+. "$(dirname "$0")/pvmlib.sh"
 cleanup() {
-    if [ -n "$pvmd_pid" ] && kill -0 "$pvmd_pid" 2>/dev/null; then
-        # halt ends every task of this virtual machine, the console too.
-        (echo halt | timeout 10 pvm) >/dev/null 2>&1
-        for _ in 1 2 3 4 5 6 7 8 9 10; do
-            kill -0 "$pvmd_pid" 2>/dev/null || break
-            sleep 0.2
-        done
-        kill "$pvmd_pid" 2>/dev/null
-    fi
+    pvm_down
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+export PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/pvm"    # (no pvmd yet)
+
+# wait_for PID SECONDS: waits for a background job, ending it (by PID) if
+# it is still running after SECONDS; its exit status is in $rc.
+wait_for() {
+    n=$(($2 * 10))
+    while [ "$n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
+        sleep 0.1
+        n=$((n - 1))
+    done
+    kill "$1" 2>/dev/null
+    wait "$1"
+    rc=$?
+}
 
 # Workers running under our pvmd (its children named worker).
 workers() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk '$2 == "worker" { print $1 }'; }
@@ -47,16 +48,7 @@ run "coordinator --help" 0 "spawn" "$BIN/coordinator" --help
 run "worker outside PVM" 1 "not spawned by a coordinator\|no PVM daemon" "$BIN/worker"
 
 # ---- a private virtual machine --------------------------------------------------
-(cd "$tmp" && exec pvmd "$tmp/hostfile" >"$tmp/pvmd.out" 2>&1) &
-pvmd_pid=$!
-# The pvmd's own PID is in the name of its socket, PVM_TMP/pvmtmpPID.0.
-for _ in $(seq 50); do
-    sock=$(ls "$PVM_TMP" 2>/dev/null | sed -n 's/^pvmtmp0*\([0-9]*\)\.0$/\1/p')
-    [ -n "$sock" ] && break
-    sleep 0.1
-done
-[ -n "$sock" ] && pvmd_pid=$sock
-[ "$(cat /proc/"$pvmd_pid"/comm 2>/dev/null)" = pvmd ]
+pvm_up "$tmp" "$BIN"
 check "private pvmd started (pid $pvmd_pid)" $?
 cd "$tmp" || exit 1
 
@@ -101,36 +93,30 @@ grep -q "dtss: W1 .* Finish" console.txt; check "console spawn prints the summar
 cmp -s ref.pgm con.pgm; check "console spawn writes the same image" $?
 
 # ---- a worker killed mid-run ------------------------------------------------------
-# wait_for PID SECONDS: waits for a background job, ending it (by PID) if
-# it is still running after SECONDS; its exit status is in $rc.
-wait_for() {
-    n=$(($2 * 10))
-    while [ "$n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
-        sleep 0.1
-        n=$((n - 1))
-    done
-    kill "$1" 2>/dev/null
-    wait "$1"
-    rc=$?
-}
 "$BIN/mandel" -s 640 -m 20000 -o big.pgm -q
-"$BIN/coordinator" --local 3 -S 640 -m 20000 -o kill.pgm -r kill.csv >kill.txt 2>&1 &
-coord=$!
-victim=
-for _ in $(seq 100); do
-    victim=$(workers | head -n 1)
-    [ -n "$victim" ] && break
-    sleep 0.05
+for s in dtss tree; do
+    rm -f kill.pgm kill.csv
+    "$BIN/coordinator" -s $s --local 3 -S 640 -m 20000 -o kill.pgm -r kill.csv >kill.txt 2>&1 &
+    coord=$!
+    victim=
+    for _ in $(seq 100); do
+        victim=$(workers | head -n 1)
+        [ -n "$victim" ] && break
+        sleep 0.05
+    done
+    sleep 0.5
+    [ -n "$victim" ] && kill -9 "$victim"
+    wait_for "$coord" 120
+    [ "$rc" = 0 ]; check "$s, killed worker: the coordinator finishes (exit $rc)" $?
+    grep -q "worker [0-9] on .* exited" kill.txt
+    check "$s, killed worker: the coordinator noticed" $?
+    cmp -s big.pgm kill.pgm; check "$s, killed worker: image identical to bin/mandel's" $?
+    awk -F, '$1 == "chunk" && $12 == 1 && $13 == 1 { n++ } END { exit !(n >= 1) }' kill.csv
+    check "$s, killed worker: the record shows its rows served again" $?
+    cover=$(awk -F, '$1 == "chunk" && $13 == 1 { for (k = $4; k < $4 + $5; k++) c[k]++ }
+             END { bad = 0; for (k = 0; k < 640; k++) if (c[k] != 1) bad++; print bad }' kill.csv)
+    [ "$cover" = 0 ]; check "$s, killed worker: done chunks cover every row once" $?
 done
-sleep 0.5
-[ -n "$victim" ] && kill -9 "$victim"
-wait_for "$coord" 120
-[ "$rc" = 0 ]; check "killed worker: the coordinator finishes (exit $rc)" $?
-grep -q "exited; its chunk goes back to the pool" kill.txt
-check "killed worker: its chunk goes back to the pool" $?
-cmp -s big.pgm kill.pgm; check "killed worker: image identical to bin/mandel's" $?
-awk -F, '$1 == "chunk" && $12 == 1 && $13 == 1 { n++ } END { exit !(n >= 1) }' kill.csv
-check "killed worker: the record shows the chunk served again" $?
 
 # ---- the coordinator killed mid-run: its workers exit ---------------------------------
 # The whole run takes seconds (1000x1000 at 20000 iterations on 2 workers);
@@ -153,10 +139,5 @@ check "coordinator killed: its workers exit within 1.5 s" $left
 [ ! -e x.csv ]; check "coordinator killed: it had not finished (no run record)" $?
 
 # ---- halt --------------------------------------------------------------------------
-(echo halt | timeout 10 pvm) >/dev/null 2>&1
-for _ in $(seq 50); do
-    kill -0 "$pvmd_pid" 2>/dev/null || break
-    sleep 0.1
-done
-! kill -0 "$pvmd_pid" 2>/dev/null; check "pvmd halted" $?
+pvm_down; check "pvmd halted" $?
 finish

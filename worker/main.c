@@ -229,6 +229,7 @@ static void run_tree(void)
 {
     const int W = job.image.width;
     long cur = job.start, end = job.start + job.size;
+    long piece_id = -1;             /* the coordinator's id for a WORK range */
     double t_recv = proto_now();
     uint32_t *buf = malloc(sizeof(uint32_t) * (size_t)(job.image.height + 1) *
                            (size_t)W);
@@ -240,7 +241,7 @@ static void run_tree(void)
 
     for (;;) {
         if (cur < end) {                        /* work on our range */
-            proto_result r = {.id = -1, .start = cur, .t_recv = t_recv,
+            proto_result r = {.id = piece_id, .start = cur, .t_recv = t_recv,
                               .t_start = proto_now(), .counts = buf};
             while (cur < end) {
                 compute(cur, 1, buf + (size_t)(cur - r.start) * (size_t)W);
@@ -265,6 +266,7 @@ static void run_tree(void)
             r.size = cur - r.start;
             r.t_end = proto_now();
             send_result(&r);
+            piece_id = -1;
         }
         /* Idle: ask the partners along the chain, one after the other. */
         int got = 0;
@@ -329,6 +331,7 @@ static void run_tree(void)
             } else if (tag == TAG_WORK) {           /* rows of a lost worker */
                 long w[3];
                 pvm_upklong(w, 3, 1);
+                piece_id = w[0];
                 cur = w[1];
                 end = w[1] + w[2];
                 t_recv = proto_now();

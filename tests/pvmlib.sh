@@ -1,0 +1,31 @@
+# pvmlib.sh: a private one-host PVM for the tests and benchmarks (sourced).
+# pvm_up DIR BIN: starts a pvmd with PVM_TMP=DIR/pvm and a hostfile whose *
+# line has ep=BIN wd=DIR; sets pvmd_pid (the pvmd's own PID, from the name of
+# its socket PVM_TMP/pvmtmpPID.0). pvm_down: halts it (ending its tasks) and
+# makes sure that PID is gone. Both touch only this virtual machine.
+pvmd_pid=
+pvm_up() {
+    export PVM_ALLOW_ROOT=yes PVM_TMP="$1/pvm"
+    unset PVM_VMID
+    mkdir -p "$PVM_TMP"
+    printf '* ep=%s wd=%s\n' "$2" "$1" >"$1/hostfile"
+    (cd "$1" && exec pvmd "$1/hostfile" >"$1/pvmd.out" 2>&1) &
+    pvmd_pid=$!
+    for _ in $(seq 50); do
+        sock=$(ls "$PVM_TMP" 2>/dev/null | sed -n 's/^pvmtmp0*\([0-9]*\)\.0$/\1/p')
+        [ -n "$sock" ] && break
+        sleep 0.1
+    done
+    [ -n "$sock" ] && pvmd_pid=$sock
+    [ "$(cat /proc/"$pvmd_pid"/comm 2>/dev/null)" = pvmd ]
+}
+pvm_down() {
+    [ -n "$pvmd_pid" ] && kill -0 "$pvmd_pid" 2>/dev/null || return 0
+    (echo halt | timeout 10 pvm) >/dev/null 2>&1   # the console is ended too
+    for _ in $(seq 50); do
+        kill -0 "$pvmd_pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    kill "$pvmd_pid" 2>/dev/null
+    return 1
+}
