@@ -92,9 +92,9 @@ void tree_chain(const double *V, int n, int *order);
 void tree_split(long I, const double *V, int n, const int *order, long *start,
                 long *size);
 
-/* The partner that worker w asks on its k-th try (k = 1 first): the k-th
- * worker after w along the chain, cyclically; -1 when k >= n (asked all). */
-int tree_partner(const int *order, int n, int w, int k);
+/* The single partner that an idle worker w asks for work: the next worker
+ * down the chain (the next slower one); -1 for the last (the slowest). */
+int tree_partner(const int *order, int n, int w);
 
 /* How many of its 'remaining' iterations a worker gives an idle partner:
  * half, rounded down (0 when it has one left: nothing to split). */

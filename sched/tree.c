@@ -19,14 +19,18 @@
  *  2. The workers form a linear chain sorted by decreasing V_i (the in-order
  *     walk of a binary tree built on the speeds is such a sorted chain; we
  *     use the sorted chain directly) (tree_chain).
- *  3. An idle worker asks its predefined partner, the next worker along the
- *     chain (one direction; the last asks the first), worker to worker; the
+ *  3. An idle worker asks its single predefined partner, its neighbour one
+ *     step down the chain (the next slower worker), worker to worker; the
  *     partner gives half of its remaining iterations, the upper half of its
- *     range (tree_give).
- *  4. A partner with nothing to give says so; the idle worker then asks the
- *     next one along the chain (tree_partner with k = 2, 3, ...), so the run
- *     ends when a worker has asked every other one in vain. The papers leave
- *     this case open; without it an idle worker would wait for ever.
+ *     range (tree_give). Migration thus runs in one direction only, from
+ *     slower to faster workers; the slowest worker has no partner, and no
+ *     one takes work from the fastest.
+ *  4. A partner with nothing to give says so, and the idle worker is done.
+ * This reading reproduces what Xu & Chronopoulos report in their Table 2 (b):
+ * with the fastest workstation W4 loaded, W1-W3 finish at 11-12 s while W4
+ * needs 86 s, i.e. none of W4's work migrated. A ring (the last asking the
+ * first) or asking further partners would have moved W4's work to the
+ * others; we do not do that.
  */
 #include "policy.h"
 
@@ -76,16 +80,12 @@ void tree_split(long I, const double *V, int n, const int *order, long *start,
     }
 }
 
-int tree_partner(const int *order, int n, int w, int k)
+int tree_partner(const int *order, int n, int w)
 {
-    if (k < 1 || k >= n)
-        return -1;
-    int at = 0;
-    while (at < n && order[at] != w)
-        at++;
-    if (at == n)
-        return -1;
-    return order[(at + k) % n];
+    for (int at = 0; at < n - 1; at++)
+        if (order[at] == w)
+            return order[at + 1];
+    return -1;
 }
 
 long tree_give(long remaining)

@@ -256,10 +256,11 @@ static void test_tree(void)
               size[0] == 134 && size[1] == 133 && size[2] == 133 && size[3] == 800);
     test_cond("ranges contiguous in chain order",
               start[3] == 0 && start[0] == 800 && start[1] == 934 && start[2] == 1067);
-    test_cond("partner: next along the chain", tree_partner(order, 4, 3, 1) == 0 &&
-              tree_partner(order, 4, 0, 1) == 1 && tree_partner(order, 4, 2, 1) == 3);
-    test_cond("second try: the one after", tree_partner(order, 4, 2, 2) == 0);
-    test_cond("no partner left after n - 1 tries", tree_partner(order, 4, 2, 4) == -1);
+    test_cond("partner: the next slower along the chain",
+              tree_partner(order, 4, 3) == 0 && tree_partner(order, 4, 0) == 1 &&
+              tree_partner(order, 4, 1) == 2);
+    test_cond("the slowest has no partner; no one asks the fastest",
+              tree_partner(order, 4, 2) == -1);
     test_cond("give half, rounded down", tree_give(7) == 3 && tree_give(8) == 4 &&
               tree_give(1) == 0 && tree_give(0) == 0);
     long total = 0;

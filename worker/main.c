@@ -268,14 +268,10 @@ static void run_tree(void)
             send_result(&r);
             piece_id = -1;
         }
-        /* Idle: ask the partners along the chain, one after the other. */
+        /* Idle: ask the partner, until it has nothing to give. */
         int got = 0;
-        for (int k = 1; !got; k++) {
-            int p = tree_partner(job.chain, job.nworkers, job.index, k);
-            if (p < 0)
-                break;
-            if (peer_dead[p])
-                continue;
+        int p = tree_partner(job.chain, job.nworkers, job.index);
+        if (p >= 0 && !peer_dead[p]) {
             pvm_initsend(PvmDataDefault);
             pvm_pkint(&job.index, 1, 1);
             pvm_send(job.tids[p], TAG_STEAL);
@@ -308,14 +304,14 @@ static void run_tree(void)
                     if (i >= 0)
                         peer_dead[i] = 1;
                     if (i == p)
-                        break;                  /* ask the next one */
+                        break;                  /* no answer will come */
                 } else
                     common_message(tag, src);
             }
         }
         if (got)
             continue;
-        /* Asked everyone in vain: tell the coordinator, wait. */
+        /* Nothing more from the partner: tell the coordinator, wait. */
         pvm_initsend(PvmDataDefault);
         pvm_pkint(&job.index, 1, 1);
         pvm_send(parent, TAG_IDLE);

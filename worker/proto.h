@@ -15,7 +15,7 @@
  *   worker -> coordinator  TAG_RESULT  results of a finished range
  *   worker -> worker       TAG_STEAL   "I am idle: give me work"
  *   worker -> worker       TAG_GIVE    start, size (size 0: nothing to give)
- *   worker -> coordinator  TAG_IDLE    asked every partner in vain
+ *   worker -> coordinator  TAG_IDLE    its partner had nothing to give
  *   coordinator -> worker  TAG_WORK    rows lost with a dead worker
  *
  * Notifications (pvm_notify): TAG_TASKEXIT (a task exited: its tid),
