@@ -30,7 +30,8 @@ COORD_SRC  := $(wildcard coordinator/*.c)
 SCHED_LIB  := $(BUILD)/libsched.a
 MANDEL_LIB := $(BUILD)/libmandel.a
 
-PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator
+PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator \
+              $(BIN)/tabulate
 TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong
 
@@ -47,14 +48,15 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    scripts/run-tests $(TESTS) tests/cli.sh tests/pvm.sh
+	    scripts/run-tests $(TESTS) tests/cli.sh tests/pvm.sh tests/cluster.sh
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
-	@$(BIN)/bench_mandel && $(BIN)/bench_sched && BIN=$(BIN) tests/bench_pvm.sh
+	@$(BIN)/bench_mandel && $(BIN)/bench_sched && BIN=$(BIN) tests/bench_pvm.sh && \
+	    BIN=$(BIN) tests/bench_cluster.sh
 
 reproduce-tables:
 	@echo "make reproduce-tables: coming (the PVM coordinator, the emulated cluster"
@@ -92,6 +94,7 @@ $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/coordinator: $(call obj,$(COORD_SRC) $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/tabulate: $(call obj,scripts/tabulate.c)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
@@ -112,3 +115,21 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(wildcard $(BUILD)/*/*.d)
+
+# ---- cluster (begin)
+# The PVM virtual machine of a hostfile, each host emulated on this machine
+# (docs/cluster.md). HOSTFILE: default Table 1's; CLUSTER_MODE: emulate (or
+# fail), local (one-host fallback) or real (real machines, over ssh).
+HOSTFILE ?= hostfile
+.PHONY: cluster-up cluster-down cluster-status
+
+cluster-up: deps
+	@$(MAKE) --no-print-directory all
+	@DTSS_BIN=$(abspath $(BIN)) scripts/cluster up $(if $(CLUSTER_MODE),--$(CLUSTER_MODE)) $(HOSTFILE)
+
+cluster-down:
+	@scripts/cluster down
+
+cluster-status:
+	@DTSS_BIN=$(abspath $(BIN)) scripts/cluster status
+# ---- cluster (end)

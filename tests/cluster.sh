@@ -43,23 +43,28 @@ run() {
 # pvmc CMD...: the PVM console on the test cluster, one command a line.
 pvmc() { printf '%s\n' "$@" | (. "$CLUSTER_DIR/env" && timeout 20 pvm 2>&1); }
 
+# ev NAME: a variable of the cluster's env file (not sourced here, so that
+# nothing of it leaks into the commands this script runs).
+ev() { (. "$CLUSTER_DIR/env" && eval "printf '%s\\n' \"\$$1\""); }
+
 # spawn_probes HOST...: spawns `worker --probe` on each HOST through PVM (the
 # console's `spawn ->`, one host after the other) and prints each one's line
 # "host=... backend=... cgroup=... Q=...", prefixed by the HOST asked for. The
-# console can miss the output of a task that ends at once, so a host whose
-# line has not come in 4 s gets another try (3 in all).
+# console shows a remote task's output only when it reads a line of input, so
+# it gets empty lines while we wait; a host whose line has not come in 4 s
+# gets another try (3 in all).
 spawn_probes() {
     out=$tmp/spawn.out
     : >"$out"
     (
         job=0
         for h in "$@"; do
-            for try in 1 2 3; do
+            for _ in 1 2 3; do
                 echo "spawn -> -$h worker --probe"
                 job=$((job + 1))
                 i=0
                 while [ "$i" -lt 40 ] && ! grep -q "\[$job:t[0-9a-f]*\] host=" "$out"; do
-                    sleep 0.1; i=$((i + 1))
+                    sleep 0.1; echo; i=$((i + 1))
                 done
                 grep -q "\[$job:t[0-9a-f]*\] host=" "$out" && { echo "$job $h" >>"$tmp/jobs"; break; }
             done
@@ -76,11 +81,12 @@ spawn_probes() {
 # q_of HOST: Q read by `worker --probe` run inside HOST (not through PVM).
 q_of() { "$cl" run "$1" "$BIN/worker" --probe 2>&1 | sed -n 's/.* Q=\([0-9]*\).*/\1/p'; }
 
-# our_pids RUN: the live (not zombie) processes marked as this cluster's.
+# our_pids RUN: the live (not zombie) processes marked as the cluster's
+# (scripts/cluster and scripts/load start theirs with DTSS_MARK=RUN).
 our_pids() {
     for d in /proc/[0-9]*; do
         [ "$(awk '{ print $3 }' "$d/stat" 2>/dev/null)" = Z ] && continue
-        { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qxF "DTSS_RUN=$1" && echo "${d#/proc/}"
+        { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qxF "DTSS_MARK=$1" && echo "${d#/proc/}"
     done
 }
 
@@ -90,7 +96,7 @@ gone() {
     r=$1 id=$2 cg=$3
     n=$(ip netns list 2>/dev/null | grep -c "^dtss-$id-")
     [ "$n" = 0 ]; check "down leaves no network namespace of $id (found $n)" $?
-    n=$(ip -o link show 2>/dev/null | grep -c "dtss-$id[:@-]")
+    n=$(ip -o link show 2>/dev/null | grep -c "dtss-${id}[:@-]")
     [ "$n" = 0 ]; check "down leaves no bridge or veth of $id (found $n)" $?
     [ ! -e "$cg" ]; check "down leaves no cgroup ($cg)" $?
     i=0
@@ -145,12 +151,16 @@ else
 fi
 
 if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
-    . "$CLUSTER_DIR/env"
-    r=$DTSS_RUN id=$DTSS_CLUSTER
+    r=$(ev DTSS_RUN) id=$(ev DTSS_CLUSTER)
     cgdir=$(sed -n 's/^CG_DIR=//p' "$r/state")
     pvmds=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | tr '\n' ' ')
-    n=$(echo $pvmds | wc -w)
+    n=$(echo "$pvmds" | wc -w)
     [ "$n" = 5 ]; check "a master and 4 slave pvmds run ($n: $pvmds)" $?
+    # The slave pvmds run outside the hosts' quotas and run-queues.
+    cgs=$(for p in $pvmds; do sed -n 's/^[0-9]*:\(.*,\)\{0,1\}cpu\(,.*\)\{0,1\}:\(.*\)/\3/p; s/^0::\(.*\)/\1/p' "/proc/$p/cgroup" | head -n 1; done | sort | tr '\n' ' ')
+    [ "$(echo "$cgs" | tr ' ' '\n' | grep -v '^/dtss/' | grep -c .)" = 1 ] &&
+        [ "$(echo "$cgs" | tr ' ' '\n' | grep '^/dtss/' | tr '\n' ' ')" = "/dtss/$id/_pvmd/w1 /dtss/$id/_pvmd/w2 /dtss/$id/_pvmd/w3 /dtss/$id/_pvmd/w4 " ]
+    check "the master pvmd is in no host, the slaves in /dtss/$id/_pvmd/HOST ($cgs)" $?
 
     pvmc conf >"$tmp/conf"
     for hs in master:1000 w1:1000 w2:1000 w3:1000 w4:6000; do
@@ -208,10 +218,13 @@ fi
 
 # ---- the emulated cluster: Table 1 (the default hostfile), and make clean ---------
 if [ "$emulate" = 1 ]; then
+    printf '* ep=/x\nw1\nmaster sp=2\n' >"$tmp/bad8"
+    run "a host called master" 2 "bad8:3: 'master' is the master pvmd's name" "$cl" up --emulate "$tmp/bad8"
+    printf 'w1 ip=w1.example.org\n' >"$tmp/bad9"
+    run "ip= on an emulated host" 2 "bad9:1: ip= is not for emulated hosts" "$cl" up --emulate "$tmp/bad9"
     run "up hostfile (Table 1)" 0 "w4 (sp=1000, 25.0% of a core)" "$cl" up "$here/hostfile"
     if [ -f "$CLUSTER_DIR/env" ]; then
-        . "$CLUSTER_DIR/env"
-        r=$DTSS_RUN id=$DTSS_CLUSTER
+        r=$(ev DTSS_RUN) id=$(ev DTSS_CLUSTER)
         cgdir=$(sed -n 's/^CG_DIR=//p' "$r/state")
         pvmds=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | tr '\n' ' ')
         n=$(pvmc conf | awk '$1 ~ /^w[1-4]$/ && $4 == 1000' | wc -l)
@@ -226,14 +239,13 @@ fi
 # ---- the fallback: a one-host PVM --------------------------------------------------
 run "up --local" 0 "one-host PVM" "$cl" up --local "$here/hostfiles/table2"
 if [ -f "$CLUSTER_DIR/env" ]; then
-    . "$CLUSTER_DIR/env"
-    r=$DTSS_RUN id=$DTSS_CLUSTER
+    r=$(ev DTSS_RUN) id=$(ev DTSS_CLUSTER) mode=$(ev DTSS_MODE) hosts=$(ev DTSS_HOSTS)
     pvmds=$(our_pids "$r" | tr '\n' ' ')
-    [ "$DTSS_MODE" = local ] && [ "$DTSS_HOSTS" = "w1 w2 w3 w4" ]
-    check "fallback env: DTSS_MODE=local, DTSS_HOSTS='w1 w2 w3 w4' ($DTSS_MODE, $DTSS_HOSTS)" $?
+    [ "$mode" = local ] && [ "$hosts" = "w1 w2 w3 w4" ]
+    check "fallback env: DTSS_MODE=local, DTSS_HOSTS='w1 w2 w3 w4' ($mode, $hosts)" $?
     n=$(pvmc conf | grep -c '0x[0-9a-f]*$')
     [ "$n" = 1 ]; check "fallback: conf lists one host ($n)" $?
-    spawn_probes "$DTSS_MASTER" >"$tmp/probes"
+    spawn_probes "$(ev DTSS_MASTER)" >"$tmp/probes"
     grep -q "host=$(hostname) backend=proc .* Q=[0-9]" "$tmp/probes"
     check "fallback: a spawned worker runs here, proc back-end: $(cat "$tmp/probes")" $?
     run "fallback: load refuses" 1 "not emulated" "$load" w1 1
