@@ -38,7 +38,7 @@ BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pin
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 # ---- targets ----------------------------------------------------------------
-.PHONY: all deps test bench clean help echo reproduce-tables
+.PHONY: all deps test bench clean help echo reproduce-tables run
 
 all: $(PROGRAMS)
 
@@ -48,7 +48,8 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    scripts/run-tests $(TESTS) tests/cli.sh tests/pvm.sh tests/cluster.sh
+	    scripts/run-tests $(TESTS) tests/cli.sh tests/pvm.sh tests/cluster.sh \
+	    tests/reproduce.sh
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)
@@ -58,9 +59,18 @@ bench: deps
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && BIN=$(BIN) tests/bench_pvm.sh && \
 	    BIN=$(BIN) tests/bench_cluster.sh
 
-reproduce-tables:
-	@echo "make reproduce-tables: coming (the PVM coordinator, the emulated cluster"
-	@echo "and the table scripts are the next issues); see README.md."
+# QUICK=1: a small version (under 2 minutes); REPS=N runs per scenario.
+reproduce-tables: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce $(if $(filter 1,$(QUICK)),--quick) \
+	    $(if $(REPS),--reps $(REPS))
+
+# One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
+run: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/run-one --scheme $(or $(SCHEME),dtss) \
+	    --load "$(LOAD)" $(if $(AFTER),--after $(AFTER)) --hostfile $(HOSTFILE) \
+	    -- $(ARGS)
 
 clean:
 	rm -rf build bin
@@ -77,7 +87,9 @@ help:
 	@echo "make deps             install missing Debian packages (apt-get)"
 	@echo "make test [SAN=1]     install, build and run every test (SAN=1: ASan+UBSan)"
 	@echo "make bench            benchmarks (kernel throughput, chunk cost)"
-	@echo "make reproduce-tables the papers' tables and plots into results/"
+	@echo "make reproduce-tables the papers' tables and plots into results/ [QUICK=1] [REPS=N]"
+	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s]  one run on the cluster, with load"
+	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make clean            remove build/ and bin/"
 	@echo "make echo             print the compiler settings"
 
@@ -94,7 +106,7 @@ $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/coordinator: $(call obj,$(COORD_SRC) $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/tabulate: $(call obj,scripts/tabulate.c)
+$(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(MANDEL_LIB)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)

@@ -1,0 +1,82 @@
+#!/bin/sh
+# reproduce.sh: the QUICK reproduction end to end (scripts/reproduce --quick
+# into a temporary results folder) and `make run`'s script: the files exist,
+# parse and hold sane values: every row computed once, times positive,
+# imbalance = max - min of the W_i.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d /tmp/dtss-repro.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
+    echo "note: the reproduction needs the emulated cluster (root, namespaces); skipped"
+    finish
+    exit
+fi
+
+BIN=$BIN RESULTS=$tmp/results "$REPO/scripts/reproduce" --quick >"$tmp/log" 2>&1
+rc=$?
+check "reproduce --quick finishes (exit $rc)" $rc
+[ $rc -eq 0 ] || tail -n 20 "$tmp/log"
+R=$tmp/results
+grep -q "^\[12/12\] .* elapsed .* left$" "$tmp/log"; check "progress: run count, elapsed, time left" $?
+
+for f in README.md table1.md table1.csv table1-runs.csv table2.md table2.csv table2-runs.csv \
+         midrun.md sampling.md fig3.png fig3-costs.csv chunks-tss.png chunks-dtss.png chunks-tree.png; do
+    [ -s "$R/$f" ]; check "results/$f exists" $?
+done
+for f in "$R"/runs/table1/*/*.csv "$R"/runs/table2/*/*.csv "$R"/runs/midrun/*.csv "$R"/runs/sampling/*.csv; do
+    [ -s "${f%.csv}.png" ]; check "timeline for $(basename "$(dirname "$f")")/$(basename "$f")" $?
+done
+n=$(ls "$R"/runs/*/*.csv "$R"/runs/*/*/*.csv 2>/dev/null | wc -l)
+[ "$n" = 12 ]; check "12 run records (got $n)" $?
+
+# Every record: the image's checksum is bin/mandel's (every row computed,
+# once, right); done chunks cover every row once; times positive; the run
+# line's imbalance is max - min of the workers' finish times.
+size=600 maxiter=8000
+want=$("$BIN/mandel" -s $size -m $maxiter |
+       sed 's/.*checksum \([0-9a-f]*\).*/\1/')
+for f in "$R"/runs/*/*/*.csv "$R"/runs/midrun/*.csv "$R"/runs/sampling/*.csv; do
+    name=$(echo "$f" | sed "s|$R/runs/||")
+    ck=$(awk -F, '$1 == "run" { print $12 }' "$f")
+    [ "$ck" = "$want" ]; check "$name: image checksum is bin/mandel's" $?
+    awk -F, -v rows=$size '
+        $1 == "chunk" && $13 == 1 { for (k = $4; k < $4 + $5; k++) c[k]++
+                                    if ($9 < 0 || $10 < $9 || $11 <= 0) bad = 1 }
+        $1 == "run" { fin = $9; imb = $10 }
+        $1 == "worker" && $11 != "" { if (!n || $11 > hi) hi = $11; if (!n || $11 < lo) lo = $11; n++ }
+        END { for (k = 0; k < rows; k++) if (c[k] != 1) bad = 1
+              if (fin <= 0 || n < 1) bad = 1
+              d = hi - lo - imb; if (d > 1e-5 || d < -1e-5) bad = 1
+              exit bad }' "$f"
+    check "$name: rows once, times positive, imbalance = max - min" $?
+done
+
+# The tables parse: four rows of ours, four of the paper's, numbers sane.
+for t in 1 2; do
+    awk -F, 'NR > 1 && $4 == "ours" { n++; if (!($14 > 0) || $5 < 1) bad = 1 }
+             NR > 1 && $4 == "paper" { p++ }
+             END { exit !(n == 4 && p == 4 && !bad) }' "$R/table$t.csv"
+    check "table$t.csv: 4 rows ours, 4 paper, finish times > 0" $?
+    grep -q "^- \*\*\(held\|did not hold\)\*\*" "$R/table$t.md"; check "table$t.md states the shape checks" $?
+    grep -q "| DTSS | Not dedicated |" "$R/table$t.md"; check "table$t.md has the DTSS rows" $?
+done
+grep -q "Made by .make reproduce-tables QUICK=1. on" "$R/README.md"; check "README.md says how and when" $?
+
+# make run's script: one run with a load, its own cluster brought up and down.
+CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --scheme tss --load "w1:3 w2:2" \
+    --out "$tmp/one" -- -S 200 -m 1500 -q >"$tmp/one.log" 2>&1
+check "run-one with a load finishes" $?
+grep -q "^tss: W1 .* Finish .* Imbalance" "$tmp/one.log"; check "run-one prints the paper's line" $?
+[ -s "$tmp/one/run-tss.png" ] && [ -s "$tmp/one/run-tss.csv" ]; check "run-one writes the timeline and record" $?
+awk -F, '$1 == "report" && $2 == 1 && $4 == 4 { a = 1 } $1 == "report" && $2 == 2 && $4 == 3 { b = 1 }
+         END { exit !(a && b) }' "$tmp/one/run-tss.csv"
+check "run-one: the loaded hosts report Q = 4 and 3" $?
+[ ! -e "$tmp/cl/env" ]; check "run-one takes down the cluster it brought up" $?
+"$REPO/scripts/run-one" --load "w1:x" >/dev/null 2>&1
+[ $? -eq 2 ]; check "run-one refuses a bad load" $?
+finish
