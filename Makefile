@@ -49,7 +49,7 @@ test: deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    scripts/run-tests $(TESTS) tests/cli.sh tests/pvm.sh tests/cluster.sh \
-	    tests/reproduce.sh
+	    tests/coordinator_cluster.sh tests/reproduce.sh
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)

@@ -11,7 +11,6 @@
  */
 #include <fcntl.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,17 +64,7 @@ static void usage(FILE *f)
             MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "coordinator: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
+#define fail(...) parse_fail("coordinator", __VA_ARGS__)
 
 /* pvm_mytid without libpvm's own complaints on stderr when no pvmd runs:
  * the caller prints one clear line instead. */
@@ -93,6 +82,15 @@ static int quiet_mytid(void)
     if (saved >= 0) close(saved);
     if (null >= 0) close(null);
     return me;
+}
+
+/* Leaves PVM. Output collection is turned off first: pvm_exit would wait for
+ * the output of every worker ever spawned, for ever for one on a deleted
+ * host (stop_all has waited for the live workers to exit). */
+static void leave_pvm(void)
+{
+    pvm_catchout(NULL);
+    pvm_exit();
 }
 
 /* The hosts of the virtual machine that get workers: fills r->w (host, V). */
@@ -349,20 +347,20 @@ int main(int argc, char **argv)
         return 1;
     }
     if (choose_hosts(&r, hosts, include_self, local) != 0) {
-        pvm_exit();
+        leave_pvm();
         return 1;
     }
     size_t npix = (size_t)r.image.width * (size_t)r.image.height;
     r.image_counts = calloc(npix, sizeof *r.image_counts);
     r.row_done = calloc((size_t)r.image.height, 1);
     if (!r.image_counts || !r.row_done) {
-        pvm_exit();
+        leave_pvm();
         return fail("out of memory for a %dx%d image", r.image.width, r.image.height);
     }
     pvm_setopt(PvmShowTids, 0);
     pvm_catchout(stderr);
     if (spawn_workers(&r) != 0) {
-        pvm_exit();
+        leave_pvm();
         return 1;
     }
     if (!r.quiet) {
@@ -376,7 +374,7 @@ int main(int argc, char **argv)
         for (int w = 0; w < r.nw; w++)
             if (!r.w[w].lost)
                 pvm_kill(r.w[w].tid);
-        pvm_exit();
+        leave_pvm();
         return 1;
     }
     if (strcmp(out, "none") != 0 &&
@@ -391,6 +389,6 @@ int main(int argc, char **argv)
         printf("checksum %016llx replans %d\n",
                (unsigned long long)mandel_checksum(r.image_counts, npix), r.replans);
     fflush(stdout);
-    pvm_exit();
+    leave_pvm();
     return rc;
 }

@@ -1,6 +1,5 @@
 /* main.c: bin/mandel, the sequential Mandelbrot image and its row costs. */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -34,17 +33,7 @@ static void usage(FILE *f)
             MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "mandel: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
+#define fail(...) parse_fail("mandel", __VA_ARGS__)
 
 static double now(void)
 {

@@ -1,6 +1,5 @@
 /* chunks.c: bin/chunks, print the chunk sequence of a scheme as CSV. */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,18 +41,7 @@ static void usage(FILE *f)
     }
 }
 
-/* Reports a usage error and returns the exit status for it, 2. */
-__attribute__((format(printf, 1, 2)))
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "chunks: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (try --help)\n");
-    va_end(ap);
-    return 2;
-}
+#define fail(...) parse_fail("chunks", __VA_ARGS__)
 
 /* The requests in ACPSA order (Xu & Chronopoulos Sec. 5.3): worker indices
  * sorted by decreasing A_i, ties by index. */
@@ -107,12 +95,12 @@ int main(int argc, char **argv)
             pvalue[nparam++] = optarg;
             break;
         case 'h': usage(stdout); return 0;
-        case ':': return fail("option '%s' needs a value", argv[optind - 1]);
-        default: return fail("unknown option '%s'", argv[optind - 1]);
+        case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
+        default: return fail("unknown option '%s' (try --help)", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s'", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", argv[optind]);
 
     sched_err err;
     const sched_type *T = sched_type_find(scheme, &err);
@@ -123,7 +111,7 @@ int main(int argc, char **argv)
     int P = 0;
     long I = 0;
     if (!I_text)
-        return fail("-I ITERATIONS is required");
+        return fail("-I ITERATIONS is required (try --help)");
     if (parse_long(I_text, &I) != 0)
         return fail("-I '%s' is not an integer", I_text);
     if (acp_text) {
@@ -144,7 +132,7 @@ int main(int argc, char **argv)
         }
     } else {
         if (!P_text)
-            return fail("-P WORKERS is required");
+            return fail("-P WORKERS is required (try --help)");
         if (parse_int(P_text, &P) != 0)
             return fail("-P '%s' is not an integer", P_text);
         if (P > MAX_WORKERS)

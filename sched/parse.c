@@ -3,6 +3,8 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,4 +74,15 @@ void parse_scheme_options(struct option *opts, int *n, int max, int val)
                 opts[(*n)++] = (struct option){name, required_argument, NULL, val};
         }
     opts[*n] = (struct option){NULL, 0, NULL, 0};
+}
+
+int parse_fail(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
 }

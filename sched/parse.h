@@ -13,6 +13,11 @@ int parse_double(const char *s, double *out);   /* finite values only */
  * the number of values, or -1 for a malformed list or more than max values. */
 int parse_double_list(const char *s, double *out, int max);
 
+/* Prints "PROG: MESSAGE" on stderr and returns 2, the exit status of a usage
+ * error: `return parse_fail("chunks", "-I '%s' is not an integer", arg);` */
+int parse_fail(const char *prog, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Appends a long option (required argument, flag NULL, value 'val') for every
  * parameter name of every scheme to opts[*n ...], without duplicates, at
  * most up to index max - 1; leaves opts terminated by a zero entry. */

@@ -376,7 +376,8 @@ int main(int argc, char **argv)
                 "rows, its share of the image's work (row costs from %s), the A_i it "
                 "was sized with and how long its worker computed it.\n\n"
                 "| scheme | case | rows | work | A_i | compute time |\n"
-                "|---|---|---|---|---|---|\n", costs);
+                "|---|---|---|---|---|---|\n",
+                strrchr(costs, '/') ? strrchr(costs, '/') + 1 : costs);
         for (int i = 0; i < 4; i++) {
             cell *c = &cells[i];
             double rshare = 0, work = 0, acp = 0, secs = 0;

@@ -13,32 +13,11 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 here=$(cd "$(dirname "$0")/.." && pwd)
 cl=$here/scripts/cluster
 load=$here/scripts/load
-pass=0
-fail=0
 tmp=$(mktemp -d)
 export CLUSTER_DIR="$tmp/cluster" DTSS_BIN="$BIN" CLUSTER_CORES=1
 trap '"$cl" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-
-ok()   { pass=$((pass + 1)); [ -n "${TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else bad "$1"; fi; }
-
-# run NAME EXPECTED_STATUS PATTERN CMD...: runs CMD, checks the exit status
-# and that stdout+stderr match the grep pattern.
-run() {
-    name=$1 want=$2 pat=$3
-    shift 3
-    "$@" >"$tmp/out" 2>&1
-    rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        bad "$name: exit $rc, expected $want: $(head -c 300 "$tmp/out")"
-    elif ! grep -q -- "$pat" "$tmp/out"; then
-        bad "$name: output lacks '$pat': $(head -c 300 "$tmp/out")"
-    else
-        ok "$name"
-    fi
-}
+. "$here/tests/lib.sh"
 
 # pvmc CMD...: the PVM console on the test cluster, one command a line.
 pvmc() { printf '%s\n' "$@" | (. "$CLUSTER_DIR/env" && timeout 20 pvm 2>&1); }
@@ -256,5 +235,4 @@ if [ -f "$CLUSTER_DIR/env" ]; then
     [ ! -e "$r" ] && [ ! -e "$CLUSTER_DIR" ]; check "fallback: down leaves no file" $?
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -39,23 +39,52 @@ static void die(const char *what, int rc)
 static char peer_dead[PROTO_MAX_WORKERS];
 static int index_of_tid(int tid);
 
-/* Reads pending task-exit notices: exits if the coordinator is gone (so a
- * worker never outlives it by more than a row), marks dead peers. */
+/* A task-exit notice is in the receive buffer: exits if the coordinator is
+ * gone, else marks the peer dead. Returns the peer's index, or -1. */
+static int exit_notice(void)
+{
+    int tid, i;
+    pvm_upkint(&tid, 1, 1);
+    if (tid == parent) {
+        fprintf(stderr, "worker %d: the coordinator exited; exiting\n", job.index);
+        pvm_exit();
+        exit(1);
+    }
+    if ((i = index_of_tid(tid)) >= 0)
+        peer_dead[i] = 1;
+    return i;
+}
+
+/* Reads pending task-exit notices, so that a worker never outlives its
+ * coordinator by more than a row. */
 static void check_exits(void)
 {
-    int bufid;
-    while ((bufid = pvm_nrecv(-1, TAG_TASKEXIT)) > 0) {
-        int tid, i;
-        pvm_upkint(&tid, 1, 1);
-        if (tid == parent) {
-            fprintf(stderr, "worker %d: the coordinator exited; exiting\n",
-                    job.index);
-            pvm_exit();
-            exit(1);
-        }
-        if ((i = index_of_tid(tid)) >= 0)
-            peer_dead[i] = 1;
+    while (pvm_nrecv(-1, TAG_TASKEXIT) > 0)
+        exit_notice();
+}
+
+/* The next message (waiting for one if 'wait'): its tag and sender; 0 when
+ * none is there. */
+static int next_message(int wait, int *tag, int *src)
+{
+    int bufid = wait ? pvm_recv(-1, -1) : pvm_nrecv(-1, -1);
+    if (bufid < 0)
+        die("pvm_recv", bufid);
+    int bytes;
+    if (bufid > 0)
+        pvm_bufinfo(bufid, &bytes, tag, src);
+    return bufid > 0;
+}
+
+/* What every state does with a message: stop -> exit; a task-exit notice ->
+ * exit_notice. Returns the index of a peer that died, or -1. */
+static int common_message(int tag)
+{
+    if (tag == TAG_STOP) {
+        pvm_exit();
+        exit(0);
     }
+    return tag == TAG_TASKEXIT ? exit_notice() : -1;
 }
 
 /* Computes iterations [start, start + size) of the sampled loop into out. */
@@ -67,28 +96,6 @@ static void compute(long start, long size, uint32_t *out)
         mandel_row(im, (int)row, out + (size_t)(k - start) * (size_t)im->width);
         check_exits();
     }
-}
-
-/* Handles messages every state has in common; returns 1 if it was one. */
-static int common_message(int tag, int src)
-{
-    if (tag == TAG_STOP) {
-        pvm_exit();
-        exit(0);
-    }
-    if (tag == TAG_TASKEXIT) {
-        int tid;
-        pvm_upkint(&tid, 1, 1);
-        if (tid == parent) {
-            fprintf(stderr, "worker %d: the coordinator exited; exiting\n",
-                    job.index);
-            pvm_exit();
-            exit(1);
-        }
-        (void)src;
-        return 0;           /* a peer: the caller decides */
-    }
-    return 0;
 }
 
 /* ---- self-scheduling ------------------------------------------------------ */
@@ -125,7 +132,7 @@ static void run_self(void)
             if (bufid > 0) {
                 int bytes, tag, src;
                 pvm_bufinfo(bufid, &bytes, &tag, &src);
-                common_message(tag, src);
+                common_message(tag);
             }
             continue;
         }
@@ -152,15 +159,12 @@ static void run_self(void)
             continue;
 
         for (;;) {                              /* wait for the reply */
-            int bufid = pvm_recv(-1, -1);
-            if (bufid < 0)
-                die("pvm_recv", bufid);
-            int bytes, tag, src;
-            pvm_bufinfo(bufid, &bytes, &tag, &src);
-            if (common_message(tag, src))
+            int tag, src;
+            next_message(1, &tag, &src);
+            if (tag != TAG_WORK) {
+                common_message(tag);
                 continue;
-            if (tag != TAG_WORK)
-                continue;
+            }
             long w[3];
             pvm_upklong(w, 3, 1);
             res.id = w[0];
@@ -246,21 +250,12 @@ static void run_tree(void)
             while (cur < end) {
                 compute(cur, 1, buf + (size_t)(cur - r.start) * (size_t)W);
                 cur++;
-                int bufid;
-                while ((bufid = pvm_nrecv(-1, -1)) > 0) {
-                    int bytes, tag, src;
-                    pvm_bufinfo(bufid, &bytes, &tag, &src);
+                int tag, src;
+                while (next_message(0, &tag, &src)) {
                     if (tag == TAG_STEAL)
                         answer_steal(cur, &end);
-                    else if (tag == TAG_TASKEXIT) {
-                        int tid;
-                        pvm_upkint(&tid, 1, 1);
-                        if (tid == parent)
-                            common_message(TAG_STOP, src);
-                        if (index_of_tid(tid) >= 0)
-                            peer_dead[index_of_tid(tid)] = 1;
-                    } else
-                        common_message(tag, src);
+                    else
+                        common_message(tag);
                 }
             }
             r.size = cur - r.start;
@@ -276,11 +271,8 @@ static void run_tree(void)
             pvm_pkint(&job.index, 1, 1);
             pvm_send(job.tids[p], TAG_STEAL);
             for (;;) {
-                int bufid = pvm_recv(-1, -1);
-                if (bufid < 0)
-                    die("pvm_recv", bufid);
-                int bytes, tag, src;
-                pvm_bufinfo(bufid, &bytes, &tag, &src);
+                int tag, src;
+                next_message(1, &tag, &src);
                 if (tag == TAG_GIVE && src == job.tids[p]) {
                     long g[2];
                     pvm_upklong(g, 2, 1);
@@ -295,18 +287,8 @@ static void run_tree(void)
                 if (tag == TAG_STEAL) {
                     long none = 0;
                     answer_steal(0, &none);     /* nothing to give */
-                } else if (tag == TAG_TASKEXIT) {
-                    int tid;
-                    pvm_upkint(&tid, 1, 1);
-                    if (tid == parent)
-                        common_message(TAG_STOP, src);
-                    int i = index_of_tid(tid);
-                    if (i >= 0)
-                        peer_dead[i] = 1;
-                    if (i == p)
-                        break;                  /* no answer will come */
-                } else
-                    common_message(tag, src);
+                } else if (common_message(tag) == p)
+                    break;                      /* no answer will come */
             }
         }
         if (got)
@@ -316,11 +298,8 @@ static void run_tree(void)
         pvm_pkint(&job.index, 1, 1);
         pvm_send(parent, TAG_IDLE);
         for (;;) {
-            int bufid = pvm_recv(-1, -1);
-            if (bufid < 0)
-                die("pvm_recv", bufid);
-            int bytes, tag, src;
-            pvm_bufinfo(bufid, &bytes, &tag, &src);
+            int tag, src;
+            next_message(1, &tag, &src);
             if (tag == TAG_STEAL) {
                 long none = 0;
                 answer_steal(0, &none);
@@ -332,15 +311,8 @@ static void run_tree(void)
                 end = w[1] + w[2];
                 t_recv = proto_now();
                 break;
-            } else if (tag == TAG_TASKEXIT) {
-                int tid;
-                pvm_upkint(&tid, 1, 1);
-                if (tid == parent)
-                    common_message(TAG_STOP, src);
-                if (index_of_tid(tid) >= 0)
-                    peer_dead[index_of_tid(tid)] = 1;
             } else
-                common_message(tag, src);
+                common_message(tag);
         }
     }
 }
@@ -409,14 +381,11 @@ int main(int argc, char **argv)
     }
     pvm_notify(PvmTaskExit, TAG_TASKEXIT, 1, &parent);
     for (;;) {                                  /* wait for the job */
-        int bufid = pvm_recv(-1, -1);
-        if (bufid < 0)
-            die("pvm_recv", bufid);
-        int bytes, tag, src;
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        int tag, src;
+        next_message(1, &tag, &src);
         if (tag == TAG_START)
             break;
-        common_message(tag, src);
+        common_message(tag);
     }
     char msg[256];
     if (proto_unpack_job(&job, msg, sizeof msg) != 0 ||

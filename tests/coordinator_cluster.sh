@@ -1,0 +1,84 @@
+#!/bin/sh
+# coordinator_cluster.sh: the coordinator on the emulated clusters of the
+# paper: workers report the right V_i (from sp=) and Q_i (from the load);
+# the integer A_i option leaves a loaded unit-speed host out; Tree runs on
+# Table 2; a host deleted mid-run gives its chunk back. Brings up its own
+# clusters (own CLUSTER_DIR) and takes them down.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d /tmp/dtss-cc.XXXXXX)
+. "$(dirname "$0")/lib.sh"
+export CLUSTER_DIR=$tmp/cluster DTSS_BIN=$BIN
+cleanup() {
+    "$REPO/scripts/cluster" down >/dev/null 2>&1
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "note: the emulated cluster needs root; skipped"
+    finish
+    exit
+fi
+
+up() {
+    "$REPO/scripts/cluster" up --emulate "$1" >"$tmp/up.log" 2>&1 ||
+        { cat "$tmp/up.log"; return 1; }
+    . "$CLUSTER_DIR/env"
+}
+cd "$tmp" || exit 1
+"$BIN/mandel" -s 240 -m 3000 -o ref.pgm -q
+
+# ---- Table 2's cluster: V_i from sp=, Q_i from the load --------------------------
+up "$REPO/hostfiles/table2"; check "table2 cluster up" $?
+"$REPO/scripts/load" w1 3 >/dev/null
+"$BIN/coordinator" -S 240 -m 3000 -o img.pgm -r rec.csv -q >out.txt 2>&1
+check "dtss on table2 with w1 loaded runs" $?
+cmp -s ref.pgm img.pgm; check "image identical to bin/mandel's" $?
+v=$(awk -F, '$1 == "worker" { printf "%s=%s ", $3, $6 }' rec.csv)
+[ "$v" = "w1=1 w2=1 w3=1 w4=6 " ]; check "V_i from sp=: $v" $?
+q=$(awk -F, '$1 == "report" { if (!($2 in q)) q[$2] = $4 } END { printf "%s %s %s %s", q[1], q[2], q[3], q[4] }' rec.csv)
+[ "$q" = "4 1 1 1" ]; check "first Q_i reports: 4 on the loaded w1, 1 elsewhere (got $q)" $?
+a=$(awk -F, '$1 == "report" && $2 == 1 { print $5; exit }' rec.csv)
+[ "$a" = 0.25 ]; check "A_1 = V_1 / Q_1 = 1/4 (got $a)" $?
+awk -F, '$1 == "worker" && $7 == "cgroup" && $8 ~ "^/dtss/" && $4 == $3 { n++ } END { exit !(n == 4) }' rec.csv
+check "each worker runs in its host: own host name, cgroup probe" $?
+
+# The paper's integer A_i: w1 (V = 1, Q = 4) has A = 0 and never works.
+"$BIN/coordinator" --acp-int -S 240 -m 3000 -o img.pgm -r int.csv -q >/dev/null 2>&1
+check "--acp-int runs" $?
+cmp -s ref.pgm img.pgm; check "--acp-int: image identical" $?
+awk -F, '$1 == "worker" && $2 == 1 && $9 == 0 { a = 1 } $1 == "report" && $2 == 1 && $5 == 0 { b = 1 }
+         END { exit !(a && b) }' int.csv
+check "--acp-int: loaded unit-speed w1 reports A = 0 and gets no chunk" $?
+"$REPO/scripts/load" w1 0 >/dev/null
+
+"$BIN/coordinator" -s tree -S 240 -m 3000 -o img.pgm -r tree.csv -q >/dev/null 2>&1
+check "tree on table2 runs" $?
+cmp -s ref.pgm img.pgm; check "tree: image identical" $?
+w4=$(awk -F, '$1 == "chunk" && $3 == 4 && $12 == 0 { print $5; exit }' tree.csv)
+[ "$w4" -ge 150 ] 2>/dev/null; check "tree: w4 (sp 6000) starts with 6/9 of the rows (got $w4)" $?
+"$REPO/scripts/cluster" down >/dev/null 2>&1
+
+# ---- Table 1's cluster: a host deleted mid-run ----------------------------------
+up "$REPO/hostfile"; check "table1 cluster up" $?
+# The run takes about 5 s (600x600 at 40000 iterations on one core shared by
+# four hosts); w3 leaves 1.5 s into it.
+"$BIN/mandel" -s 600 -m 40000 -o big.pgm -q
+"$BIN/coordinator" -s dtss -S 600 -m 40000 -o del.pgm -r del.csv >del.txt 2>&1 &
+coord=$!
+sleep 1.5
+(echo "delete w3"; sleep 1) | pvm >/dev/null 2>&1
+n=600
+while [ $n -gt 0 ] && kill -0 $coord 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+kill $coord 2>/dev/null
+wait $coord; rc=$?
+[ $rc = 0 ]; check "host deleted mid-run: the run finishes (exit $rc)" $?
+grep -q "worker 3 on w3 .*\(deleted\|exited\)" del.txt; check "the coordinator noticed w3 leaving" $?
+awk -F, '$1 == "chunk" && $12 == 1 && $13 == 1 { n++ } END { exit !(n >= 1) }' del.csv
+check "w3's chunk was served again" $?
+cmp -s big.pgm del.pgm; check "host deleted mid-run: image identical" $?
+finish
