@@ -338,6 +338,7 @@ int main(int argc, char **argv)
 
     /* PVM. */
     pvm_setopt(PvmAutoErr, 0);
+    pvm_setopt(PvmRoute, PvmRouteDirect);      /* task to task over TCP */
     int me = quiet_mytid();
     if (me < 0) {
         fprintf(stderr, "coordinator: no PVM daemon to talk to (pvm_mytid: %s): "

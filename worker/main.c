@@ -55,10 +55,15 @@ static int exit_notice(void)
     return i;
 }
 
-/* Reads pending task-exit notices, so that a worker never outlives its
- * coordinator by more than a row. */
+/* Reads pending task-exit notices, every 20 ms at most, so that a worker
+ * outlives its coordinator by a row or 20 ms, not a whole chunk. */
 static void check_exits(void)
 {
+    static double last;
+    double now = proto_now();
+    if (now - last < 0.02)
+        return;
+    last = now;
     while (pvm_nrecv(-1, TAG_TASKEXIT) > 0)
         exit_notice();
 }
@@ -366,6 +371,7 @@ int main(int argc, char **argv)
         return probe_mode(b);
 
     pvm_setopt(PvmAutoErr, 0);
+    pvm_setopt(PvmRoute, PvmRouteDirect);      /* task to task over TCP */
     int me = pvm_mytid();
     if (me < 0) {
         fprintf(stderr, "worker: no PVM daemon (pvm_mytid: %s); workers are "

@@ -52,6 +52,7 @@ int main(int argc, char **argv)
     long rounds = 2000;
     int width = 200;
     pvm_setopt(PvmAutoErr, 0);
+    pvm_setopt(PvmRoute, PvmRouteDirect);      /* task to task over TCP */
     if (pvm_mytid() < 0) {
         fprintf(stderr, "pingpong: no PVM daemon (start one first)\n");
         return 1;

@@ -2,8 +2,9 @@
  *
  * Two back-ends (Xu & Chronopoulos Sec. 5.1 take "the number of processes in
  * the run-queue" as the load measure):
- *   proc    the host's run-queue: procs_running in /proc/stat (every runnable
- *           task of the machine, the reader included);
+ *   proc    the host's run-queue: the kernel's count of runnable tasks
+ *           (/proc/loadavg's R of "R/T", = procs_running in /proc/stat),
+ *           the reader included;
  *   cgroup  the runnable tasks (state R in /proc/PID/task/TID/stat) whose cpu
  *           cgroup is the caller's own: an emulated host of the emulated
  *           cluster is a cpu cgroup, and CFS-throttled tasks still read R, so
