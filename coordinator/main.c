@@ -338,7 +338,10 @@ int main(int argc, char **argv)
 
     /* PVM. */
     pvm_setopt(PvmAutoErr, 0);
-    pvm_setopt(PvmRoute, PvmRouteDirect);      /* task to task over TCP */
+    /* Direct TCP routes between the coordinator and its workers, not through
+     * the pvmds (workers accept them; their worker-to-worker messages, in
+     * Tree-Scheduling, go through the pvmds). */
+    pvm_setopt(PvmRoute, PvmRouteDirect);
     int me = quiet_mytid();
     if (me < 0) {
         fprintf(stderr, "coordinator: no PVM daemon to talk to (pvm_mytid: %s): "

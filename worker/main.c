@@ -371,7 +371,6 @@ int main(int argc, char **argv)
         return probe_mode(b);
 
     pvm_setopt(PvmAutoErr, 0);
-    pvm_setopt(PvmRoute, PvmRouteDirect);      /* task to task over TCP */
     int me = pvm_mytid();
     if (me < 0) {
         fprintf(stderr, "worker: no PVM daemon (pvm_mytid: %s); workers are "

@@ -52,7 +52,6 @@ int main(int argc, char **argv)
     long rounds = 2000;
     int width = 200;
     pvm_setopt(PvmAutoErr, 0);
-    pvm_setopt(PvmRoute, PvmRouteDirect);      /* task to task over TCP */
     if (pvm_mytid() < 0) {
         fprintf(stderr, "pingpong: no PVM daemon (start one first)\n");
         return 1;
@@ -75,6 +74,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    pvm_setopt(PvmRoute, PvmRouteDirect);      /* as the coordinator does */
     char wtext[32], self[4096];
     snprintf(wtext, sizeof wtext, "%d", width);
     char *args[] = {"--child", wtext, NULL};
