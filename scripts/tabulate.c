@@ -206,7 +206,7 @@ static void load_cell(cell *c, const char *dir, const paper_row *p)
         die("no run records %s/%s/%s-*.csv", dir, p->scenario, p->scheme);
     c->nw = c->run[0].nw;
     for (int w = 0; w < c->nw; w++)
-        snprintf(c->hosts[w], sizeof c->hosts[w], "%s", c->run[0].host[w]);
+        memcpy(c->hosts[w], c->run[0].host[w], sizeof c->hosts[w]);  /* both [64] */
     c->ideal = read_ideal(dir, p->scenario);
     double x[MAXREP];
     for (int k = 0; k < c->nw + 2; k++) {
