@@ -2,7 +2,7 @@
  *
  * Spawns the workers on the chosen hosts of the running PVM virtual machine,
  * hands out the Mandelbrot rows by the chosen scheme (run.c), assembles the
- * image, and writes it with the run record (record.c).
+ * image, and writes it with the run record (sched/record.c).
  *
  * V_i, a host's virtual computing power, is its hostfile sp= value (PVM's
  * host speed, pvm_config) divided by the smallest sp= among the hosts that
@@ -161,14 +161,15 @@ static int choose_hosts(run *r, const char *hosts, int include_self, int local)
     if (slowest <= 0)
         slowest = 1;
     r->w = calloc((size_t)n, sizeof *r->w);
-    if (!r->w) {
+    if (!r->w || record_init(&r->rec, n) != 0) {
+        fprintf(stderr, "coordinator: out of memory for %d workers\n", n);
         free(pick);
         return -1;
     }
     r->nw = n;
     for (int k = 0; k < n; k++) {
-        snprintf(r->w[k].host, sizeof r->w[k].host, "%s", hi[pick[k]].hi_name);
-        r->w[k].V = (double)(hi[pick[k]].hi_speed > 0 ? hi[pick[k]].hi_speed : 1) /
+        snprintf(r->rec.w[k].host, sizeof r->rec.w[k].host, "%s", hi[pick[k]].hi_name);
+        r->rec.w[k].V = (double)(hi[pick[k]].hi_speed > 0 ? hi[pick[k]].hi_speed : 1) /
                     slowest;
     }
     free(pick);
@@ -180,29 +181,29 @@ static int spawn_workers(run *r)
 {
     for (int k = 0; k < r->nw; k++) {
         int tid;
-        int n = pvm_spawn((char *)r->worker_path, NULL, PvmTaskHost, r->w[k].host,
+        int n = pvm_spawn((char *)r->worker_path, NULL, PvmTaskHost, r->rec.w[k].host,
                           1, &tid);
         if (n != 1) {
             int err = n < 0 ? n : tid;
             fprintf(stderr, "coordinator: pvm_spawn(%s) on host %s: %s",
-                    r->worker_path, r->w[k].host, proto_pvm_strerror(err));
+                    r->worker_path, r->rec.w[k].host, proto_pvm_strerror(err));
             if (err == PvmNoFile)
                 fprintf(stderr, ": the worker program is not in PVM's search path; "
                         "give the hostfile's * line ep=/path/to/bin (or use "
                         "--worker /path/to/bin/worker)");
             fprintf(stderr, "\n");
             for (int j = 0; j < k; j++)
-                pvm_kill(r->w[j].tid);
+                pvm_kill(r->rec.w[j].tid);
             return -1;
         }
-        r->w[k].tid = tid;
+        r->rec.w[k].tid = tid;
     }
     int *tids = malloc(sizeof(int) * (size_t)r->nw);
     int *dtids = malloc(sizeof(int) * (size_t)r->nw);
     if (tids && dtids) {
         int nd = 0;
         for (int k = 0; k < r->nw; k++) {
-            tids[k] = r->w[k].tid;
+            tids[k] = r->rec.w[k].tid;
             int d = pvm_tidtohost(tids[k]), seen = 0;
             for (int j = 0; j < nd; j++)
                 seen |= dtids[j] == d;
@@ -248,7 +249,7 @@ int main(int argc, char **argv)
     r.sample = 4;
     r.worker_path = "worker";
     const char *scheme = "dtss", *hosts = NULL, *out = "image.pgm";
-    const char *record = "run.csv", *min_text = NULL;
+    const char *record_path = "run.csv", *min_text = NULL;
     const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
     int nparam = 0, include_self = 0, local = 0, c, idx;
     long maxiter = r.image.maxiter, sample = 4;
@@ -300,7 +301,7 @@ int main(int argc, char **argv)
             pvalue[nparam++] = optarg;
             break;
         case 'o': out = optarg; break;
-        case 'r': record = optarg; break;
+        case 'r': record_path = optarg; break;
         case 'q': r.quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
@@ -370,14 +371,14 @@ int main(int argc, char **argv)
     if (!r.quiet) {
         fprintf(stderr, "coordinator: %d workers:", r.nw);
         for (int w = 0; w < r.nw; w++)
-            fprintf(stderr, " %s(V=%g)", r.w[w].host, r.w[w].V);
+            fprintf(stderr, " %s(V=%g)", r.rec.w[w].host, r.rec.w[w].V);
         fprintf(stderr, "\n");
     }
     int rc = r.tree ? run_tree(&r) : run_self(&r);
     if (rc != 0) {
         for (int w = 0; w < r.nw; w++)
             if (!r.w[w].lost)
-                pvm_kill(r.w[w].tid);
+                pvm_kill(r.rec.w[w].tid);
         leave_pvm();
         return 1;
     }
@@ -386,12 +387,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "coordinator: %s\n", msg);
         rc = 1;
     }
-    if (strcmp(record, "none") != 0 && record_write(&r, record) != 0)
+    /* The record's description of the run. */
+    snprintf(r.rec.scheme, sizeof r.rec.scheme, "%s", r.tree ? "tree" : r.scheme->name);
+    r.rec.rows = r.image.height;
+    r.rec.width = r.image.width;
+    r.rec.height = r.image.height;
+    r.rec.maxiter = r.image.maxiter;
+    r.rec.sample = r.sample;
+    snprintf(r.rec.checksum, sizeof r.rec.checksum, "%016llx",
+             (unsigned long long)mandel_checksum(r.image_counts, npix));
+    if (strcmp(record_path, "none") != 0 &&
+        record_write(&r.rec, record_path, msg, sizeof msg) != 0) {
+        fprintf(stderr, "coordinator: %s\n", msg);
         rc = 1;
-    record_summary(&r, stdout);
+    }
+    record_summary(&r.rec, stdout);
     if (!r.quiet)
-        printf("checksum %016llx replans %d\n",
-               (unsigned long long)mandel_checksum(r.image_counts, npix), r.replans);
+        printf("checksum %s replans %d\n", r.rec.checksum, r.rec.replans);
     fflush(stdout);
     leave_pvm();
     return rc;

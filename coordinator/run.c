@@ -19,7 +19,7 @@
 static int worker_of_tid(const run *r, int tid)
 {
     for (int w = 0; w < r->nw; w++)
-        if (r->w[w].tid == tid)
+        if (r->rec.w[w].tid == tid)
             return w;
     return -1;
 }
@@ -40,7 +40,7 @@ static void fill_job(const run *r, int w, proto_job *j)
     j->tree = r->tree;
     j->image = r->image;
     j->sample = r->sample;
-    j->V = r->w[w].V;
+    j->V = r->rec.w[w].V;
     j->acp_integer = r->acp_integer;
     j->probe = r->probe;
     j->nworkers = r->nw;
@@ -49,10 +49,10 @@ static void fill_job(const run *r, int w, proto_job *j)
 static int send_job(run *r, int w, const proto_job *j)
 {
     pvm_initsend(PvmDataDefault);
-    int rc = proto_pack_job(j) < 0 ? PvmNoMem : pvm_send(r->w[w].tid, TAG_START);
+    int rc = proto_pack_job(j) < 0 ? PvmNoMem : pvm_send(r->rec.w[w].tid, TAG_START);
     if (rc < 0)
         fprintf(stderr, "coordinator: pvm_send(job) to worker %d on %s: %s\n",
-                w + 1, r->w[w].host, proto_pvm_strerror(rc));
+                w + 1, r->rec.w[w].host, proto_pvm_strerror(rc));
     return rc;
 }
 
@@ -61,7 +61,7 @@ static int send_work(const run *r, int w, long id, long start, long size)
     long m[3] = {id, start, size};
     pvm_initsend(PvmDataDefault);
     pvm_pklong(m, 3, 1);
-    int rc = pvm_send(r->w[w].tid, TAG_WORK);
+    int rc = pvm_send(r->rec.w[w].tid, TAG_WORK);
     if (rc < 0)
         fprintf(stderr, "coordinator: pvm_send(work) to worker %d: %s\n", w + 1,
                 proto_pvm_strerror(rc));
@@ -76,7 +76,7 @@ static void stop_all(run *r)
     for (int w = 0; w < r->nw; w++)
         if (!r->w[w].lost) {
             pvm_initsend(PvmDataDefault);
-            pvm_send(r->w[w].tid, TAG_STOP);
+            pvm_send(r->rec.w[w].tid, TAG_STOP);
             live++;
         }
     double until = proto_now() + 10;
@@ -122,7 +122,7 @@ static void lose(run *r, policy *p, int w, const char *why)
         return;
     r->w[w].lost = 1;
     int back = p ? policy_lost(p, w) : 0;
-    fprintf(stderr, "coordinator: worker %d on %s %s", w + 1, r->w[w].host, why);
+    fprintf(stderr, "coordinator: worker %d on %s %s", w + 1, r->rec.w[w].host, why);
     if (back)
         fprintf(stderr, "; its chunk goes back to the pool");
     fprintf(stderr, "\n");
@@ -137,7 +137,7 @@ static void notified(run *r, policy *p, int tag)
         lose(r, p, worker_of_tid(r, tid), "exited");
     else
         for (int w = 0; w < r->nw; w++)
-            if (!r->w[w].lost && pvm_tidtohost(r->w[w].tid) == tid)
+            if (!r->w[w].lost && pvm_tidtohost(r->rec.w[w].tid) == tid)
                 lose(r, p, w, "left: its host was deleted");
 }
 
@@ -150,17 +150,18 @@ static int on_request(run *r, policy *p, int src)
     if (pvm_upkint(&w, 1, 1) < 0 || pvm_upkint(&Q, 1, 1) < 0 ||
         pvm_upkdouble(&A, 1, 1) < 0 || pvm_upkdouble(&tm, 1, 1) < 0 ||
         pvm_upkint(&hello, 1, 1) < 0 || w < 0 || w >= r->nw ||
-        r->w[w].tid != src) {
+        r->rec.w[w].tid != src) {
         fprintf(stderr, "coordinator: malformed request from t%x, ignored\n", src);
         return 0;
     }
     cworker *cw = &r->w[w];
+    rec_worker *rw = &r->rec.w[w];
     if (hello) {
         if (pvm_upkstr(host) < 0 || pvm_upkstr(cgroup) < 0 || pvm_upkstr(backend) < 0)
             return 0;
-        snprintf(cw->seen_host, sizeof cw->seen_host, "%s", host);
-        snprintf(cw->cgroup, sizeof cw->cgroup, "%s", cgroup);
-        snprintf(cw->backend, sizeof cw->backend, "%s", backend);
+        snprintf(rw->seen_host, sizeof rw->seen_host, "%.255s", host);
+        snprintf(rw->cgroup, sizeof rw->cgroup, "%.255s", cgroup);
+        snprintf(rw->backend, sizeof rw->backend, "%.31s", backend);
     }
     proto_result res[4];
     int n = proto_unpack_results(res, 4, r->image.width, msg, sizeof msg);
@@ -170,22 +171,22 @@ static int on_request(run *r, policy *p, int src)
     }
     double now = proto_now();
     for (int i = 0; i < n; i++) {
-        if (res[i].id >= 0 && res[i].id < r->nchunks &&
-            policy_done(p, res[i].id, NULL) == SCHED_OK) {
-            crecord_chunk *c = &r->chunks[res[i].id];
+        if (res[i].id >= 0 && res[i].id < r->rec.nchunks &&
+            policy_done(p, w, res[i].id, NULL) == SCHED_OK) {
+            rec_chunk *c = &r->rec.chunks[res[i].id];
             c->recv = res[i].t_recv;
             c->started = res[i].t_start;
             c->finished = res[i].t_end;
             c->received = now;
             c->done = 1;
             store_rows(r, &res[i]);
-            cw->chunks++;
-            cw->iterations += res[i].size;
-            cw->finish = now;
+            rw->chunks++;
+            rw->rows += res[i].size;
+            rw->finish = now;
         }
         free(res[i].counts);
     }
-    record_report(r, w, Q, A, tm);
+    record_report(&r->rec, w, Q, A, tm);
     cw->reported = 1;
     if (cw->lost)
         return 0;
@@ -245,7 +246,7 @@ int run_self(run *r)
             return 1;
         }
     }
-    r->t0_epoch = proto_now();
+    r->rec.t0 = proto_now();
     if (policy_start(p, &err) != SCHED_OK) {
         fprintf(stderr, "coordinator: %s\n", err.msg);
         policy_free(p);
@@ -259,13 +260,13 @@ int run_self(run *r)
     while (!policy_finished(p)) {
         policy_chunk c;
         while (policy_assign(p, &c)) {
-            crecord_chunk *rc = record_chunk(r);
+            rec_chunk *rc = record_chunk(&r->rec);
             if (!rc) {
                 fprintf(stderr, "coordinator: out of memory for the run record\n");
                 policy_free(p);
                 return 1;
             }
-            *rc = (crecord_chunk){.id = c.id, .worker = c.worker, .start = c.start,
+            *rc = (rec_chunk){.id = c.id, .worker = c.worker, .start = c.start,
                                   .size = c.size, .acp = c.acp,
                                   .sent = proto_now(), .reissue = c.reissue};
             if (send_work(r, c.worker, c.id, c.start, c.size) < 0)
@@ -282,8 +283,8 @@ int run_self(run *r)
             return 1;
         }
     }
-    r->finish = proto_now() - r->t0_epoch;
-    r->replans = policy_replans(p);
+    r->rec.finish = proto_now() - r->rec.t0;
+    r->rec.replans = policy_replans(p);
     stop_all(r);
     policy_free(p);
     return 0;
@@ -320,16 +321,16 @@ int run_tree(run *r)
         goto out;
     }
     for (int w = 0; w < r->nw; w++)
-        V[w] = r->w[w].V;
+        V[w] = r->rec.w[w].V;
     tree_chain(V, r->nw, order);
     tree_split(I, V, r->nw, order, start, size);
-    r->t0_epoch = proto_now();
+    r->rec.t0 = proto_now();
     proto_job job;
     for (int w = 0; w < r->nw; w++) {
         fill_job(r, w, &job);
         for (int k = 0; k < r->nw; k++) {
             job.chain[k] = order[k];
-            job.tids[k] = r->w[k].tid;
+            job.tids[k] = r->rec.w[k].tid;
         }
         job.start = start[w];
         job.size = size[w];
@@ -357,10 +358,10 @@ int run_tree(run *r)
                 first_missing(r, from, &s, &n);
                 if (n == 0)
                     break;
-                crecord_chunk *c = record_chunk(r);
+                rec_chunk *c = record_chunk(&r->rec);
                 if (!c)
                     goto out;
-                *c = (crecord_chunk){.id = r->nchunks - 1, .worker = w, .start = s,
+                *c = (rec_chunk){.id = r->rec.nchunks - 1, .worker = w, .start = s,
                                      .size = n, .sent = proto_now(), .reissue = 1};
                 send_work(r, w, c->id, s, n);
                 idle[w] = 0;
@@ -379,7 +380,7 @@ int run_tree(run *r)
             continue;
         }
         if ((tag != TAG_RESULT && tag != TAG_IDLE) || pvm_upkint(&w, 1, 1) < 0 ||
-            w < 0 || w >= r->nw || r->w[w].tid != src)
+            w < 0 || w >= r->nw || r->rec.w[w].tid != src)
             continue;
         if (tag == TAG_IDLE) {
             idle[w] = 1;
@@ -392,17 +393,17 @@ int run_tree(run *r)
             continue;
         }
         double now = proto_now();
-        crecord_chunk *c;
-        if (res.id >= 0 && res.id < r->nchunks && !r->chunks[res.id].done &&
-            r->chunks[res.id].worker == w) {
-            c = &r->chunks[res.id];         /* rows of a lost worker, done */
+        rec_chunk *c;
+        if (res.id >= 0 && res.id < r->rec.nchunks && !r->rec.chunks[res.id].done &&
+            r->rec.chunks[res.id].worker == w) {
+            c = &r->rec.chunks[res.id];         /* rows of a lost worker, done */
             c->size = res.size;             /* (less any it gave away) */
         } else {
-            if (!(c = record_chunk(r))) {
+            if (!(c = record_chunk(&r->rec))) {
                 free(res.counts);
                 goto out;
             }
-            *c = (crecord_chunk){.id = r->nchunks - 1, .worker = w,
+            *c = (rec_chunk){.id = r->rec.nchunks - 1, .worker = w,
                                  .start = res.start, .size = res.size,
                                  .sent = res.t_recv};
         }
@@ -413,11 +414,11 @@ int run_tree(run *r)
         c->done = 1;
         store_rows(r, &res);
         free(res.counts);
-        r->w[w].chunks++;
-        r->w[w].iterations += res.size;
-        r->w[w].finish = now;
+        r->rec.w[w].chunks++;
+        r->rec.w[w].rows += res.size;
+        r->rec.w[w].finish = now;
     }
-    r->finish = proto_now() - r->t0_epoch;
+    r->rec.finish = proto_now() - r->rec.t0;
     stop_all(r);
     rc = 0;
 out:

@@ -1,4 +1,8 @@
-/* policy.c: ACPSA, request queue, re-plan rule and lost chunks (policy.h). */
+/* policy.c: ACPSA, request queue, re-plan rule and lost chunks (policy.h).
+ *
+ * Every event costs O(1) but for the rare ones (start, re-plan, a lost
+ * worker), so the simulator can drive tens of thousands of workers: the
+ * re-plan rule keeps its counts up to date as A_i reports arrive. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,17 +11,23 @@
 
 typedef struct range { long start, size; } range;
 
+typedef struct pworker {
+    double cur;                 /* latest A_i */
+    double plan;                /* A_i at the last plan (the ACPSA) */
+    char alive, waiting;        /* not lost; a request queued */
+    policy_chunk *out;          /* its outstanding chunks (one, as a rule) */
+    int nout, capout;
+} pworker;
+
+typedef struct ranked { double A; int w; } ranked;
+
 struct policy {
     sched_config cfg;
     sched *s;                   /* created by policy_start */
-    int n;
-    double *cur;                /* each worker's latest A_i */
-    double *plan;               /* each worker's A_i at the last plan (ACPSA) */
-    char *alive, *waiting;      /* lost or not; a request queued or not */
+    int n, live, changed;       /* workers; not lost; live with cur != plan */
+    pworker *w;
     int *queue, qhead, qlen;    /* ring of n worker indices */
-    int *scratch;               /* n ints for sort_queue */
-    policy_chunk *out;          /* outstanding chunks */
-    int nout, capout;
+    ranked *scratch;            /* n entries for sorting */
     range *pool;                /* lost chunks to serve again */
     int npool, cappool;
     long next_id, done, I;
@@ -35,21 +45,16 @@ policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
     if (!p)
         goto nomem;
     p->cfg = *cfg;
-    p->n = nworkers;
+    p->n = p->live = nworkers;
     p->I = cfg->I;
     p->dtss = cfg->type && cfg->type->replan != NULL;
-    p->cur = calloc((size_t)nworkers, sizeof *p->cur);
-    p->plan = calloc((size_t)nworkers, sizeof *p->plan);
-    p->alive = calloc((size_t)nworkers, 1);
-    p->waiting = calloc((size_t)nworkers, 1);
+    p->w = calloc((size_t)nworkers, sizeof *p->w);
     p->queue = calloc((size_t)nworkers, sizeof *p->queue);
     p->scratch = calloc((size_t)nworkers, sizeof *p->scratch);
-    p->capout = nworkers;
-    p->out = calloc((size_t)p->capout, sizeof *p->out);
-    if (!p->cur || !p->plan || !p->alive || !p->waiting || !p->queue || !p->scratch ||
-        !p->out)
+    if (!p->w || !p->queue || !p->scratch)
         goto nomem;
-    memset(p->alive, 1, (size_t)nworkers);
+    for (int i = 0; i < nworkers; i++)
+        p->w[i].alive = 1;
     return p;
 nomem:
     policy_free(p);
@@ -63,119 +68,108 @@ void policy_free(policy *p)
     if (!p)
         return;
     sched_free(p->s);
-    free(p->cur);
-    free(p->plan);
-    free(p->alive);
-    free(p->waiting);
+    if (p->w)
+        for (int i = 0; i < p->n; i++)
+            free(p->w[i].out);
+    free(p->w);
     free(p->queue);
     free(p->scratch);
-    free(p->out);
     free(p->pool);
     free(p);
 }
 
-static void enqueue(policy *p, int w)
+/* Decreasing A, then increasing worker index: a total order, so sorting is
+ * deterministic. */
+static int by_power(const void *a, const void *b)
 {
-    p->queue[(p->qhead + p->qlen++) % p->n] = w;
-    p->waiting[w] = 1;
+    const ranked *x = a, *y = b;
+    if (x->A != y->A)
+        return x->A < y->A ? 1 : -1;
+    return (x->w > y->w) - (x->w < y->w);
 }
 
-/* Re-sorts the queued requests by decreasing A_i of the plan (stable). */
+/* Re-sorts the queued requests by decreasing A_i of the plan. */
 static void sort_queue(policy *p)
 {
-    int *tmp = p->scratch;
-    for (int i = 0; i < p->qlen; i++)
-        tmp[i] = p->queue[(p->qhead + i) % p->n];
-    for (int i = 1; i < p->qlen; i++) {
-        int w = tmp[i], j = i;
-        while (j > 0 && p->plan[tmp[j - 1]] < p->plan[w]) {
-            tmp[j] = tmp[j - 1];
-            j--;
-        }
-        tmp[j] = w;
+    for (int i = 0; i < p->qlen; i++) {
+        int w = p->queue[(p->qhead + i) % p->n];
+        p->scratch[i] = (ranked){p->w[w].plan, w};
     }
+    qsort(p->scratch, (size_t)p->qlen, sizeof *p->scratch, by_power);
     p->qhead = 0;
     for (int i = 0; i < p->qlen; i++)
-        p->queue[i] = tmp[i];
+        p->queue[i] = p->scratch[i].w;
 }
 
-static double total_power(const policy *p)
+/* Takes a new A_i for worker w, keeping the count of changed ones. */
+static void set_power(policy *p, int w, double acp)
+{
+    pworker *x = &p->w[w];
+    int before = x->cur != x->plan, after = acp != x->plan;
+    x->cur = acp;
+    p->changed += after - before;
+}
+
+/* Makes the ACPSA the current A_i of every worker and re-plans (when s). */
+static int new_plan(policy *p, sched_err *err)
 {
     double A = 0;
-    for (int w = 0; w < p->n; w++)
-        if (p->alive[w] && p->cur[w] > 0)
-            A += p->cur[w];
-    return A;
+    int able = 0;
+    for (int w = 0; w < p->n; w++) {
+        pworker *x = &p->w[w];
+        x->plan = x->cur;
+        if (x->alive && x->cur > 0) {
+            A += x->cur;
+            able++;
+        }
+    }
+    p->changed = 0;
+    sort_queue(p);
+    if (!(A > 0))
+        return sched_fail(err, SCHED_EINVAL, "policy: no worker reported A_i > 0");
+    if (!p->s) {                            /* the first plan */
+        p->cfg.P = able;
+        p->cfg.A = A;
+        p->s = sched_new(&p->cfg, err);
+        return p->s ? SCHED_OK : (err ? err->code : SCHED_EINVAL);
+    }
+    return sched_replan(p->s, A, err);
 }
 
 /* The re-plan rule (Sec. 5.3, step 2): more than half of the live workers'
  * A_i changed since the last plan -> new ACPSA, queue order and plan. */
 static void maybe_replan(policy *p)
 {
-    if (!p->s || !p->dtss)
+    if (!p->s || !p->dtss || 2 * p->changed <= p->live)
         return;
-    int changed = 0, live = 0;
-    for (int w = 0; w < p->n; w++)
-        if (p->alive[w]) {
-            live++;
-            changed += p->cur[w] != p->plan[w];
-        }
-    if (2 * changed <= live)
-        return;
-    double A = total_power(p);
-    if (!(A > 0) || sched_replan(p->s, A, NULL) != SCHED_OK)
-        return;
-    memcpy(p->plan, p->cur, sizeof *p->plan * (size_t)p->n);
-    sort_queue(p);
-    p->replans++;
+    if (new_plan(p, NULL) == SCHED_OK)
+        p->replans++;
 }
 
 int policy_request(policy *p, int w, double acp, sched_err *err)
 {
     if (w < 0 || w >= p->n)
         return sched_fail(err, SCHED_EINVAL, "policy: no worker %d", w);
-    if (!p->alive[w])
+    pworker *x = &p->w[w];
+    if (!x->alive)
         return sched_fail(err, SCHED_EINVAL, "policy: worker %d was lost", w);
-    if (p->waiting[w])
+    if (x->waiting)
         return sched_fail(err, SCHED_EINVAL,
                           "policy: worker %d already has a request queued", w);
-    p->cur[w] = acp > 0 ? acp : 0;
-    if (acp > 0)
-        enqueue(p, w);
+    set_power(p, w, acp > 0 ? acp : 0);
+    if (acp > 0) {
+        p->queue[(p->qhead + p->qlen++) % p->n] = w;
+        x->waiting = 1;
+    }
     maybe_replan(p);
     return SCHED_OK;
 }
 
 int policy_start(policy *p, sched_err *err)
 {
-    double A = total_power(p);
-    if (!(A > 0))
-        return sched_fail(err, SCHED_EINVAL,
-                          "policy: no worker reported A_i > 0");
-    p->cfg.P = 0;
-    for (int w = 0; w < p->n; w++)
-        p->cfg.P += p->alive[w] && p->cur[w] > 0;
-    p->cfg.A = A;
-    sched_free(p->s);
-    p->s = sched_new(&p->cfg, err);
-    if (!p->s)
-        return err ? err->code : SCHED_EINVAL;
-    memcpy(p->plan, p->cur, sizeof *p->plan * (size_t)p->n);
-    sort_queue(p);
-    return SCHED_OK;
-}
-
-static int push_out(policy *p, const policy_chunk *c)
-{
-    if (p->nout == p->capout) {
-        policy_chunk *o = realloc(p->out, sizeof *o * (size_t)p->capout * 2);
-        if (!o)
-            return -1;
-        p->out = o;
-        p->capout *= 2;
-    }
-    p->out[p->nout++] = *c;
-    return 0;
+    if (p->s)
+        return sched_fail(err, SCHED_EINVAL, "policy: started already");
+    return new_plan(p, err);
 }
 
 int policy_assign(policy *p, policy_chunk *out)
@@ -185,6 +179,15 @@ int policy_assign(policy *p, policy_chunk *out)
     if (p->npool == 0 && sched_remaining(p->s) == 0)
         return 0;
     int w = p->queue[p->qhead];
+    pworker *x = &p->w[w];
+    if (x->nout == x->capout) {
+        int cap = x->capout ? 2 * x->capout : 1;
+        policy_chunk *o = realloc(x->out, sizeof *o * (size_t)cap);
+        if (!o)
+            return 0;
+        x->out = o;
+        x->capout = cap;
+    }
     policy_chunk c = {.id = p->next_id, .worker = w, .acp = 1.0};
     if (p->npool > 0) {
         range r = p->pool[--p->npool];
@@ -192,65 +195,69 @@ int policy_assign(policy *p, policy_chunk *out)
         c.size = r.size;
         c.reissue = 1;
     } else {
-        c.acp = p->dtss ? p->cur[w] : 1.0;
+        c.acp = p->dtss ? x->cur : 1.0;
         c.size = sched_next(p->s, c.acp, &c.start);
         if (c.size <= 0)
             return 0;
     }
-    if (push_out(p, &c) != 0)
-        return 0;
+    x->out[x->nout++] = c;
     p->qhead = (p->qhead + 1) % p->n;
     p->qlen--;
-    p->waiting[w] = 0;
+    x->waiting = 0;
     p->next_id++;
     *out = c;
     return 1;
 }
 
-int policy_done(policy *p, long id, sched_err *err)
+int policy_done(policy *p, int w, long id, sched_err *err)
 {
-    for (int i = 0; i < p->nout; i++)
-        if (p->out[i].id == id) {
-            p->done += p->out[i].size;
-            p->out[i] = p->out[--p->nout];
-            return SCHED_OK;
-        }
-    return sched_fail(err, SCHED_EINVAL, "policy: chunk %ld is not outstanding",
-                      id);
+    if (w >= 0 && w < p->n) {
+        pworker *x = &p->w[w];
+        for (int i = 0; i < x->nout; i++)
+            if (x->out[i].id == id) {
+                p->done += x->out[i].size;
+                x->out[i] = x->out[--x->nout];
+                return SCHED_OK;
+            }
+    }
+    return sched_fail(err, SCHED_EINVAL,
+                      "policy: chunk %ld is not outstanding at worker %d", id, w);
 }
 
 int policy_lost(policy *p, int w)
 {
-    if (w < 0 || w >= p->n || !p->alive[w])
+    if (w < 0 || w >= p->n || !p->w[w].alive)
         return 0;
-    p->alive[w] = 0;
-    if (p->waiting[w]) {                    /* drop its queued request */
+    pworker *x = &p->w[w];
+    if (x->cur != x->plan)
+        p->changed--;
+    x->alive = 0;
+    p->live--;
+    if (x->waiting) {                       /* drop its queued request */
         int k = 0;
         for (int i = 0; i < p->qlen; i++) {
             int v = p->queue[(p->qhead + i) % p->n];
             if (v != w)
-                p->queue[k++] = v;
+                p->scratch[k++].w = v;
         }
+        for (int i = 0; i < k; i++)
+            p->queue[i] = p->scratch[i].w;
         p->qhead = 0;
         p->qlen = k;
-        p->waiting[w] = 0;
+        x->waiting = 0;
     }
     int returned = 0;
-    for (int i = 0; i < p->nout;) {
-        if (p->out[i].worker != w) {
-            i++;
-            continue;
-        }
+    while (x->nout > 0) {
         if (p->npool == p->cappool) {
             int cap = p->cappool ? 2 * p->cappool : 8;
             range *r = realloc(p->pool, sizeof *r * (size_t)cap);
             if (!r)
-                return returned;            /* chunk stays outstanding */
+                return returned;            /* the rest stay outstanding */
             p->pool = r;
             p->cappool = cap;
         }
-        p->pool[p->npool++] = (range){p->out[i].start, p->out[i].size};
-        p->out[i] = p->out[--p->nout];
+        policy_chunk *c = &x->out[--x->nout];
+        p->pool[p->npool++] = (range){c->start, c->size};
         returned++;
     }
     return returned;
@@ -260,29 +267,19 @@ int policy_finished(const policy *p) { return p->done == p->I; }
 long policy_remaining(const policy *p) { return p->I - p->done; }
 int policy_replans(const policy *p) { return p->replans; }
 int policy_queued(const policy *p) { return p->qlen; }
-
-int policy_alive(const policy *p)
-{
-    int n = 0;
-    for (int w = 0; w < p->n; w++)
-        n += p->alive[w];
-    return n;
-}
+int policy_alive(const policy *p) { return p->live; }
 
 int policy_acpsa(const policy *p, int *order, double *acp)
 {
     int k = 0;
     for (int w = 0; w < p->n; w++) {
         if (acp)
-            acp[w] = p->plan[w];
-        if (p->plan[w] > 0 && p->alive[w]) {
-            int j = k++;
-            while (j > 0 && p->plan[order[j - 1]] < p->plan[w]) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = w;
-        }
+            acp[w] = p->w[w].plan;
+        if (p->w[w].plan > 0 && p->w[w].alive)
+            p->scratch[k++] = (ranked){p->w[w].plan, w};
     }
+    qsort(p->scratch, (size_t)k, sizeof *p->scratch, by_power);
+    for (int i = 0; i < k; i++)
+        order[i] = p->scratch[i].w;
     return k;
 }

@@ -65,8 +65,9 @@ int policy_start(policy *p, sched_err *err);
  * queued requests then wait, in case a lost chunk comes back). */
 int policy_assign(policy *p, policy_chunk *out);
 
-/* The results of chunk 'id' arrived. SCHED_EINVAL if it is not outstanding. */
-int policy_done(policy *p, long id, sched_err *err);
+/* The results of chunk 'id' arrived from worker w. SCHED_EINVAL if it is not
+ * outstanding there. */
+int policy_done(policy *p, int w, long id, sched_err *err);
 
 /* Worker w is gone: its outstanding chunks go back to the pool, its queued
  * request is dropped. Returns the number of chunks returned. */

@@ -50,9 +50,9 @@ static void test_acpsa_order(void)
     /* Step 2: later requests are served first come, first served, each sized
      * with the A_i it carries. Worker 0 now reports A = 2 (one change of
      * four: no re-plan). S = 10: C = 2 (5 - D (10 + 0.5)) = 7.40 -> 8. */
-    policy_done(p, c[3].id, &err);
+    policy_done(p, c[3].worker, c[3].id, &err);
     policy_request(p, 0, 2.0, &err);
-    policy_done(p, c[2].id, &err);
+    policy_done(p, c[2].worker, c[2].id, &err);
     policy_request(p, 2, 2.0, &err);
     policy_assign(p, &x);
     test_condf(x.worker == 0 && x.size == 8 && x.acp == 2.0,
@@ -73,13 +73,13 @@ static void test_replan(void)
     policy_chunk c[4];
     for (int i = 0; i < 4; i++)
         policy_assign(p, &c[i]);
-    policy_done(p, c[0].id, &err);
+    policy_done(p, c[0].worker, c[0].id, &err);
     policy_request(p, c[0].worker, 0.5, &err);
-    policy_done(p, c[1].id, &err);
+    policy_done(p, c[1].worker, c[1].id, &err);
     policy_request(p, c[1].worker, 0.25, &err);
     test_cond("two changes of four: no re-plan (needs more than half)",
               policy_replans(p) == 0);
-    policy_done(p, c[2].id, &err);
+    policy_done(p, c[2].worker, c[2].id, &err);
     policy_request(p, c[2].worker, 0.5, &err);
     test_cond("three changes of four: re-plan", policy_replans(p) == 1);
     int order[4];
@@ -112,9 +112,9 @@ static void test_replan(void)
     policy_start(p, &err);
     policy_assign(p, &c[0]);
     policy_assign(p, &c[1]);
-    policy_done(p, c[0].id, &err);
+    policy_done(p, c[0].worker, c[0].id, &err);
     policy_request(p, 0, 0.1, &err);
-    policy_done(p, c[1].id, &err);
+    policy_done(p, c[1].worker, c[1].id, &err);
     policy_request(p, 1, 0.1, &err);
     test_cond("tss does not re-plan", policy_replans(p) == 0);
     policy_assign(p, &x);
@@ -137,15 +137,15 @@ static void test_lost(void)
     test_cond("a lost worker may not ask again",
               policy_request(p, c[1].worker, 1, &err) == SCHED_EINVAL);
     test_cond("a late result of the lost chunk is refused",
-              policy_done(p, c[1].id, &err) == SCHED_EINVAL);
-    policy_done(p, c[0].id, &err);
+              policy_done(p, c[1].worker, c[1].id, &err) == SCHED_EINVAL);
+    policy_done(p, c[0].worker, c[0].id, &err);
     policy_request(p, c[0].worker, 1, &err);
     policy_assign(p, &x);
     test_cond("the lost chunk is served first, whole",
               x.reissue && x.start == c[1].start && x.size == c[1].size &&
               x.worker == c[0].worker);
     test_cond("a duplicate result is refused",
-              policy_done(p, c[0].id, &err) == SCHED_EINVAL);
+              policy_done(p, c[0].worker, c[0].id, &err) == SCHED_EINVAL);
     test_cond("two workers left", policy_alive(p) == 2);
     policy_free(p);
 }
@@ -201,7 +201,7 @@ static void test_runs(void)
                 for (long i = busy[w].start; i < busy[w].start + busy[w].size; i++)
                     hits[i]++;
                 has[w] = 0;
-                ok &= policy_done(p, busy[w].id, &err) == SCHED_OK;
+                ok &= policy_done(p, w, busy[w].id, &err) == SCHED_OK;
                 policy_request(p, w, w + 1.0, &err);
             }
             int once = 1;
