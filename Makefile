@@ -26,13 +26,15 @@ SCHED_SRC  := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
 MANDEL_SRC := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 WORKER_SRC := $(filter-out worker/main.c worker/pingpong.c,$(wildcard worker/*.c))
 COORD_SRC  := $(wildcard coordinator/*.c)
+SIM_SRC    := $(filter-out sim/main.c,$(wildcard sim/*.c))
 
 SCHED_LIB  := $(BUILD)/libsched.a
 MANDEL_LIB := $(BUILD)/libmandel.a
+SIM_LIB    := $(BUILD)/libsim.a
 
 PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator \
-              $(BIN)/tabulate
-TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel
+              $(BIN)/tabulate $(BIN)/sim
+TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/test_sim
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -48,7 +50,7 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    scripts/run-tests $(TESTS) tests/cli.sh tests/pvm.sh tests/cluster.sh \
+	    scripts/run-tests $(TESTS) tests/cli.sh tests/sim.sh tests/pvm.sh tests/cluster.sh \
 	    tests/coordinator_cluster.sh tests/reproduce.sh
 
 .PHONY: all-tests
@@ -102,14 +104,20 @@ $(MANDEL_LIB): $(call obj,$(MANDEL_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
+$(SIM_LIB): $(call obj,$(SIM_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/coordinator: $(call obj,$(COORD_SRC) $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(MANDEL_LIB)
+$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
+$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB)
 $(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
 $(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB)

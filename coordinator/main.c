@@ -394,6 +394,7 @@ int main(int argc, char **argv)
     r.rec.height = r.image.height;
     r.rec.maxiter = r.image.maxiter;
     r.rec.sample = r.sample;
+    record_date_now(&r.rec);
     snprintf(r.rec.checksum, sizeof r.rec.checksum, "%016llx",
              (unsigned long long)mandel_checksum(r.image_counts, npix));
     if (strcmp(record_path, "none") != 0 &&

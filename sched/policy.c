@@ -156,7 +156,9 @@ int policy_request(policy *p, int w, double acp, sched_err *err)
     if (x->waiting)
         return sched_fail(err, SCHED_EINVAL,
                           "policy: worker %d already has a request queued", w);
-    set_power(p, w, acp > 0 ? acp : 0);
+    /* The other schemes know nothing of loads: every able worker counts as
+     * A_i = 1, for the queue order as for the chunk size. */
+    set_power(p, w, acp > 0 ? (p->dtss ? acp : 1.0) : 0);
     if (acp > 0) {
         p->queue[(p->qhead + p->qlen++) % p->n] = w;
         x->waiting = 1;
@@ -195,7 +197,7 @@ int policy_assign(policy *p, policy_chunk *out)
         c.size = r.size;
         c.reissue = 1;
     } else {
-        c.acp = p->dtss ? x->cur : 1.0;
+        c.acp = x->cur;
         c.size = sched_next(p->s, c.acp, &c.start);
         if (c.size <= 0)
             return 0;

@@ -16,9 +16,10 @@
  *           queue re-sorted, and the plan redone for I = the remaining
  *           iterations (sched_replan): the re-plan rule.
  *
- * The other schemes go through the same code with A_i = 1 for the chunk size
- * (their sched_next ignores it) and no re-plan: TSS and DTSS differ only in
- * the chunk rule.
+ * The other schemes go through the same code with A_i = 1 for every able
+ * worker, for the queue order as for the chunk size (they know nothing of
+ * loads: the first requests are served in worker order), and no re-plan: TSS
+ * and DTSS differ only in what they do with the A_i.
  *
  * Reading of the paper: a chunk is sized with the A_i the worker sent with its
  * latest request (DTSS's point is to follow the current load); the ACPSA is

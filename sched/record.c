@@ -6,6 +6,12 @@
 
 #include "record.h"
 
+void record_date_now(record *r)
+{
+    time_t now = time(NULL);
+    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+}
+
 int record_init(record *r, int nworkers)
 {
     memset(r, 0, sizeof *r);
@@ -88,9 +94,6 @@ int record_write(const record *r, const char *path, char *msg, size_t len)
         return -1;
     }
     const double t0 = r->t0;
-    char date[64];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     fprintf(f, "#run,scheme,workers,rows,width,height,maxiter,sample,finish,"
                "imbalance,replans,checksum,date\n");
     fprintf(f, "run,%s,%d,%ld,", r->scheme, r->nw, r->rows);
@@ -99,7 +102,7 @@ int record_write(const record *r, const char *path, char *msg, size_t len)
     else
         fprintf(f, ",,,");
     fprintf(f, "%d,%.6f,%.6f,%d,%s,%s\n", r->sample, r->finish, record_imbalance(r),
-            r->replans, r->checksum, date);
+            r->replans, r->checksum, r->date);
     fprintf(f, "#worker,worker,host,seen_host,tid,V,backend,cgroup,chunks,rows,"
                "finish\n");
     for (int w = 0; w < r->nw; w++) {

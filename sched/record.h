@@ -62,6 +62,7 @@ typedef struct record {
     unsigned maxiter;
     int sample;
     char checksum[24];              /* "" when there is no image */
+    char date[40];                  /* when the run was made ("": simulated) */
     double t0;                      /* the clock's value at t = 0 */
     double finish;                  /* seconds from t0 */
     int replans;
@@ -76,6 +77,8 @@ typedef struct record {
 /* Sets r up for nworkers workers (zeroed). Returns 0, or -1 out of memory. */
 int record_init(record *r, int nworkers);
 void record_free(record *r);
+/* Sets the record's date to now (a real run; a simulated one has none). */
+void record_date_now(record *r);
 
 /* A new zeroed chunk entry, or NULL out of memory. */
 rec_chunk *record_chunk(record *r);

@@ -1,0 +1,327 @@
+/* main.c: bin/sim, one simulated run of a scenario file (sim/sim.h).
+ *
+ * A scenario file:
+ *   # a comment
+ *   platform FILE              the hosts, speeds, loads, links (platform.c)
+ *   workload KIND key=value... the iteration costs (workload.c)
+ *   scheme NAME [key=value...] dtss, tss, ..., or tree; its parameters
+ *   sample R                   pseudo-uniform sampling frequency (default 1)
+ *   seed N                     for random workloads (default 1)
+ *   acp real|integer           A_i = V_i / Q_i real (default) or floor
+ *   result-bytes B             bytes sent back per iteration (default 0)
+ *   message-bytes B            bytes of any message besides results (64)
+ *   master-overhead S          master's seconds per message (default 0)
+ *   dispatch S                 extra seconds per chunk handed out (0)
+ *   remeasure S                integer A_i = 0: measure again after S (0.2)
+ * File names are relative to the scenario file's folder.
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/parse.h"
+#include "sched/record.h"
+#include "sim/sim.h"
+
+#define fail(...) parse_fail("sim", __VA_ARGS__)
+#define MAX_PARAM_OPTS 32
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: sim SCENARIO [options]\n"
+"\n"
+"Simulates one run of a loop self-scheduling scheme on a platform of\n"
+"heterogeneous, loaded hosts, with the PVM coordinator's own scheduling code,\n"
+"and prints the paper's line: W1..Wn, Finish time, Imbalance (seconds).\n"
+"The scenario file names the platform, the workload and the scheme\n"
+"(docs/sim.md). Options override it:\n"
+"  -s, --scheme NAME     dtss, tss, gss, fss, css, pss, qss, ess, rss or tree\n"
+"      --NAME VALUE      a scheme parameter (e.g. --delta 4 --cn 6; see\n"
+"                        bin/chunks --help)\n"
+"  -p, --platform FILE   another platform file\n"
+"  -w, --workload 'KIND key=value ...'  another workload\n"
+"  -R, --sample R        pseudo-uniform sampling frequency\n"
+"      --seed N          seed of the random workloads\n"
+"      --acp-int         the paper's integer A_i\n"
+"  -r, --record FILE     write the run record (CSV, as bin/coordinator's)\n"
+"      --chunks          print the number of chunks too\n"
+"  -q, --quiet           print nothing but errors (with --record)\n"
+"  -h, --help            this help\n"
+"Exit status: 0; 1 when the run cannot end (every host failed); 2 for bad\n"
+"input (the message names the file and line).\n");
+}
+
+typedef struct scenario {
+    char platform[1024];
+    char workload[2048];
+    char scheme[64];
+    char params[MAX_PARAM_OPTS][2][64];
+    int nparams;
+    long sample;
+    unsigned long seed;
+    int acp_integer;
+    double result_bytes, message_bytes, master_overhead, dispatch, remeasure;
+} scenario;
+
+static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(msg, len, "%s: cannot open it", path);
+        return -1;
+    }
+    char line[2048];
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        line[strcspn(line, "\r\n")] = '\0';
+        char *key = line + strspn(line, " \t");
+        if (!*key)
+            continue;
+        char *rest = key + strcspn(key, " \t");
+        if (*rest)
+            *rest++ = '\0';
+        rest += strspn(rest, " \t");
+        double d;
+#define NEED_NUM(field, lo) do {                                               \
+        if (parse_double(rest, &d) != 0 || !(d >= (lo))) {                     \
+            snprintf(msg, len, "%s:%d: %s '%s' must be a number >= %g", path,  \
+                     lineno, key, rest, (double)(lo));                         \
+            goto bad; }                                                        \
+        s->field = d; } while (0)
+        if (strcmp(key, "platform") == 0)
+            snprintf(s->platform, sizeof s->platform, "%s", rest);
+        else if (strcmp(key, "workload") == 0)
+            snprintf(s->workload, sizeof s->workload, "%s", rest);
+        else if (strcmp(key, "scheme") == 0) {
+            char *save = NULL, *name = strtok_r(rest, " \t", &save);
+            if (!name) {
+                snprintf(msg, len, "%s:%d: scheme needs a name", path, lineno);
+                goto bad;
+            }
+            snprintf(s->scheme, sizeof s->scheme, "%s", name);
+            for (char *t = strtok_r(NULL, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+                char *eq = strchr(t, '=');
+                if (!eq || s->nparams == MAX_PARAM_OPTS) {
+                    snprintf(msg, len, "%s:%d: scheme parameter '%s' is not key=value",
+                             path, lineno, t);
+                    goto bad;
+                }
+                *eq = '\0';
+                snprintf(s->params[s->nparams][0], 64, "%s", t);
+                snprintf(s->params[s->nparams][1], 64, "%s", eq + 1);
+                s->nparams++;
+            }
+        } else if (strcmp(key, "sample") == 0) {
+            if (parse_long(rest, &s->sample) != 0 || s->sample < 1) {
+                snprintf(msg, len, "%s:%d: sample '%s' must be an integer >= 1", path,
+                         lineno, rest);
+                goto bad;
+            }
+        } else if (strcmp(key, "seed") == 0) {
+            long v;
+            if (parse_long(rest, &v) != 0 || v < 0) {
+                snprintf(msg, len, "%s:%d: seed '%s' must be an integer >= 0", path,
+                         lineno, rest);
+                goto bad;
+            }
+            s->seed = (unsigned long)v;
+        } else if (strcmp(key, "acp") == 0) {
+            if (strcmp(rest, "real") != 0 && strcmp(rest, "integer") != 0) {
+                snprintf(msg, len, "%s:%d: acp '%s': real or integer", path, lineno, rest);
+                goto bad;
+            }
+            s->acp_integer = rest[0] == 'i';
+        } else if (strcmp(key, "result-bytes") == 0)
+            NEED_NUM(result_bytes, 0);
+        else if (strcmp(key, "message-bytes") == 0)
+            NEED_NUM(message_bytes, 0);
+        else if (strcmp(key, "master-overhead") == 0)
+            NEED_NUM(master_overhead, 0);
+        else if (strcmp(key, "dispatch") == 0)
+            NEED_NUM(dispatch, 0);
+        else if (strcmp(key, "remeasure") == 0)
+            NEED_NUM(remeasure, 1e-6);
+        else {
+            snprintf(msg, len, "%s:%d: unknown line '%s' (platform, workload, scheme, "
+                     "sample, seed, acp, result-bytes, message-bytes, master-overhead, "
+                     "dispatch, remeasure)", path, lineno, key);
+            goto bad;
+        }
+#undef NEED_NUM
+    }
+    fclose(f);
+    return 0;
+bad:
+    fclose(f);
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_PARAM };
+    struct option opts[16 + MAX_PARAM_OPTS] = {
+        {"scheme", required_argument, NULL, 's'},
+        {"platform", required_argument, NULL, 'p'},
+        {"workload", required_argument, NULL, 'w'},
+        {"sample", required_argument, NULL, 'R'},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"acp-int", no_argument, NULL, OPT_ACPINT},
+        {"record", required_argument, NULL, 'r'},
+        {"chunks", no_argument, NULL, OPT_CHUNKS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+    };
+    int nopts = 10;
+    parse_scheme_options(opts, &nopts, 16 + MAX_PARAM_OPTS, OPT_PARAM);
+
+    static scenario sc = {.scheme = "dtss", .sample = 1, .seed = 1,
+                          .message_bytes = 64, .remeasure = 0.2};
+    const char *o_scheme = NULL, *o_platform = NULL, *o_workload = NULL, *rec_path = NULL;
+    const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
+    long o_sample = 0, o_seed = -1;
+    int nparam = 0, acp_int = 0, quiet = 0, show_chunks = 0, c, idx;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":s:p:w:R:r:qh", opts, &idx)) != -1) {
+        switch (c) {
+        case 's': o_scheme = optarg; break;
+        case 'p': o_platform = optarg; break;
+        case 'w': o_workload = optarg; break;
+        case 'R':
+            if (parse_long(optarg, &o_sample) != 0 || o_sample < 1)
+                return fail("--sample '%s' must be an integer >= 1", optarg);
+            break;
+        case OPT_SEED:
+            if (parse_long(optarg, &o_seed) != 0 || o_seed < 0)
+                return fail("--seed '%s' must be an integer >= 0", optarg);
+            break;
+        case OPT_ACPINT: acp_int = 1; break;
+        case OPT_CHUNKS: show_chunks = 1; break;
+        case OPT_PARAM:
+            pname[nparam] = opts[idx].name;
+            pvalue[nparam++] = optarg;
+            break;
+        case 'r': rec_path = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
+        default: return fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return fail("a scenario file is needed (try --help)");
+    if (optind + 1 < argc)
+        return fail("unexpected argument '%s' (try --help)", argv[optind + 1]);
+    char msg[1024];
+    const char *path = argv[optind];
+    if (read_scenario(&sc, path, msg, sizeof msg) != 0)
+        return fail("%s", msg);
+    char pathcopy[1024];
+    snprintf(pathcopy, sizeof pathcopy, "%s", path);
+    const char *dir = dirname(pathcopy);
+
+    if (o_scheme) {
+        snprintf(sc.scheme, sizeof sc.scheme, "%s", o_scheme);
+        sc.nparams = 0;             /* the file's parameters were for its scheme */
+    }
+    if (o_sample)
+        sc.sample = o_sample;
+    if (o_seed >= 0)
+        sc.seed = (unsigned long)o_seed;
+    if (acp_int)
+        sc.acp_integer = 1;
+
+    char platform_path[2048];
+    const char *pf_file = o_platform ? o_platform : sc.platform;
+    if (!pf_file[0])
+        return fail("%s: no 'platform FILE' line (or --platform)", path);
+    if (o_platform || pf_file[0] == '/')
+        snprintf(platform_path, sizeof platform_path, "%s", pf_file);
+    else
+        snprintf(platform_path, sizeof platform_path, "%s/%s", dir, pf_file);
+    sim_platform pf;
+    if (sim_platform_read(&pf, platform_path, msg, sizeof msg) != 0)
+        return fail("%s", msg);
+
+    sim_workload wl;
+    const char *wl_line = o_workload ? o_workload : sc.workload;
+    if (!wl_line[0]) {
+        sim_platform_free(&pf);
+        return fail("%s: no 'workload KIND ...' line (or --workload)", path);
+    }
+    if (sim_workload_parse(&wl, wl_line, sc.seed, o_workload ? "." : dir, msg,
+                           sizeof msg) != 0 ||
+        sim_workload_sample(&wl, (int)sc.sample, msg, sizeof msg) != 0) {
+        sim_platform_free(&pf);
+        return fail("%s", msg);
+    }
+
+    sim_config cfg;
+    sim_config_init(&cfg);
+    cfg.platform = &pf;
+    cfg.workload = &wl;
+    cfg.acp_integer = sc.acp_integer;
+    cfg.result_bytes = sc.result_bytes;
+    cfg.message_bytes = sc.message_bytes;
+    cfg.master_overhead = sc.master_overhead;
+    cfg.dispatch = sc.dispatch;
+    cfg.remeasure = sc.remeasure;
+    cfg.tree = strcmp(sc.scheme, "tree") == 0;
+    int rc = 1;
+    record rec = {0};
+    if (!cfg.tree) {
+        sched_err err;
+        const sched_type *T = sched_type_find(sc.scheme, &err);
+        if (!T) {
+            rc = fail("%s, or tree", err.msg);
+            goto out;
+        }
+        sched_config_init(&cfg.sched, T, wl.n, pf.nhosts);
+        for (int i = 0; i < sc.nparams; i++)
+            if (sched_config_set(&cfg.sched, sc.params[i][0], sc.params[i][1], &err) != 0) {
+                rc = fail("%s: %s", path, err.msg);
+                goto out;
+            }
+        for (int i = 0; i < nparam; i++)
+            if (sched_config_set(&cfg.sched, pname[i], pvalue[i], &err) != 0) {
+                rc = fail("%s", err.msg);
+                goto out;
+            }
+        sched *check = sched_new(&cfg.sched, &err);     /* parameters checked now */
+        if (!check) {
+            rc = fail("%s", err.msg);
+            goto out;
+        }
+        sched_free(check);
+    } else if (sc.nparams || nparam) {
+        rc = fail("tree takes no scheme parameters");
+        goto out;
+    }
+    if (record_init(&rec, pf.nhosts) != 0) {
+        rc = fail("out of memory for %d hosts", pf.nhosts);
+        goto out;
+    }
+    if (sim_run(&cfg, &rec, msg, sizeof msg) != 0 ||
+        (rec_path && record_write(&rec, rec_path, msg, sizeof msg) != 0)) {
+        fail("%s", msg);
+        rc = 1;
+        goto out;
+    }
+    if (!quiet) {
+        record_summary(&rec, stdout);
+        if (show_chunks)
+            printf("chunks %ld replans %d\n", rec.nchunks, rec.replans);
+    }
+    rc = 0;
+out:
+    record_free(&rec);
+    sim_workload_free(&wl);
+    sim_platform_free(&pf);
+    return rc;
+}

@@ -1,0 +1,131 @@
+/* sim.h: a discrete-event simulator of loop self-scheduling on heterogeneous,
+ * loaded hosts, driving the very code of the PVM coordinator: the scheme
+ * (sched/), the policy (sched/policy.c: ACPSA, queue, re-plan, lost chunks)
+ * and Tree-Scheduling's split and partners (sched/tree.c). A simulated run and
+ * a PVM run differ only in where the time comes from; both write the same run
+ * record (sched/record.h).
+ *
+ * The model:
+ *  - hosts, each with a speed (cost units per second when it runs alone) and
+ *    a load over time: from time t on, N other busy processes share the host
+ *    with the worker, whose effective speed is then speed / (N + 1); the
+ *    worker measures Q = N + 1 (it counts itself), as on PVM;
+ *  - clusters of hosts, with a link class between any two clusters (latency
+ *    in seconds, bandwidth in bytes per second); the master sits in one;
+ *  - a workload: the cost of each iteration (sim_workload);
+ *  - a message costs latency + bytes / bandwidth of its link; the master
+ *    spends 'master_overhead' seconds on each message it handles, one at a
+ *    time; each chunk handed out costs 'dispatch' seconds more on its way
+ *    (e.g. a grid job's submission).
+ * Deterministic: no clock, no threads; ties are broken by the order in which
+ * events were created. The same inputs (and seed, for random workloads) give
+ * the same bytes.
+ */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stddef.h>
+
+#include "sched/record.h"
+#include "sched/sched.h"
+
+/* ---- the platform (platform.c) ------------------------------------------- */
+
+typedef struct sim_step {
+    double t;       /* from this time on ... */
+    int extra;      /* ... this many other busy processes on the host */
+} sim_step;
+
+typedef struct sim_host {
+    char name[64];
+    char cluster[64];
+    double speed;           /* cost units per second, alone */
+    sim_step *load;         /* by increasing t; before the first: none */
+    int nload;
+    double fail;            /* the host fails at this time (< 0: never) */
+} sim_host;
+
+typedef struct sim_link {
+    char a[64], b[64];      /* clusters; "*" matches any */
+    double latency;         /* seconds */
+    double bandwidth;       /* bytes per second */
+} sim_link;
+
+typedef struct sim_platform {
+    sim_host *hosts;
+    int nhosts;
+    char master[64];        /* the master's cluster */
+    sim_link *links;
+    int nlinks;
+} sim_platform;
+
+/* Reads a platform file (format: sim/README in docs/sim.md; errors name the
+ * file and line). Returns 0, or -1 with the message in msg. */
+int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len);
+void sim_platform_free(sim_platform *p);
+/* The link between two clusters (the last matching "link" line; default:
+ * latency 0, infinite bandwidth). */
+const sim_link *sim_link_between(const sim_platform *p, const char *a, const char *b);
+
+/* ---- the workload (workload.c) -------------------------------------------- */
+
+typedef enum {
+    SIM_ARRAY,              /* a cost per iteration, kept as prefix sums */
+    SIM_LINEAR              /* cost(i) = a + b i, closed form (uniform: b = 0) */
+} sim_kind;
+
+typedef struct sim_workload {
+    sim_kind kind;
+    long n;                 /* iterations */
+    int sample;             /* pseudo-uniform sampling frequency R (1: none) */
+    double a, b;            /* SIM_LINEAR */
+    double *prefix;         /* SIM_ARRAY: n + 1 prefix sums, in scheduled order */
+    double total;
+    char desc[160];         /* for the run record and the summary */
+    int width, height;      /* an image's, for the record (0: none) */
+    unsigned maxiter;
+} sim_workload;
+
+/* The workload of a 'workload' line: KIND key=value ... (see docs/sim.md):
+ *   uniform n= cost=          increasing n= from= to=     decreasing n= from= to=
+ *   conditional n= lo= hi= p= (cost hi with probability p, else lo)
+ *   matrix n= min= max= scale= (a product of two random s x s matrices,
+ *                               s uniform in [min, max]: cost scale (s/1000)^3)
+ *   mandel costs=FILE (bin/mandel --costs) or mandel size= maxiter=
+ *   costs file=FILE   (one cost per line, or the 3rd CSV column)
+ * 'seed' drives the random ones (GSL's mt19937); 'dir' resolves relative file
+ * names. Returns 0, or -1 with the message (naming the bad key) in msg. */
+int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
+                       const char *dir, char *msg, size_t len);
+/* Applies pseudo-uniform sampling with frequency R (before the run). */
+int sim_workload_sample(sim_workload *w, int R, char *msg, size_t len);
+void sim_workload_free(sim_workload *w);
+
+/* The cost of iterations [start, start + size) of the scheduled loop. */
+double sim_work(const sim_workload *w, long start, long size);
+/* How many iterations from 'start' on (at most 'limit') are complete after
+ * 'work' units: the largest k <= limit with sim_work(w, start, k) <= work. */
+long sim_reach(const sim_workload *w, long start, long limit, double work);
+
+/* ---- a run (engine.c) ------------------------------------------------------ */
+
+typedef struct sim_config {
+    const sim_platform *platform;
+    const sim_workload *workload;
+    sched_config sched;     /* the scheme and its parameters (I, P set by sim) */
+    int tree;               /* Tree-Scheduling instead of a scheme */
+    int acp_integer;        /* A_i = floor(V_i / Q_i) */
+    double result_bytes;    /* bytes sent back per iteration */
+    double message_bytes;   /* bytes of every message besides results */
+    double master_overhead; /* master's seconds per message */
+    double dispatch;        /* extra seconds per chunk handed out */
+    double remeasure;       /* with A_i = 0, measure again after (s) */
+} sim_config;
+
+void sim_config_init(sim_config *c);
+
+/* Runs the simulation and fills the run record (rec: record_init'ed by the
+ * caller with the platform's host count). Returns 0, or -1 with msg. */
+int sim_run(const sim_config *c, record *rec, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,439 @@
+/* workload.c: the cost of each iteration of the loop (Xu & Chronopoulos
+ * Fig. 1: uniform, linearly increasing / decreasing, conditional, irregular;
+ * Díaz et al. Sec. 4: products of random matrices of size 300-1000; the
+ * Mandelbrot rows of bin/mandel --costs).
+ *
+ * Iteration costs are kept as prefix sums in the scheduled order (after
+ * pseudo-uniform sampling), so the cost of any chunk is one subtraction, and
+ * the linear kinds in closed form, so a loop of 10^8 iterations costs nothing
+ * to hold: a simulation's time grows with its chunks, not its iterations.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "mandel/mandel.h"
+#include "sched/parse.h"
+#include "sim/sim.h"
+
+#define MAXKEYS 8
+
+typedef struct kv { const char *k, *v; int used; } kv;
+
+/* The value of key k, or NULL; marks it used. */
+static const char *get(kv *kvs, int n, const char *k)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(kvs[i].k, k) == 0) {
+            kvs[i].used = 1;
+            return kvs[i].v;
+        }
+    return NULL;
+}
+
+static int num(kv *kvs, int n, const char *k, double dflt, int required, double *out,
+               char *msg, size_t len)
+{
+    const char *v = get(kvs, n, k);
+    if (!v) {
+        if (required) {
+            snprintf(msg, len, "workload needs %s=", k);
+            return -1;
+        }
+        *out = dflt;
+        return 0;
+    }
+    if (parse_double(v, out) != 0) {
+        snprintf(msg, len, "workload: %s=%s is not a number", k, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int count(kv *kvs, int n, long *out, char *msg, size_t len)
+{
+    double d;
+    if (num(kvs, n, "n", 0, 1, &d, msg, len) != 0)
+        return -1;
+    if (!(d >= 1) || d != floor(d) || d > 4e18) {
+        snprintf(msg, len, "workload: n=%g must be an integer >= 1", d);
+        return -1;
+    }
+    *out = (long)d;
+    return 0;
+}
+
+/* Makes w an array workload of n costs (filled by the caller). */
+static double *make_array(sim_workload *w, long n, char *msg, size_t len)
+{
+    if (n > 200000000L) {
+        snprintf(msg, len, "workload: n=%ld is too many iterations for a cost "
+                 "array (at most 2e8; uniform and linear kinds have no limit)", n);
+        return NULL;
+    }
+    w->kind = SIM_ARRAY;
+    w->n = n;
+    w->prefix = calloc((size_t)n + 1, sizeof *w->prefix);
+    if (!w->prefix)
+        snprintf(msg, len, "workload: out of memory for %ld costs", n);
+    return w->prefix;
+}
+
+/* costs[] (original order) -> prefix sums in place (w->prefix[1..n]). */
+static void finish_array(sim_workload *w)
+{
+    double s = 0;
+    for (long i = 1; i <= w->n; i++) {
+        s += w->prefix[i];
+        w->prefix[i] = s;
+    }
+    w->prefix[0] = 0;
+    w->total = s;
+}
+
+/* Reads costs from a file: the 'column'-th comma- or space-separated field of
+ * every line that has a number there (a header line does not). With
+ * index_column > 0 the cost goes to the iteration named in that column. */
+static int read_costs(sim_workload *w, const char *path, int column, int index_column,
+                      char *msg, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(msg, len, "workload: %s: %s", path, strerror(errno));
+        return -1;
+    }
+    double *vals = NULL;
+    long *idx = NULL, n = 0, cap = 0, lineno = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *field[32];
+        int nf = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(line, ", \t\r\n", &save); t && nf < 32;
+             t = strtok_r(NULL, ", \t\r\n", &save))
+            field[nf++] = t;
+        if (nf < column || nf < index_column)
+            continue;
+        double v, iv = (double)n;
+        if (parse_double(field[column - 1], &v) != 0 ||
+            (index_column > 0 && parse_double(field[index_column - 1], &iv) != 0))
+            continue;                       /* a header */
+        if (v < 0) {
+            snprintf(msg, len, "workload: %s:%ld: negative cost %g", path, lineno, v);
+            goto fail;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            double *nv = realloc(vals, sizeof *vals * (size_t)cap);
+            long *ni = realloc(idx, sizeof *idx * (size_t)cap);
+            if (!nv || !ni) {
+                free(nv ? nv : vals);
+                free(ni ? ni : idx);
+                fclose(f);
+                snprintf(msg, len, "workload: out of memory reading %s", path);
+                return -1;
+            }
+            vals = nv;
+            idx = ni;
+        }
+        vals[n] = v;
+        idx[n] = (long)iv;
+        n++;
+    }
+    fclose(f);
+    f = NULL;
+    if (n == 0) {
+        snprintf(msg, len, "workload: %s has no costs (column %d)", path, column);
+        goto fail;
+    }
+    if (!make_array(w, n, msg, len))
+        goto fail;
+    for (long i = 0; i < n; i++) {
+        if (idx[i] < 0 || idx[i] >= n) {
+            snprintf(msg, len, "workload: %s: iteration %ld out of 0..%ld", path,
+                     idx[i], n - 1);
+            goto fail;
+        }
+        w->prefix[idx[i] + 1] = vals[i];
+    }
+    free(vals);
+    free(idx);
+    finish_array(w);
+    return 0;
+fail:
+    if (f)
+        fclose(f);
+    free(vals);
+    free(idx);
+    return -1;
+}
+
+int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
+                       const char *dir, char *msg, size_t len)
+{
+    memset(w, 0, sizeof *w);
+    w->sample = 1;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *save = NULL, *kind = strtok_r(buf, " \t\r\n", &save);
+    kv kvs[MAXKEYS];
+    int n = 0;
+    for (char *t = strtok_r(NULL, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+        char *eq = strchr(t, '=');
+        if (!eq || n == MAXKEYS) {
+            snprintf(msg, len, "workload: '%s' is not key=value", t);
+            return -1;
+        }
+        *eq = '\0';
+        kvs[n++] = (kv){t, eq + 1, 0};
+    }
+    if (!kind) {
+        snprintf(msg, len, "workload: no kind (uniform, increasing, decreasing, "
+                 "conditional, matrix, mandel, costs)");
+        return -1;
+    }
+    char path[1024];
+    gsl_rng *rng = NULL;
+    int rc = -1;
+    if (strcmp(kind, "uniform") == 0) {
+        double c;
+        if (count(kvs, n, &w->n, msg, len) || num(kvs, n, "cost", 1, 0, &c, msg, len))
+            goto out;
+        if (!(c > 0)) {
+            snprintf(msg, len, "workload: cost=%g must be > 0", c);
+            goto out;
+        }
+        w->kind = SIM_LINEAR;
+        w->a = c;
+        w->total = c * (double)w->n;
+        snprintf(w->desc, sizeof w->desc, "uniform n=%ld cost=%g", w->n, c);
+    } else if (strcmp(kind, "increasing") == 0 || strcmp(kind, "decreasing") == 0) {
+        double from, to;
+        int inc = kind[0] == 'i';
+        if (count(kvs, n, &w->n, msg, len) ||
+            num(kvs, n, "from", inc ? 1 : 100, 0, &from, msg, len) ||
+            num(kvs, n, "to", inc ? 100 : 1, 0, &to, msg, len))
+            goto out;
+        if (!(from > 0) || !(to > 0) || (inc ? to < from : to > from)) {
+            snprintf(msg, len, "workload %s: from=%g to=%g must be > 0 and %s", kind,
+                     from, to, inc ? "from <= to" : "from >= to");
+            goto out;
+        }
+        w->kind = SIM_LINEAR;
+        w->a = from;
+        w->b = w->n > 1 ? (to - from) / (double)(w->n - 1) : 0;
+        w->total = (from + to) / 2 * (double)w->n;
+        snprintf(w->desc, sizeof w->desc, "%s n=%ld from=%g to=%g", kind, w->n, from, to);
+    } else if (strcmp(kind, "conditional") == 0 || strcmp(kind, "matrix") == 0) {
+        int cond = kind[0] == 'c';
+        double lo, hi, p, scale;
+        if (count(kvs, n, &w->n, msg, len))
+            goto out;
+        if (cond) {
+            if (num(kvs, n, "lo", 1, 0, &lo, msg, len) || num(kvs, n, "hi", 10, 0, &hi, msg, len) ||
+                num(kvs, n, "p", 0.5, 0, &p, msg, len))
+                goto out;
+            if (!(lo > 0) || !(hi > 0) || !(p >= 0 && p <= 1)) {
+                snprintf(msg, len, "workload conditional: lo=%g hi=%g must be > 0, p=%g "
+                         "in [0, 1]", lo, hi, p);
+                goto out;
+            }
+        } else {
+            if (num(kvs, n, "min", 300, 0, &lo, msg, len) ||
+                num(kvs, n, "max", 1000, 0, &hi, msg, len) ||
+                num(kvs, n, "scale", 1, 0, &scale, msg, len))
+                goto out;
+            if (!(lo >= 1) || lo != floor(lo) || hi != floor(hi) || hi < lo || !(scale > 0)) {
+                snprintf(msg, len, "workload matrix: min=%g max=%g must be integers, "
+                         "1 <= min <= max; scale=%g > 0", lo, hi, scale);
+                goto out;
+            }
+        }
+        if (!make_array(w, w->n, msg, len))
+            goto out;
+        rng = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!rng) {
+            snprintf(msg, len, "workload: out of memory");
+            goto out;
+        }
+        gsl_rng_set(rng, seed);
+        for (long i = 0; i < w->n; i++) {
+            if (cond)
+                w->prefix[i + 1] = gsl_rng_uniform(rng) < p ? hi : lo;
+            else {
+                double s = lo + (double)gsl_rng_uniform_int(rng, (unsigned long)(hi - lo + 1));
+                w->prefix[i + 1] = scale * (s / 1000) * (s / 1000) * (s / 1000);
+            }
+        }
+        finish_array(w);
+        if (cond)
+            snprintf(w->desc, sizeof w->desc, "conditional n=%ld lo=%g hi=%g p=%g seed=%lu",
+                     w->n, lo, hi, p, seed);
+        else
+            snprintf(w->desc, sizeof w->desc, "matrix n=%ld min=%g max=%g scale=%g seed=%lu",
+                     w->n, lo, hi, scale, seed);
+    } else if (strcmp(kind, "mandel") == 0) {
+        const char *file = get(kvs, n, "costs");
+        double size, maxiter;
+        if (file) {
+            snprintf(path, sizeof path, "%s%s%s", file[0] == '/' || !dir ? "" : dir,
+                     file[0] == '/' || !dir ? "" : "/", file);
+            /* bin/mandel --costs: index,row,cost,...: cost of each row */
+            if (read_costs(w, path, 3, 2, msg, len) != 0)
+                goto out;
+            snprintf(w->desc, sizeof w->desc, "mandel costs=%s", file);
+        } else {
+            if (num(kvs, n, "size", 0, 1, &size, msg, len) ||
+                num(kvs, n, "maxiter", MANDEL_DEFAULT_MAXITER, 0, &maxiter, msg, len))
+                goto out;
+            mandel_params mp;
+            mandel_defaults(&mp);
+            mp.width = mp.height = (int)size;
+            mp.maxiter = (uint32_t)maxiter;
+            if (size != floor(size) || maxiter != floor(maxiter) ||
+                mandel_check(&mp, msg, len) != 0) {
+                if (size != floor(size) || maxiter != floor(maxiter))
+                    snprintf(msg, len, "workload mandel: size=%g maxiter=%g must be "
+                             "integers", size, maxiter);
+                goto out;
+            }
+            if (!make_array(w, mp.height, msg, len))
+                goto out;
+            uint32_t *row = malloc(sizeof *row * (size_t)mp.width);
+            if (!row) {
+                snprintf(msg, len, "workload: out of memory");
+                goto out;
+            }
+            for (int y = 0; y < mp.height; y++)
+                w->prefix[y + 1] = (double)mandel_row(&mp, y, row);
+            free(row);
+            finish_array(w);
+            w->width = mp.width;
+            w->height = mp.height;
+            w->maxiter = mp.maxiter;
+            snprintf(w->desc, sizeof w->desc, "mandel size=%d maxiter=%u", mp.width,
+                     mp.maxiter);
+        }
+    } else if (strcmp(kind, "costs") == 0) {
+        const char *file = get(kvs, n, "file");
+        double col;
+        if (!file) {
+            snprintf(msg, len, "workload costs needs file=");
+            goto out;
+        }
+        if (num(kvs, n, "column", 1, 0, &col, msg, len))
+            goto out;
+        if (!(col >= 1 && col <= 32) || col != floor(col)) {
+            snprintf(msg, len, "workload costs: column=%g must be 1..32", col);
+            goto out;
+        }
+        snprintf(path, sizeof path, "%s%s%s", file[0] == '/' || !dir ? "" : dir,
+                 file[0] == '/' || !dir ? "" : "/", file);
+        if (read_costs(w, path, (int)col, 0, msg, len) != 0)
+            goto out;
+        snprintf(w->desc, sizeof w->desc, "costs file=%s", file);
+    } else {
+        snprintf(msg, len, "workload: unknown kind '%s' (uniform, increasing, decreasing, "
+                 "conditional, matrix, mandel, costs)", kind);
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        if (!kvs[i].used) {
+            snprintf(msg, len, "workload %s: unknown key '%s'", kind, kvs[i].k);
+            goto out;
+        }
+    rc = 0;
+out:
+    gsl_rng_free(rng);
+    if (rc != 0)
+        sim_workload_free(w);
+    return rc;
+}
+
+int sim_workload_sample(sim_workload *w, int R, char *msg, size_t len)
+{
+    if (R < 1) {
+        snprintf(msg, len, "sample %d: the frequency must be >= 1", R);
+        return -1;
+    }
+    w->sample = R;
+    if (w->kind != SIM_ARRAY || R == 1)
+        return 0;                           /* closed forms sample on the fly */
+    double *p = malloc(sizeof *p * ((size_t)w->n + 1));
+    if (!p) {
+        snprintf(msg, len, "sample: out of memory");
+        return -1;
+    }
+    p[0] = 0;
+    for (long k = 0; k < w->n; k++) {
+        long i = mandel_sample_row(k, w->n, R);
+        p[k + 1] = p[k] + (w->prefix[i + 1] - w->prefix[i]);
+    }
+    free(w->prefix);
+    w->prefix = p;
+    return 0;
+}
+
+void sim_workload_free(sim_workload *w)
+{
+    free(w->prefix);
+    w->prefix = NULL;
+}
+
+/* Sum of a + b i over original iterations i = r + m R, m in [m0, m1). */
+static double class_sum(const sim_workload *w, long r, long m0, long m1)
+{
+    double c = (double)(m1 - m0);
+    return c * (w->a + w->b * (double)r) +
+           w->b * (double)w->sample * ((double)m0 + (double)m1 - 1) * c / 2;
+}
+
+double sim_work(const sim_workload *w, long start, long size)
+{
+    if (size <= 0)
+        return 0;
+    if (w->kind == SIM_ARRAY)
+        return w->prefix[start + size] - w->prefix[start];
+    if (w->b == 0)
+        return w->a * (double)size;
+    long R = w->sample, n = w->n, end = start + size;
+    if (R == 1)
+        return class_sum(w, 0, start, end);
+    /* The classes of the sampled loop (mandel_sample_row): with n = qR + s,
+     * classes r < s hold q + 1 iterations, the others q; class r starts at
+     * r q + min(r, s). */
+    long q = n / R, s = n % R;
+    long big = s * (q + 1);
+    long r = start < big ? start / (q + 1) : s + (start - big) / (q ? q : 1);
+    double sum = 0;
+    for (; r < R; r++) {
+        long off = r * q + (r < s ? r : s), cnt = q + (r < s);
+        if (off >= end)
+            break;
+        long a = start > off ? start : off, b = end < off + cnt ? end : off + cnt;
+        if (a < b)
+            sum += class_sum(w, r, a - off, b - off);
+    }
+    return sum;
+}
+
+long sim_reach(const sim_workload *w, long start, long limit, double work)
+{
+    double tol = work * 1e-12 + 1e-12;
+    if (sim_work(w, start, limit) <= work + tol)
+        return limit;
+    long lo = 0, hi = limit;                /* work(lo) <= work < work(hi) */
+    while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        if (sim_work(w, start, mid) <= work + tol)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}

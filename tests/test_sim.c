@@ -1,0 +1,317 @@
+/* test_sim.c: the simulator (sim/): event times worked by hand, every
+ * iteration done once for every scheme, load = proportionally slower hosts,
+ * failures, re-planning, determinism, workloads, bad files. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sched/record.h"
+#include "sim/sim.h"
+#include "tests/test.h"
+
+static char dir[] = "/tmp/test_sim_XXXXXX";
+
+/* Writes text to DIR/name; returns the path (static buffer, one at a time). */
+static const char *file(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* One run: platform text, workload line, scheme (NULL = tree), sample R.
+ * Fills rec (record_init'ed here); returns 0 or -1 (message in msg). */
+static int simulate(const char *plat, const char *workload, const char *scheme,
+                    const char *const *params, int R, record *rec, char *msg,
+                    size_t len)
+{
+    sim_platform pf;
+    sim_workload wl;
+    if (sim_platform_read(&pf, file("p.plat", plat), msg, len) != 0)
+        return -1;
+    if (sim_workload_parse(&wl, workload, 7, dir, msg, len) != 0 ||
+        sim_workload_sample(&wl, R, msg, len) != 0) {
+        sim_platform_free(&pf);
+        return -1;
+    }
+    sim_config c;
+    sim_config_init(&c);
+    c.platform = &pf;
+    c.workload = &wl;
+    c.tree = scheme == NULL;
+    sched_err err;
+    if (scheme) {
+        sched_config_init(&c.sched, sched_type_find(scheme, &err), wl.n, pf.nhosts);
+        for (int i = 0; params && params[i]; i += 2)
+            sched_config_set(&c.sched, params[i], params[i + 1], &err);
+    }
+    record_init(rec, pf.nhosts);
+    int rc = sim_run(&c, rec, msg, len);
+    sim_workload_free(&wl);
+    sim_platform_free(&pf);
+    return rc;
+}
+
+static int near(double a, double b) { return fabs(a - b) < 1e-9; }
+
+/* TSS, 100 uniform iterations, hosts of speed 1 and 2, 1 ms links.
+ * Chunks 25, 22, 18, 15, 11, 8, 1 (F = 25, D = 24/6.69 = 3.587). Both
+ * report at 0 (arrive 0.001, t0); worker order a, b (TSS ignores A_i):
+ *   a [0,25)   arrives 0.002, done 25.002, report at master 25.003
+ *   b [25,47)  arrives 0.002, 22/2 -> done 11.002, at master 11.003
+ *   b [47,65)  sent 11.003, done 11.004 + 9 = 20.004, at master 20.005
+ *   b [65,80)  done 20.006 + 7.5 = 27.506, at master 27.507
+ *   a [80,91)  sent 25.003, done 25.004 + 11 = 36.004, at master 36.005
+ *   b [91,99)  sent 27.507, done 27.508 + 4 = 31.508, at master 31.509
+ *   b [99,100) sent 31.509, done 31.510 + 0.5 = 32.010, at master 32.011
+ * Finish = 36.005 - 0.001 = 36.004; W1 = 36.004, W2 = 32.010. */
+static void test_by_hand(void)
+{
+    record r;
+    char msg[256];
+    int rc = simulate("host a speed=1\nhost b speed=2\nlink * * latency=0.001\n",
+                      "uniform n=100 cost=1", "tss", NULL, 1, &r, msg, sizeof msg);
+    test_cond("two hosts, tss: runs", rc == 0);
+    if (rc != 0) {
+        puts(msg);
+        return;
+    }
+    static const long size[] = {25, 22, 18, 15, 11, 8, 1};
+    static const int who[] = {0, 1, 1, 1, 0, 1, 1};
+    static const double fin[] = {25.002, 11.002, 20.004, 27.506, 36.004, 31.508, 32.010};
+    int ok = r.nchunks == 7;
+    for (int i = 0; ok && i < 7; i++)
+        ok = r.chunks[i].size == size[i] && r.chunks[i].worker == who[i] &&
+             near(r.chunks[i].finished, fin[i]);
+    test_cond("two hosts, tss: chunks, workers and end times as worked by hand", ok);
+    test_condf(near(r.finish, 36.004) && near(r.w[0].finish - r.t0, 36.004) &&
+               near(r.w[1].finish - r.t0, 32.010) && near(record_imbalance(&r), 3.994),
+               "two hosts, tss: Finish 36.004, W1 36.004, W2 32.010 (got %.6f)", r.finish);
+    record_free(&r);
+
+    /* DTSS on the same: A = 1, 2 -> ACPSA b, a; F = 100/6, N = 200/17.67 =
+     * 11.32, D = 15.67/10.32 = 1.518; b: 2 (16.67 - 1.518 * 0.5) = 31.8 -> 32. */
+    rc = simulate("host a speed=1\nhost b speed=2\nlink * * latency=0.001\n",
+                  "uniform n=100 cost=1", "dtss", NULL, 1, &r, msg, sizeof msg);
+    test_cond("two hosts, dtss: the faster first, 32 iterations (eq. 7)",
+              rc == 0 && r.chunks[0].worker == 1 && r.chunks[0].size == 32 &&
+              r.chunks[0].acp == 2);
+    record_free(&r);
+}
+
+static int covers_once(const record *r, long n)
+{
+    char *seen = calloc((size_t)n, 1);
+    int ok = 1;
+    for (long i = 0; i < r->nchunks; i++) {
+        const rec_chunk *c = &r->chunks[i];
+        if (!c->done)
+            continue;
+        for (long k = c->start; k < c->start + c->size; k++)
+            if (k < 0 || k >= n || seen[k]++)
+                ok = 0;
+    }
+    for (long k = 0; ok && k < n; k++)
+        ok = seen[k] == 1;
+    free(seen);
+    return ok;
+}
+
+static void test_every_scheme(void)
+{
+    static const char *plat =
+        "master home\n"
+        "host w1 speed=1e6 cluster=home load=0:3\n"
+        "host w2 speed=1e6 cluster=home load=0:2,5:0\n"
+        "host fast speed=6e6 cluster=away load=3:5\n"
+        "host w4 speed=1e6 cluster=away\n"
+        "link home home latency=1e-4 bandwidth=1.25e7\n"
+        "link home away latency=0.05 bandwidth=1e6\n";
+    static const char *schemes[] = {"pss", "css", "gss", "tss", "fss", "qss", "ess",
+                                    "rss", "dtss", NULL};
+    for (int i = 0; i < 10; i++) {
+        record r;
+        char msg[256];
+        int rc = simulate(plat, "mandel size=64 maxiter=300", schemes[i], NULL, 4, &r,
+                          msg, sizeof msg);
+        test_condf(rc == 0 && covers_once(&r, 64) && r.finish > 0,
+                   "%s, mandel 64 rows on a loaded 2-cluster platform: every row once",
+                   schemes[i] ? schemes[i] : "tree");
+        record_free(&r);
+    }
+}
+
+/* A host under a constant load N behaves as one N + 1 times slower, for the
+ * schemes that ignore A_i (DTSS sees the load in its A_i, and Tree splits by
+ * the static speeds, by design). */
+static void test_load_is_slowness(void)
+{
+    static const char *schemes[] = {"tss", "gss", "fss", "qss"};
+    for (int i = 0; i < 4; i++) {
+        record a, b;
+        char msg[256];
+        int ra = simulate("host x speed=4\nhost y speed=3 load=0:2\n"
+                          "link * * latency=0.01\n", "increasing n=500 from=1 to=9",
+                          schemes[i], NULL, 1, &a, msg, sizeof msg);
+        int rb = simulate("host x speed=4\nhost y speed=1\nlink * * latency=0.01\n",
+                          "increasing n=500 from=1 to=9", schemes[i], NULL, 1, &b,
+                          msg, sizeof msg);
+        int same = ra == 0 && rb == 0 && a.nchunks == b.nchunks && near(a.finish, b.finish);
+        for (long k = 0; same && k < a.nchunks; k++)
+            same = a.chunks[k].worker == b.chunks[k].worker &&
+                   a.chunks[k].size == b.chunks[k].size &&
+                   near(a.chunks[k].finished, b.chunks[k].finished);
+        test_condf(same, "%s: speed 3 with 2 loaders = speed 1 alone", schemes[i]);
+        record_free(&a);
+        record_free(&b);
+    }
+}
+
+static void test_faults_and_replan(void)
+{
+    record r;
+    char msg[256];
+    int rc = simulate("host a speed=1e6\nhost b speed=1e6 fail=0.03\nhost c speed=1e6\n"
+                      "link * * latency=0.001\n", "mandel size=80 maxiter=500",
+                      "dtss", NULL, 4, &r, msg, sizeof msg);
+    int reissued = 0;
+    for (long i = 0; i < r.nchunks; i++)
+        reissued += r.chunks[i].reissue && r.chunks[i].done;
+    test_cond("a host failing mid-run: finishes, every row once, its chunk served again",
+              rc == 0 && covers_once(&r, 80) && reissued >= 1);
+    record_free(&r);
+    rc = simulate("host a speed=1e6 fail=0\nhost b speed=1e6 fail=0\n",
+                  "uniform n=10 cost=1", "dtss", NULL, 1, &r, msg, sizeof msg);
+    test_cond("every host failing: an error, not a hang",
+              rc == -1 && strstr(msg, "failed") != NULL);
+    record_free(&r);
+
+    /* Load arriving on 3 of 4 hosts at t = 2: more than half of the A_i
+     * change, DTSS re-plans; TSS never does. */
+    static const char *plat = "host w speed=1e5 count=4 load=2:3\nhost v speed=1e5\n";
+    rc = simulate(plat, "uniform n=2000 cost=1000", "dtss", NULL, 1, &r, msg, sizeof msg);
+    test_condf(rc == 0 && r.replans >= 1, "load arriving mid-run: dtss re-plans (%d)",
+               r.replans);
+    record_free(&r);
+    rc = simulate(plat, "uniform n=2000 cost=1000", "tss", NULL, 1, &r, msg, sizeof msg);
+    test_cond("load arriving mid-run: tss does not re-plan", rc == 0 && r.replans == 0);
+    record_free(&r);
+}
+
+static void test_workloads(void)
+{
+    char msg[256];
+    sim_workload w;
+    test_cond("uniform", sim_workload_parse(&w, "uniform n=10 cost=3", 1, NULL, msg,
+                                            sizeof msg) == 0 && near(sim_work(&w, 2, 5), 15));
+    sim_workload_free(&w);
+    /* increasing 1..10 over 10 iterations: cost(i) = 1 + i. */
+    sim_workload_parse(&w, "increasing n=10 from=1 to=10", 1, NULL, msg, sizeof msg);
+    test_cond("increasing: closed form", near(sim_work(&w, 0, 10), 55) &&
+              near(sim_work(&w, 3, 2), 4 + 5));
+    /* Sampled with R = 3: order 0 3 6 9 1 4 7 2 5 8: costs 1 4 7 10 2 5 8 3 6 9. */
+    sim_workload_sample(&w, 3, msg, sizeof msg);
+    test_cond("increasing, sampled R = 3: closed form by class",
+              near(sim_work(&w, 0, 4), 1 + 4 + 7 + 10) && near(sim_work(&w, 3, 3), 10 + 2 + 5) &&
+              near(sim_work(&w, 0, 10), 55) && near(sim_work(&w, 9, 1), 9));
+    test_cond("reach: 3 iterations from 0 need 12 units, 4 need 22",
+              sim_reach(&w, 0, 10, 12) == 3 && sim_reach(&w, 0, 10, 21.9) == 3 &&
+              sim_reach(&w, 0, 10, 22) == 4 && sim_reach(&w, 0, 10, 1e9) == 10);
+    sim_workload_free(&w);
+    /* A cost file, sampled as an array: the same sums as the closed form. */
+    file("c.txt", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
+    test_cond("costs file", sim_workload_parse(&w, "costs file=c.txt", 1, dir, msg,
+                                               sizeof msg) == 0 && near(w.total, 55));
+    sim_workload_sample(&w, 3, msg, sizeof msg);
+    test_cond("costs file, sampled R = 3", near(sim_work(&w, 0, 4), 22) &&
+              near(sim_work(&w, 3, 3), 17));
+    sim_workload_free(&w);
+    sim_workload a, b;
+    sim_workload_parse(&a, "matrix n=1000", 5, NULL, msg, sizeof msg);
+    sim_workload_parse(&b, "matrix n=1000", 5, NULL, msg, sizeof msg);
+    int same = a.total == b.total;
+    sim_workload_free(&b);
+    sim_workload_parse(&b, "matrix n=1000", 6, NULL, msg, sizeof msg);
+    test_cond("matrix: same seed same costs, another seed other costs",
+              same && a.total != b.total);
+    /* sizes 300..1000: each cost (s/1000)^3 in [0.027, 1] */
+    int in = 1;
+    for (long i = 0; i < a.n; i++) {
+        double c = sim_work(&a, i, 1);
+        in &= c >= 0.027 - 1e-12 && c <= 1 + 1e-12;
+    }
+    test_cond("matrix: costs of sizes 300..1000", in);
+    sim_workload_free(&a);
+    sim_workload_free(&b);
+
+    static const struct { const char *line, *needle; } bad[] = {
+        {"uniform cost=1", "n="}, {"uniform n=0", "n=0"}, {"uniform n=5 cost=-1", "cost=-1"},
+        {"increasing n=5 from=5 to=1", "from=5"}, {"matrix n=5 min=900 max=300", "min=900"},
+        {"conditional n=5 p=2", "p=2"}, {"spiral n=5", "spiral"},
+        {"uniform n=5 colour=red", "colour"}, {"costs file=/nonexistent", "/nonexistent"},
+        {"uniform n=abc", "abc"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = sim_workload_parse(&w, bad[i].line, 1, dir, msg, sizeof msg);
+        test_condf(rc == -1 && strstr(msg, bad[i].needle), "workload '%s' refused naming "
+                   "'%s' (%s)", bad[i].line, bad[i].needle, msg);
+    }
+}
+
+static void test_platform_errors(void)
+{
+    static const struct { const char *text, *needle; } bad[] = {
+        {"host a\n", ":1: host a needs speed="},
+        {"host a speed=1\nhost b speed=-2\n", ":2: speed=-2"},
+        {"host a speed=1\nhost a speed=2\n", ":2: host a is defined twice"},
+        {"host a speed=1 load=5:1,3:0\n", ":1: load=5:1,3:0"},
+        {"host a speed=1 colour=red\n", ":1: unknown host option 'colour'"},
+        {"host a speed=1\nlink x y latency=-1\n", ":2: latency=-1"},
+        {"host a speed=1\nrouter r\n", ":2: unknown line 'router'"},
+        {"# nothing\n", "no host lines"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sim_platform p;
+        char msg[256];
+        int rc = sim_platform_read(&p, file("bad.plat", bad[i].text), msg, sizeof msg);
+        test_condf(rc == -1 && strstr(msg, bad[i].needle), "platform error names '%s' (%s)",
+                   bad[i].needle, msg);
+    }
+    sim_platform p;
+    char msg[256];
+    int rc = sim_platform_read(&p, file("ok.plat", "master c\nhost n speed=2 count=3 "
+                                        "cluster=c load=0:1,4:0\nlink c * latency=0.5\n"),
+                               msg, sizeof msg);
+    test_cond("count=3 makes n1 n2 n3 with the same load",
+              rc == 0 && p.nhosts == 3 && strcmp(p.hosts[2].name, "n3") == 0 &&
+              p.hosts[1].nload == 2 && p.hosts[1].load[1].t == 4);
+    test_cond("link lookup: the matching line", rc == 0 &&
+              sim_link_between(&p, "c", "elsewhere")->latency == 0.5 &&
+              sim_link_between(&p, "x", "y")->latency == 0);
+    if (rc == 0)
+        sim_platform_free(&p);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_by_hand();
+    test_every_scheme();
+    test_load_is_slowness();
+    test_faults_and_replan();
+    test_workloads();
+    test_platform_errors();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return test_report();
+}
