@@ -58,8 +58,8 @@ all-tests: $(PROGRAMS) $(TESTS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
-	@$(BIN)/bench_mandel && $(BIN)/bench_sched && BIN=$(BIN) tests/bench_pvm.sh && \
-	    BIN=$(BIN) tests/bench_cluster.sh
+	@$(BIN)/bench_mandel && $(BIN)/bench_sched && BIN=$(BIN) tests/bench_sim.sh && \
+	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_cluster.sh
 
 # QUICK=1: a small version (under 2 minutes); REPS=N runs per scenario.
 reproduce-tables: deps

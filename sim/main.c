@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "sched/parse.h"
 #include "sched/record.h"
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 "      --acp-int         the paper's integer A_i\n"
 "  -r, --record FILE     write the run record (CSV, as bin/coordinator's)\n"
 "      --chunks          print the number of chunks too\n"
+"      --stats           print the simulation's own cost: CPU seconds, peak\n"
+"                        memory (for make bench)\n"
 "  -q, --quiet           print nothing but errors (with --record)\n"
 "  -h, --help            this help\n"
 "Exit status: 0; 1 when the run cannot end (every host failed); 2 for bad\n"
@@ -165,7 +168,7 @@ bad:
 
 int main(int argc, char **argv)
 {
-    enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_PARAM };
+    enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_PARAM };
     struct option opts[16 + MAX_PARAM_OPTS] = {
         {"scheme", required_argument, NULL, 's'},
         {"platform", required_argument, NULL, 'p'},
@@ -175,10 +178,11 @@ int main(int argc, char **argv)
         {"acp-int", no_argument, NULL, OPT_ACPINT},
         {"record", required_argument, NULL, 'r'},
         {"chunks", no_argument, NULL, OPT_CHUNKS},
+        {"stats", no_argument, NULL, OPT_STATS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
     };
-    int nopts = 10;
+    int nopts = 11;
     parse_scheme_options(opts, &nopts, 16 + MAX_PARAM_OPTS, OPT_PARAM);
 
     static scenario sc = {.scheme = "dtss", .sample = 1, .seed = 1,
@@ -186,7 +190,7 @@ int main(int argc, char **argv)
     const char *o_scheme = NULL, *o_platform = NULL, *o_workload = NULL, *rec_path = NULL;
     const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
     long o_sample = 0, o_seed = -1;
-    int nparam = 0, acp_int = 0, quiet = 0, show_chunks = 0, c, idx;
+    int nparam = 0, acp_int = 0, quiet = 0, show_chunks = 0, stats = 0, c, idx;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":s:p:w:R:r:qh", opts, &idx)) != -1) {
         switch (c) {
@@ -203,6 +207,7 @@ int main(int argc, char **argv)
             break;
         case OPT_ACPINT: acp_int = 1; break;
         case OPT_CHUNKS: show_chunks = 1; break;
+        case OPT_STATS: stats = 1; break;
         case OPT_PARAM:
             pname[nparam] = opts[idx].name;
             pvalue[nparam++] = optarg;
@@ -317,6 +322,14 @@ int main(int argc, char **argv)
         record_summary(&rec, stdout);
         if (show_chunks)
             printf("chunks %ld replans %d\n", rec.nchunks, rec.replans);
+    }
+    if (stats) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("workers %d iterations %ld chunks %ld cpu %.3f s maxrss %ld KiB\n",
+               pf.nhosts, wl.n, rec.nchunks,
+               ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+               (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6, ru.ru_maxrss);
     }
     rc = 0;
 out:
