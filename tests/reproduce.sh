@@ -67,6 +67,18 @@ for t in 1 2; do
 done
 grep -q "Made by .make reproduce-tables QUICK=1. on" "$R/README.md"; check "README.md says how and when" $?
 
+# Part 2, the simulator.
+for f in sim-xu.md diaz/README.md diaz/table1.md diaz/table2.md diaz/table2.csv \
+         diaz/fig2-qss.png diaz/fig3-ess.png diaz/fig4-rss.png diaz/fig5-speedup.png; do
+    [ -s "$R/$f" ]; check "results/$f exists" $?
+done
+grep -q "| 5608/26 | 26 / 26 | 152 / 152 | 95 / 95 | 200 / 200 | 129 / 129 | 175 / 175 | 57 / 57 |" \
+    "$R/diaz/table1.md"; check "diaz/table1.md: the 5608/26 chunk counts as the paper's" $?
+awk -F, 'NR > 1 { n++; if (!($3 > 0) || !($6 > 0) || !($8 > 0)) bad = 1 } END { exit !(n == 21 && !bad) }' \
+    "$R/diaz/table2.csv"; check "diaz/table2.csv: 21 rows, times and speedups > 0" $?
+n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* ± ' "$R/sim-xu.md")
+[ "$n" = 8 ]; check "sim-xu.md: 8 cases, simulated beside emulated (got $n)" $?
+
 # make run's script: one run with a load, its own cluster brought up and down.
 CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --scheme tss --load "w1:3 w2:2" \
     --out "$tmp/one" -- -S 200 -m 1500 -q >"$tmp/one.log" 2>&1
