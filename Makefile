@@ -27,20 +27,26 @@ MANDEL_SRC := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 WORKER_SRC := $(filter-out worker/main.c worker/pingpong.c,$(wildcard worker/*.c))
 COORD_SRC  := $(wildcard coordinator/*.c)
 SIM_SRC    := $(filter-out sim/main.c,$(wildcard sim/*.c))
+DAG_MAINS  := dag/dagsched.c dag/daggen.c dag/dagexp.c
+DAG_SRC    := $(filter-out $(DAG_MAINS),$(wildcard dag/*.c))
 
 SCHED_LIB  := $(BUILD)/libsched.a
 MANDEL_LIB := $(BUILD)/libmandel.a
 SIM_LIB    := $(BUILD)/libsim.a
+DAG_LIB    := $(BUILD)/libdag.a
 
 PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator \
-              $(BIN)/tabulate $(BIN)/sim $(BIN)/stats
-TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/test_sim
-BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong
+              $(BIN)/tabulate $(BIN)/sim $(BIN)/stats \
+              $(BIN)/dagsched $(BIN)/daggen $(BIN)/dagexp
+TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/test_sim \
+              $(BIN)/test_dag
+BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
+              $(BIN)/bench_dag
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 # ---- targets ----------------------------------------------------------------
-.PHONY: all deps test bench clean help echo reproduce-tables reproduce-diaz run
+.PHONY: all deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag run
 
 all: $(PROGRAMS)
 
@@ -50,7 +56,7 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    scripts/run-tests $(TESTS) tests/cli.sh tests/sim.sh tests/pvm.sh tests/cluster.sh \
+	    scripts/run-tests $(TESTS) tests/cli.sh tests/sim.sh tests/dag.sh tests/pvm.sh tests/cluster.sh \
 	    tests/coordinator_cluster.sh tests/reproduce.sh
 
 .PHONY: all-tests
@@ -58,7 +64,7 @@ all-tests: $(PROGRAMS) $(TESTS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
-	@$(BIN)/bench_mandel && $(BIN)/bench_sched && BIN=$(BIN) tests/bench_sim.sh && \
+	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && BIN=$(BIN) tests/bench_sim.sh && \
 	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_cluster.sh
 
 # QUICK=1: a small version (under 2 minutes); REPS=N runs per scenario.
@@ -72,6 +78,13 @@ reproduce-tables: deps
 reproduce-diaz: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) scripts/reproduce-diaz $(if $(filter 1,$(QUICK)),--quick)
+
+# Singh et al. Figures 5-7 and the CCR / shape sweep -> results/dag/
+# (docs/dag.md). QUICK=1: a few graphs per point; GRAPHS=N graphs per point.
+reproduce-dag: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce-dag $(if $(filter 1,$(QUICK)),--quick) \
+	    $(if $(GRAPHS),--graphs $(GRAPHS))
 
 # One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
 run: deps
@@ -94,9 +107,10 @@ help:
 	@echo "make                  build every program into bin/"
 	@echo "make deps             install missing Debian packages (apt-get)"
 	@echo "make test [SAN=1]     install, build and run every test (SAN=1: ASan+UBSan)"
-	@echo "make bench            benchmarks (kernel throughput, chunk cost)"
+	@echo "make bench            benchmarks (kernel, chunk cost, DAG, simulator, PVM, cluster)"
 	@echo "make reproduce-tables the papers' tables and plots into results/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
+	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make clean            remove build/ and bin/"
@@ -115,6 +129,10 @@ $(SIM_LIB): $(call obj,$(SIM_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
+$(DAG_LIB): $(call obj,$(DAG_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
@@ -122,6 +140,11 @@ $(BIN)/coordinator: $(call obj,$(COORD_SRC) $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED
 $(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(MANDEL_LIB)
 $(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB)
 $(BIN)/stats: $(call obj,scripts/stats.c)
+$(BIN)/dagsched: $(call obj,dag/dagsched.c) $(DAG_LIB) $(SCHED_LIB)
+$(BIN)/daggen: $(call obj,dag/daggen.c) $(DAG_LIB) $(SCHED_LIB)
+$(BIN)/dagexp: $(call obj,dag/dagexp.c) $(DAG_LIB) $(SCHED_LIB)
+$(BIN)/test_dag: $(call obj,tests/test_dag.c) $(DAG_LIB)
+$(BIN)/bench_dag: $(call obj,tests/bench_dag.c) $(DAG_LIB)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
@@ -162,42 +185,3 @@ cluster-status:
 	@DTSS_BIN=$(abspath $(BIN)) scripts/cluster status
 # ---- cluster (end)
 
-# ---- dag (begin)
-# Static DAG scheduling (docs/dag.md): HEFT, CPOP and DCPOP in dag/;
-# bin/dagsched schedules a graph file, bin/daggen writes random graphs,
-# bin/dagexp runs the experiment behind `make reproduce-dag`.
-DAG_MAINS := dag/dagsched.c dag/daggen.c dag/dagexp.c
-DAG_SRC   := $(filter-out $(DAG_MAINS),$(wildcard dag/*.c))
-DAG_LIB   := $(BUILD)/libdag.a
-DAG_PROGRAMS := $(BIN)/dagsched $(BIN)/daggen $(BIN)/dagexp
-PROGRAMS  += $(DAG_PROGRAMS)
-TESTS     += $(BIN)/test_dag
-BENCHES   += $(BIN)/bench_dag
-.PHONY: reproduce-dag bench-dag
-
-# 'all' and 'all-tests' took their prerequisites when they were read above.
-all: $(DAG_PROGRAMS)
-all-tests: $(DAG_PROGRAMS) $(BIN)/test_dag
-
-$(DAG_LIB): $(call obj,$(DAG_SRC))
-	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
-
-$(BIN)/dagsched: $(call obj,dag/dagsched.c) $(DAG_LIB) $(SCHED_LIB)
-$(BIN)/daggen: $(call obj,dag/daggen.c) $(DAG_LIB) $(SCHED_LIB)
-$(BIN)/dagexp: $(call obj,dag/dagexp.c) $(DAG_LIB) $(SCHED_LIB)
-$(BIN)/test_dag: $(call obj,tests/test_dag.c) $(DAG_LIB)
-$(BIN)/bench_dag: $(call obj,tests/bench_dag.c) $(DAG_LIB)
-
-# The benchmark alone (make bench runs it too once listed there).
-bench-dag: deps
-	@$(MAKE) --no-print-directory $(BIN)/bench_dag
-	@$(BIN)/bench_dag
-
-# Singh et al. Figures 5-7 and the CCR / shape sweep -> results/dag/.
-# QUICK=1: a few graphs per point (seconds); GRAPHS=N graphs per point.
-reproduce-dag: deps
-	@$(MAKE) --no-print-directory $(DAG_PROGRAMS)
-	@BIN=$(abspath $(BIN)) scripts/reproduce-dag $(if $(filter 1,$(QUICK)),--quick) \
-	    $(if $(GRAPHS),--graphs $(GRAPHS))
-# ---- dag (end)

@@ -1,0 +1,219 @@
+/* dagexp.c: bin/dagexp, the experiment of Singh et al. Sec. 6: many random
+ * graphs, each scheduled by every algorithm, one CSV line per graph. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "dag/dag.h"
+#include "sched/parse.h"
+
+#define MAXLIST 64
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: dagexp [options] > graphs.csv\n"
+"\n"
+"For every number of tasks v, shape alpha and CCR given, generates N random\n"
+"task graphs (bin/daggen's generator) and schedules each with every algorithm\n"
+"(heft, cpop, dcpop), checking every schedule. Each graph's out-degree, beta,\n"
+"processors and W_DAG are drawn uniformly from their lists. Prints one CSV\n"
+"line per graph:\n"
+"  v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,cp_min,sequential,\n"
+"  then per algorithm A: A_makespan,A_slr,A_speedup,A_us,A_dups\n"
+"(A_us: the scheduler's own running time in microseconds; A_dups: tasks\n"
+"duplicated). `daggen -v V --alpha .. --outdeg .. --ccr .. --wdag .. --beta ..\n"
+"-q .. --seed SEED` writes that very graph. Progress goes to standard error.\n"
+"\n"
+"options (LIST: comma-separated values):\n"
+"  -v, --tasks LIST    numbers of tasks (default 20,40,60,80)\n"
+"  -a, --alpha LIST    shapes (default 0.5)\n"
+"  -c, --ccr LIST      communication to computation ratios (default 0.1)\n"
+"  -d, --outdeg LIST   out-degrees, 0 meaning v (default 1,2,3,4,5,0)\n"
+"  -b, --beta LIST     heterogeneity ranges (default 0.1,0.25,0.5,0.75,1)\n"
+"  -q, --procs LIST    numbers of processors (default 2,4,8)\n"
+"  -w, --wdag LIST     mean computation costs (default 20,50,100)\n"
+"  -n, --graphs N      graphs per (v, alpha, CCR) (default 1000)\n"
+"  -S, --seed S        seed of the parameter draws (default 1)\n"
+"  -h, --help          this help\n");
+}
+
+#define fail(...) parse_fail("dagexp", __VA_ARGS__)
+
+typedef struct { double x[MAXLIST]; int n; } list;
+
+static int get_list(const char *opt, const char *text, list *l, int integer)
+{
+    l->n = parse_double_list(text, l->x, MAXLIST);
+    if (l->n < 1)
+        return fail("--%s '%s' is not a list of numbers (at most %d)", opt, text,
+                    MAXLIST);
+    for (int i = 0; i < l->n; i++)
+        if (integer && (l->x[i] != floor(l->x[i]) || l->x[i] < 0 || l->x[i] > 1e7))
+            return fail("--%s: '%g' is not a whole number", opt, l->x[i]);
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The number of levels: the longest chain of the tasks as given. */
+static int height(const dag *g)
+{
+    int *h = calloc((size_t)g->n, sizeof *h), best = 0;
+    if (!h)
+        return -1;
+    for (int t = 0; t < g->n; t++) {
+        int i = g->topo[t];
+        if (i >= g->n_user)
+            continue;
+        int above = 0;
+        for (int k = g->pred_at[i]; k < g->pred_at[i + 1]; k++)
+            if (g->pred[k] < g->n_user && h[g->pred[k]] > above)
+                above = h[g->pred[k]];
+        h[i] = above + 1;
+        if (h[i] > best)
+            best = h[i];
+    }
+    free(h);
+    return best;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"tasks", required_argument, NULL, 'v'},
+        {"alpha", required_argument, NULL, 'a'},
+        {"ccr", required_argument, NULL, 'c'},
+        {"outdeg", required_argument, NULL, 'd'},
+        {"beta", required_argument, NULL, 'b'},
+        {"procs", required_argument, NULL, 'q'},
+        {"wdag", required_argument, NULL, 'w'},
+        {"graphs", required_argument, NULL, 'n'},
+        {"seed", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    list V = {{20, 40, 60, 80}, 4}, alpha = {{0.5}, 1}, ccr = {{0.1}, 1};
+    list outdeg = {{1, 2, 3, 4, 5, 0}, 6}, beta = {{0.1, 0.25, 0.5, 0.75, 1}, 5};
+    list procs = {{2, 4, 8}, 3}, wdag = {{20, 50, 100}, 3};
+    long graphs = 1000, seed = 1;
+    int c, rc;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":v:a:c:d:b:q:w:n:S:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'v': if ((rc = get_list("tasks", optarg, &V, 1))) return rc; break;
+        case 'a': if ((rc = get_list("alpha", optarg, &alpha, 0))) return rc; break;
+        case 'c': if ((rc = get_list("ccr", optarg, &ccr, 0))) return rc; break;
+        case 'd': if ((rc = get_list("outdeg", optarg, &outdeg, 1))) return rc; break;
+        case 'b': if ((rc = get_list("beta", optarg, &beta, 0))) return rc; break;
+        case 'q': if ((rc = get_list("procs", optarg, &procs, 1))) return rc; break;
+        case 'w': if ((rc = get_list("wdag", optarg, &wdag, 0))) return rc; break;
+        case 'n':
+            if (parse_long(optarg, &graphs) != 0 || graphs < 1)
+                return fail("--graphs '%s' is not an integer >= 1", optarg);
+            break;
+        case 'S':
+            if (parse_long(optarg, &seed) != 0 || seed < 0)
+                return fail("--seed '%s' is not an integer >= 0", optarg);
+            break;
+        case 'h': usage(stdout); return 0;
+        case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
+        default: return fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+
+    /* Every value once, before any work: a bad value fails at once. */
+    dag_err err;
+    const list *lists[] = {&V, &alpha, &ccr, &outdeg, &beta, &procs, &wdag};
+    for (int l = 0; l < 7; l++)
+        for (int i = 0; i < lists[l]->n; i++) {
+            dag_gen p;
+            dag_gen_init(&p);
+            double x = lists[l]->x[i];
+            switch (l) {
+            case 0: p.v = (int)x; break;
+            case 1: p.alpha = x; break;
+            case 2: p.ccr = x; break;
+            case 3: p.out_degree = x ? (int)x : 1; break;
+            case 4: p.beta = x; break;
+            case 5: p.q = (int)x; break;
+            case 6: p.wdag = x; break;
+            }
+            if (dag_gen_check(&p, &err) != DAG_OK)
+                return fail("%s", err.msg);
+        }
+
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r)
+        return fail("out of memory");
+    gsl_rng_set(r, (unsigned long)seed);
+    printf("v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,cp_min,sequential");
+    for (int i = 0; dag_algos[i]; i++) {
+        const char *A = dag_algos[i]->name;
+        printf(",%s_makespan,%s_slr,%s_speedup,%s_us,%s_dups", A, A, A, A, A);
+    }
+    printf("\n");
+    int groups = V.n * alpha.n * ccr.n, group = 0;
+    double t0 = now();
+    for (int a = 0; a < V.n; a++)
+        for (int b = 0; b < alpha.n; b++)
+            for (int k = 0; k < ccr.n; k++) {
+                double tg = now();
+                for (long n = 0; n < graphs; n++) {
+                    dag_gen p;
+                    p.v = (int)V.x[a];
+                    p.alpha = alpha.x[b];
+                    p.ccr = ccr.x[k];
+                    int d = (int)outdeg.x[gsl_rng_uniform_int(r, (unsigned long)outdeg.n)];
+                    p.out_degree = d ? d : p.v;
+                    p.beta = beta.x[gsl_rng_uniform_int(r, (unsigned long)beta.n)];
+                    p.q = (int)procs.x[gsl_rng_uniform_int(r, (unsigned long)procs.n)];
+                    p.wdag = wdag.x[gsl_rng_uniform_int(r, (unsigned long)wdag.n)];
+                    p.seed = gsl_rng_get(r);
+                    dag *g = dag_generate(&p, &err);
+                    if (!g) {
+                        fprintf(stderr, "dagexp: %s\n", err.msg);
+                        return 1;
+                    }
+                    printf("%d,%g,%g,%d,%g,%d,%g,%lu,%d,%d,%.10g,%.10g", p.v,
+                           p.alpha, p.ccr, p.out_degree, p.beta, p.q, p.wdag,
+                           p.seed, height(g), g->m_user, dag_cp_min(g),
+                           dag_sequential(g));
+                    for (int i = 0; dag_algos[i]; i++) {
+                        double ts = now();
+                        dag_schedule *s = dag_schedule_new(dag_algos[i], g, &err);
+                        double us = (now() - ts) * 1e6;
+                        if (!s || dag_schedule_check(s, &err) != DAG_OK) {
+                            fprintf(stderr, "dagexp: %s on the graph of seed %lu: "
+                                    "%s\n", dag_algos[i]->name, p.seed, err.msg);
+                            return 1;
+                        }
+                        printf(",%.10g,%.10g,%.10g,%.2f,%d", s->makespan,
+                               dag_slr(s), dag_speedup(s), us, s->duplicates);
+                        dag_schedule_free(s);
+                    }
+                    printf("\n");
+                    dag_free(g);
+                }
+                group++;
+                fprintf(stderr, "dagexp: [%d/%d] v=%g alpha=%g ccr=%g: %ld graphs "
+                        "in %.1f s (%.1f s elapsed)\n", group, groups, V.x[a],
+                        alpha.x[b], ccr.x[k], graphs, now() - tg, now() - t0);
+            }
+    gsl_rng_free(r);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return fail("write error on standard output");
+    return 0;
+}

@@ -1,0 +1,123 @@
+/* daggen.c: bin/daggen, write a random task graph (Singh et al. Sec. 4). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dag/dag.h"
+#include "sched/parse.h"
+
+static void usage(FILE *f)
+{
+    dag_gen d;
+    dag_gen_init(&d);
+    fprintf(f,
+"usage: daggen -v TASKS [options]\n"
+"\n"
+"Writes a random task graph in the text format (or DOT) that bin/dagsched\n"
+"reads: levels of random width, each task with a parent in the level above\n"
+"and children drawn from the levels below, costs drawn around W_DAG\n"
+"(docs/dag.md). The same parameters and seed give the same graph.\n"
+"\n"
+"options:\n"
+"  -v, --tasks N       number of tasks (default %d)\n"
+"  -a, --alpha A       shape: height ~ sqrt(v)/A, width ~ A sqrt(v) (default %g)\n"
+"  -d, --outdeg D      children per task, or 'v' for every lower task (default %d)\n"
+"  -c, --ccr C         communication to computation ratio (default %g)\n"
+"  -w, --wdag W        mean computation cost W_DAG (default %g)\n"
+"  -b, --beta B        heterogeneity, 0 to 2: a task's costs spread over\n"
+"                      w_i (1 +- B/2) (default %g)\n"
+"  -q, --procs Q       processors (default %d)\n"
+"  -S, --seed S        GSL mt19937 seed (default %lu)\n"
+"  -f, --format FMT    text or dot (default text)\n"
+"  -o, --output FILE   write to FILE (default standard output)\n"
+"  -h, --help          this help\n",
+            d.v, d.alpha, d.out_degree, d.ccr, d.wdag, d.beta, d.q, d.seed);
+}
+
+#define fail(...) parse_fail("daggen", __VA_ARGS__)
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"tasks", required_argument, NULL, 'v'},
+        {"alpha", required_argument, NULL, 'a'},
+        {"outdeg", required_argument, NULL, 'd'},
+        {"ccr", required_argument, NULL, 'c'},
+        {"wdag", required_argument, NULL, 'w'},
+        {"beta", required_argument, NULL, 'b'},
+        {"procs", required_argument, NULL, 'q'},
+        {"seed", required_argument, NULL, 'S'},
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    dag_gen d;
+    dag_gen_init(&d);
+    const char *out = NULL, *outdeg = NULL;
+    int format = DAG_FORMAT_TEXT, c;
+    long seed;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":v:a:d:c:w:b:q:S:f:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'v': if (parse_int(optarg, &d.v) != 0) return fail("--tasks '%s' is not an integer", optarg); break;
+        case 'a': if (parse_double(optarg, &d.alpha) != 0) return fail("--alpha '%s' is not a number", optarg); break;
+        case 'd': outdeg = optarg; break;
+        case 'c': if (parse_double(optarg, &d.ccr) != 0) return fail("--ccr '%s' is not a number", optarg); break;
+        case 'w': if (parse_double(optarg, &d.wdag) != 0) return fail("--wdag '%s' is not a number", optarg); break;
+        case 'b': if (parse_double(optarg, &d.beta) != 0) return fail("--beta '%s' is not a number", optarg); break;
+        case 'q': if (parse_int(optarg, &d.q) != 0) return fail("--procs '%s' is not an integer", optarg); break;
+        case 'S':
+            if (parse_long(optarg, &seed) != 0 || seed < 0)
+                return fail("--seed '%s' is not an integer >= 0", optarg);
+            d.seed = (unsigned long)seed;
+            break;
+        case 'f':
+            if (strcmp(optarg, "text") == 0) format = DAG_FORMAT_TEXT;
+            else if (strcmp(optarg, "dot") == 0) format = DAG_FORMAT_DOT;
+            else return fail("--format '%s': expected text or dot", optarg);
+            break;
+        case 'o': out = optarg; break;
+        case 'h': usage(stdout); return 0;
+        case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
+        default: return fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+    if (outdeg && strcmp(outdeg, "v") == 0)
+        d.out_degree = d.v;
+    else if (outdeg && parse_int(outdeg, &d.out_degree) != 0)
+        return fail("--outdeg '%s' is not an integer or 'v'", outdeg);
+    dag_err err;
+    if (dag_gen_check(&d, &err) != DAG_OK)
+        return fail("%s", err.msg);
+    dag *g = dag_generate(&d, &err);
+    if (!g) {
+        fprintf(stderr, "daggen: %s\n", err.msg);
+        return 1;
+    }
+    FILE *f = out ? fopen(out, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "daggen: fopen(%s): %s\n", out, strerror(errno));
+        dag_free(g);
+        return 1;
+    }
+    fprintf(f, "%s daggen -v %d --alpha %g --outdeg %d --ccr %g --wdag %g "
+            "--beta %g -q %d --seed %lu\n", format == DAG_FORMAT_DOT ? "//" : "#",
+            d.v, d.alpha, d.out_degree, d.ccr, d.wdag, d.beta, d.q, d.seed);
+    int rc = dag_write(f, g, format, &err);
+    dag_free(g);
+    if (rc != DAG_OK) {
+        fprintf(stderr, "daggen: %s: %s\n", out ? out : "(stdout)", err.msg);
+        if (out)
+            fclose(f);
+        return 1;
+    }
+    if (out && fclose(f) != 0) {
+        fprintf(stderr, "daggen: fclose(%s): %s\n", out, strerror(errno));
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,165 @@
+#!/bin/sh
+# dag.sh: bin/dagsched, bin/daggen, bin/dagexp and scripts/reproduce-dag as a
+# user runs them: known schedules of the example files, the generator's
+# graphs read back, an experiment line regenerated, bad input refused with
+# one line naming it, the quick reproduction end to end.
+set -u
+BIN=${BIN:-bin}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+EX=$REPO/dag/examples
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+# makespan ALGO FILE: the makespan dagsched prints.
+makespan() { "$BIN/dagsched" -s -a "$1" "$2" 2>/dev/null | awk '$1 == "makespan" { print $2 }'; }
+
+# ---- dagsched on the examples ----------------------------------------------------
+run "dagsched --help lists the algorithms" 0 "dcpop" "$BIN/dagsched" --help
+for a in heft cpop dcpop; do
+    "$BIN/dagsched" --help | grep -q "^ *$a " ; check "dagsched --help lists $a" $?
+done
+
+# Topcuoglu et al. 2002 Fig. 4: HEFT 80, CPOP 86; DCPOP 77 worked by hand
+# (docs/dag.md). The text and DOT files are the same graph.
+for f in topcuoglu.dag topcuoglu.dot; do
+    for pair in heft:80 cpop:86 dcpop:77; do
+        a=${pair%%:*} want=${pair#*:}
+        got=$(makespan "$a" "$EX/$f")
+        [ "$got" = "$want" ]; check "$f $a makespan $want (got $got)" $?
+    done
+done
+# By hand (the sums are in each file's comments).
+for t in chain:heft:8 chain:cpop:7 chain:dcpop:7 forkjoin:heft:8 forkjoin:cpop:9 \
+         forkjoin:dcpop:8 dup-pays:heft:9 dup-pays:cpop:9 dup-pays:dcpop:7 \
+         dup-nopay:heft:9 dup-nopay:cpop:9 dup-nopay:dcpop:9; do
+    f=${t%%:*} rest=${t#*:}; a=${rest%%:*} want=${rest#*:}
+    got=$(makespan "$a" "$EX/$f.dag")
+    [ "$got" = "$want" ]; check "$f.dag $a makespan $want (got $got)" $?
+done
+
+"$BIN/dagsched" -a heft "$EX/topcuoglu.dag" >"$tmp/heft.txt"
+check "dagsched heft runs" $?
+rows=$(awk '$1 ~ /^n[0-9]+$/' "$tmp/heft.txt" | wc -l)
+[ "$rows" = 10 ]; check "one line per task (got $rows)" $?
+awk '$1 == "n10" && $2 == "P2" && $3 == 73 && $4 == 80' "$tmp/heft.txt" | grep -q .
+check "n10 on P2 from 73 to 80 (Topcuoglu Fig. 4a)" $?
+grep -qx "slr 1.95122" "$tmp/heft.txt"; check "HEFT SLR 80/41 = 1.95122" $?
+grep -qx "speedup 1.5875" "$tmp/heft.txt"; check "HEFT speedup 127/80 = 1.5875" $?
+"$BIN/dagsched" -a dcpop "$EX/topcuoglu.dag" >"$tmp/dcpop.txt"
+d=$(grep -c " duplicate$" "$tmp/dcpop.txt")
+[ "$d" = 2 ] && grep -qx "duplicates 2" "$tmp/dcpop.txt"
+check "DCPOP marks its 2 duplicates (got $d)" $?
+run "--ranks prints the critical path" 0 "critical path (|CP| = 108) on P2: n1 n2 n9 n10" \
+    "$BIN/dagsched" --ranks -a cpop "$EX/topcuoglu.dag"
+a=$("$BIN/dagsched" -s -a cpop - <"$EX/topcuoglu.dot" | head -n 1)
+[ "$a" = "makespan 86" ]; check "FILE '-' reads standard input ($a)" $?
+run "--format text on a DOT file is refused" 1 "unknown statement" \
+    "$BIN/dagsched" -f text "$EX/topcuoglu.dot"
+
+if command -v gnuplot >/dev/null 2>&1; then
+    "$BIN/dagsched" -a dcpop -g "$tmp/g.png" "$EX/topcuoglu.dag" >/dev/null
+    check "--gantt runs" $?
+    [ "$(head -c 4 "$tmp/g.png" | od -An -c | tr -d ' ')" = "211PNG" ]
+    check "--gantt writes a PNG" $?
+    run "--gantt into a missing folder fails" 1 "gnuplot" \
+        "$BIN/dagsched" -g /nonexistent/dir/g.png "$EX/chain.dag"
+else
+    echo "note: gnuplot not found; --gantt not tested"
+fi
+
+# ---- daggen ---------------------------------------------------------------------
+run "daggen --help" 0 "children per task" "$BIN/daggen" --help
+"$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 11 >"$tmp/a.dag" &&
+    "$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 11 >"$tmp/b.dag" &&
+    "$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 12 >"$tmp/c.dag"
+check "daggen runs" $?
+cmp -s "$tmp/a.dag" "$tmp/b.dag"; check "daggen: the same seed gives the same graph" $?
+! cmp -s "$tmp/a.dag" "$tmp/c.dag"; check "daggen: another seed, another graph" $?
+n=$(grep -c "^task " "$tmp/a.dag")
+[ "$n" = 40 ]; check "daggen -v 40 writes 40 tasks (got $n)" $?
+"$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 11 -f dot -o "$tmp/a.dot"
+check "daggen --format dot -o" $?
+for a in heft cpop dcpop; do
+    x=$(makespan $a "$tmp/a.dag") y=$(makespan $a "$tmp/a.dot")
+    [ -n "$x" ] && [ "$x" = "$y" ]; check "daggen text and DOT schedule alike ($a: $x, $y)" $?
+done
+run "daggen bad alpha" 2 "alpha=0" "$BIN/daggen" -v 10 --alpha 0
+run "daggen bad beta" 2 "beta=3" "$BIN/daggen" -v 10 --beta 3
+run "daggen -v not a number" 2 "--tasks 'ten'" "$BIN/daggen" -v ten
+run "daggen bad outdeg" 2 "--outdeg 'w'" "$BIN/daggen" --outdeg w
+run "daggen unwritable output" 1 "fopen(/nonexistent/g.dag)" "$BIN/daggen" -o /nonexistent/g.dag
+
+# ---- dagexp: a line of the experiment is its graph, regenerated ------------------
+"$BIN/dagexp" -v 30 -c 2 -n 5 --seed 3 >"$tmp/exp.csv" 2>"$tmp/exp.err"
+check "dagexp runs" $?
+lines=$(wc -l <"$tmp/exp.csv")
+[ "$lines" = 6 ]; check "dagexp: header and 5 graphs (got $lines lines)" $?
+grep -q "^dagexp: \[1/1\] v=30 .*5 graphs" "$tmp/exp.err"; check "dagexp reports progress" $?
+# v,alpha,ccr,outdeg,beta,q,wdag,seed,...,heft_makespan (13), cpop (18), dcpop (23)
+sed -n 3p "$tmp/exp.csv" | awk -F, '{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $18, $23 }' >"$tmp/line"
+read -r v al cc od be q w seed mh mc md <"$tmp/line"
+"$BIN/daggen" -v "$v" --alpha "$al" --ccr "$cc" --outdeg "$od" --beta "$be" -q "$q" \
+    --wdag "$w" --seed "$seed" >"$tmp/line.dag"
+ok=1
+for pair in heft:$mh cpop:$mc dcpop:$md; do
+    a=${pair%%:*} want=${pair#*:}
+    got=$(makespan "$a" "$tmp/line.dag")
+    awk -v x="$got" -v y="$want" 'BEGIN { exit !(x != "" && (x - y) ^ 2 < 1e-12 * y * y) }' || ok=0
+done
+[ $ok = 1 ]; check "dagexp's graph (seed $seed), rewritten by daggen, schedules to the same makespans" $?
+run "dagexp bad list" 2 "--ccr 'x'" "$BIN/dagexp" -c x
+run "dagexp bad beta value" 2 "beta=4" "$BIN/dagexp" -b 0.5,4
+
+# ---- bad input: one line naming it, exit 1 --------------------------------------
+printf 'processors 2\ntask a 1 1\ntask b 2 2\ntask c 3 3\nedge a b 1\nedge b c 1\nedge c a 1\n' >"$tmp/cycle.dag"
+printf 'processors 3\ntask a 1 2 3\ntask b 4 5\nedge a b 1\n' >"$tmp/missing.dag"
+printf 'processors 2\ntask a 1 1\ntask b 1 -4\nedge a b 1\n' >"$tmp/negative.dag"
+printf 'processors 2\ntask a 1 1\nedge a ghost 1\n' >"$tmp/unknown.dag"
+printf 'digraph { a [cost="1,2"]; b [cost="3"]; a -> b [comm=1] }\n' >"$tmp/missing.dot"
+for t in "cycle.dag:cycle: a -> b -> c -> a" \
+         "missing.dag:missing.dag:3: task 'b' has 2 costs, expected 3" \
+         "negative.dag:negative.dag:3: task 'b': cost -4 on processor 2 is negative" \
+         "unknown.dag:unknown.dag:3: edge a -> ghost: unknown task 'ghost'" \
+         "missing.dot:task 'b' has 1 cost, expected 2"; do
+    f=${t%%:*} msg=${t#*:}
+    "$BIN/dagsched" "$tmp/$f" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$msg" "$tmp/err" && [ ! -s "$tmp/out" ]
+    check "bad input $f: exit 1, one line '$msg' (exit $rc: $(head -c 200 "$tmp/err"))" $?
+done
+run "missing file" 1 "fopen(/nonexistent.dag)" "$BIN/dagsched" /nonexistent.dag
+run "unknown algorithm" 2 "valid: heft, cpop, dcpop" "$BIN/dagsched" -a peft "$EX/chain.dag"
+run "no FILE" 2 "no task graph FILE" "$BIN/dagsched" -a heft
+run "two FILEs" 2 "one FILE only" "$BIN/dagsched" "$EX/chain.dag" "$EX/chain.dag"
+run "bad --format" 2 "--format 'xml'" "$BIN/dagsched" -f xml "$EX/chain.dag"
+run "unknown option" 2 "unknown option '--bogus'" "$BIN/dagsched" --bogus
+
+# ---- the quick reproduction ---------------------------------------------------------
+if command -v gnuplot >/dev/null 2>&1; then
+    BIN=$BIN RESULTS=$tmp/results "$REPO/scripts/reproduce-dag" --quick >"$tmp/repro.log" 2>&1
+    rc=$?
+    check "reproduce-dag --quick finishes (exit $rc)" $rc
+    [ $rc = 0 ] || tail -n 5 "$tmp/repro.log"
+    R=$tmp/results/dag
+    for f in README.md figures.csv sweep.csv graphs-fig.csv graphs-sweep.csv \
+             fig5-running-time.png fig5b-scheduler-time.png fig6-slr.png fig7-speedup.png; do
+        [ -s "$R/$f" ]; check "reproduce-dag: $f" $?
+    done
+    n=$(awk -F, 'NR > 1' "$R/figures.csv" | wc -l)
+    [ "$n" = 8 ]; check "figures.csv: 8 values of v (got $n)" $?
+    n=$(awk -F, 'NR > 1' "$R/graphs-fig.csv" | wc -l)
+    [ "$n" = 240 ]; check "graphs-fig.csv: 8 x 30 graphs (got $n)" $?
+    n=$(grep -c "^| DCPOP about" "$R/README.md")
+    [ "$n" = 2 ] && grep -q "held" "$R/README.md"
+    check "README.md states the paper's claims and whether they held" $?
+    # Every SLR at least 1, in every graph of both experiments.
+    bad=$(awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_slr$/) s[i] = 1; next }
+                   { for (i in s) if ($i < 1 - 1e-9) n++ } END { print n + 0 }' \
+          "$R/graphs-fig.csv" "$R/graphs-sweep.csv")
+    [ "$bad" = 0 ]; check "SLR >= 1 in every experiment line (got $bad below)" $?
+else
+    echo "note: gnuplot not found; reproduce-dag not tested"
+fi
+
+finish

@@ -1,0 +1,758 @@
+/* test_dag.c: dag/ against known answers (Topcuoglu et al.'s sample graph,
+ * small graphs worked by hand), invariants over generated graphs, the
+ * generator's statistics, reading and writing, and bad input. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag/dag.h"
+#include "tests/test.h"
+
+/* Reads a graph from a string (NULL with *err set on error). */
+static dag *parse(const char *text, dag_err *err)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f) {
+        snprintf(err->msg, sizeof err->msg, "fmemopen failed");
+        return NULL;
+    }
+    dag *g = dag_read(f, "test", DAG_FORMAT_AUTO, err);
+    fclose(f);
+    return g;
+}
+
+static int task_index(const dag *g, const char *name)
+{
+    for (int i = 0; i < g->n; i++)
+        if (strcmp(g->name[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Schedules g with algorithm 'name', checks the schedule; NULL on failure. */
+static dag_schedule *schedule(const dag *g, const char *name)
+{
+    dag_err err;
+    const dag_algo *A = dag_algo_find(name, &err);
+    dag_schedule *s = A ? dag_schedule_new(A, g, &err) : NULL;
+    test_condf(s != NULL, "%s schedules (%s)", name, s ? "" : err.msg);
+    if (s && dag_schedule_check(s, &err) != DAG_OK) {
+        test_condf(0, "%s: valid schedule: %s", name, err.msg);
+        dag_schedule_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* One expected copy: task, processor (1-based), start, finish, duplicate. */
+typedef struct { const char *task; int proc; double start, finish; int dup; } want;
+
+/* Checks that s holds exactly the copies in w[0 .. n) (pseudo tasks aside). */
+static void expect(const dag_schedule *s, const char *what, const want *w, int n)
+{
+    const dag *g = s->g;
+    int real = 0, found = 0;
+    for (int j = 0; j < s->ncopies; j++)
+        real += s->copy[j].task < g->n_user;
+    for (int k = 0; k < n; k++) {
+        int i = task_index(g, w[k].task), ok = 0;
+        for (int j = 0; i >= 0 && j < s->ncopies && !ok; j++) {
+            const dag_copy *x = &s->copy[j];
+            ok = x->task == i && x->proc == w[k].proc - 1 && x->dup == w[k].dup &&
+                 fabs(x->start - w[k].start) < 1e-9 &&
+                 fabs(x->finish - w[k].finish) < 1e-9;
+        }
+        if (!ok)
+            test_condf(0, "%s: %s%s on P%d from %g to %g", what, w[k].task,
+                       w[k].dup ? " (duplicate)" : "", w[k].proc, w[k].start,
+                       w[k].finish);
+        found += ok;
+    }
+    test_condf(found == n && real == n, "%s: the whole schedule (%d of %d copies "
+               "as expected, %d in all)", what, found, n, real);
+}
+
+/* ---- Topcuoglu, Hariri & Wu 2002, Fig. 2 ------------------------------------ */
+
+static const char topcuoglu[] =
+    "processors 3\n"
+    "task n1 14 16 9\n task n2 13 19 18\n task n3 11 13 19\n task n4 13 8 17\n"
+    "task n5 12 13 10\n task n6 13 16 9\n task n7 7 15 11\n task n8 5 11 14\n"
+    "task n9 18 12 20\n task n10 21 7 16\n"
+    "edge n1 n2 18\n edge n1 n3 12\n edge n1 n4 9\n edge n1 n5 11\n"
+    "edge n1 n6 14\n edge n2 n8 19\n edge n2 n9 16\n edge n3 n7 23\n"
+    "edge n4 n8 27\n edge n4 n9 23\n edge n5 n9 13\n edge n6 n8 15\n"
+    "edge n7 n10 17\n edge n8 n10 11\n edge n9 n10 13\n";
+
+static void test_topcuoglu(void)
+{
+    dag_err err;
+    dag *g = parse(topcuoglu, &err);
+    test_cond("Topcuoglu Fig. 2 reads", g != NULL);
+    if (!g)
+        return;
+    test_cond("Fig. 2: 10 tasks, 15 edges, one entry and exit, no pseudo task",
+              g->n == 10 && g->m == 15 && g->entry == 0 && g->exit == 9);
+    double ru[10], rd[10];
+    dag_rank_up(g, ru);
+    dag_rank_down(g, rd);
+    /* Topcuoglu et al. Sec. 4.1 list rank_u for Fig. 2: 108, 77, 80, 80, 69,
+     * 63.333, 42.667, 35.667, 44.333, 14.667. */
+    static const double paper_ru[10] = {108, 77, 80, 80, 69, 190.0 / 3,
+                                        128.0 / 3, 107.0 / 3, 133.0 / 3, 44.0 / 3};
+    int ok = 1;
+    for (int i = 0; i < 10; i++)
+        ok &= fabs(ru[i] - paper_ru[i]) < 1e-9;
+    test_cond("Fig. 2 upward ranks are the paper's (108, 77, 80, 80, ...)", ok);
+    /* rank_d worked by hand from eq. 6: n2 = 13 + 18 = 31; n9 = max(31 +
+     * 50/3 + 16, 22 + 38/3 + 23, 24 + 35/3 + 13) = 63.667; n10 = 93.333. */
+    test_cond("Fig. 2 downward ranks: n2 31, n9 63.667, n10 93.333",
+              fabs(rd[1] - 31) < 1e-9 && fabs(rd[8] - 191.0 / 3) < 1e-9 &&
+              fabs(rd[9] - 280.0 / 3) < 1e-9 && rd[0] == 0);
+    int path[10], pcp = -1;
+    int len = dag_critical_path(g, ru, rd, path, &pcp);
+    test_cond("Fig. 2 critical path n1 n2 n9 n10 (|CP| = 108), on P2 (16+19+12+7 "
+              "= 54 < 63 < 66)", len == 4 && path[0] == 0 && path[1] == 1 &&
+              path[2] == 8 && path[3] == 9 && pcp == 1);
+    /* SLR's denominator: n1 n2 n9 n10 at minimum cost, 9+13+12+7 = 41;
+     * speedup's numerator: P1 runs everything in 127. */
+    test_cond("Fig. 2 CP_MIN = 41, sequential = 127",
+              dag_cp_min(g) == 41 && dag_sequential(g) == 127);
+
+    /* Topcuoglu Fig. 4a: the HEFT schedule, makespan 80. */
+    static const want heft[] = {
+        {"n1", 3, 0, 9, 0}, {"n3", 3, 9, 28, 0}, {"n4", 2, 18, 26, 0},
+        {"n2", 1, 27, 40, 0}, {"n5", 3, 28, 38, 0}, {"n6", 2, 26, 42, 0},
+        {"n9", 2, 56, 68, 0}, {"n7", 3, 38, 49, 0}, {"n8", 1, 57, 62, 0},
+        {"n10", 2, 73, 80, 0}};
+    dag_schedule *s = schedule(g, "heft");
+    if (s) {
+        expect(s, "Topcuoglu Fig. 4a HEFT", heft, 10);
+        test_condf(s->makespan == 80, "Fig. 4a: HEFT makespan 80 (got %g)", s->makespan);
+        test_condf(fabs(dag_slr(s) - 80.0 / 41) < 1e-12 &&
+                   fabs(dag_speedup(s) - 127.0 / 80) < 1e-12,
+                   "HEFT SLR 80/41, speedup 127/80 (got %g, %g)", dag_slr(s),
+                   dag_speedup(s));
+        dag_schedule_free(s);
+    }
+    /* Topcuoglu Fig. 4b: CPOP, makespan 86. */
+    s = schedule(g, "cpop");
+    if (s) {
+        test_condf(s->makespan == 86, "Fig. 4b: CPOP makespan 86 (got %g)", s->makespan);
+        int on_p2 = 1;
+        for (int k = 0; k < 4; k++)
+            on_p2 &= s->copy[s->first[path[k]]].proc == 1;
+        test_cond("CPOP runs the critical path on P2", on_p2);
+        dag_schedule_free(s);
+    }
+    /* DCPOP, worked by hand (docs/dag.md): n3 gets a duplicate of n1 on P1
+     * (0-14) and runs 14-25, n4 one on P3 (0-9) and runs 9-26; n9 then
+     * starts at 49 on P2 and n10 ends at 77. */
+    static const want dcpop[] = {
+        {"n1", 2, 0, 16, 0}, {"n1", 1, 0, 14, 1}, {"n1", 3, 0, 9, 1},
+        {"n2", 2, 16, 35, 0}, {"n3", 1, 14, 25, 0}, {"n7", 1, 25, 32, 0},
+        {"n4", 3, 9, 26, 0}, {"n5", 3, 26, 36, 0}, {"n9", 2, 49, 61, 0},
+        {"n6", 1, 32, 45, 0}, {"n8", 1, 54, 59, 0}, {"n10", 2, 70, 77, 0}};
+    s = schedule(g, "dcpop");
+    if (s) {
+        expect(s, "Fig. 2 DCPOP by hand", dcpop, 12);
+        test_condf(s->makespan == 77 && s->duplicates == 2,
+                   "Fig. 2: DCPOP makespan 77 with 2 duplicates (got %g, %d)",
+                   s->makespan, s->duplicates);
+        dag_schedule_free(s);
+    }
+    dag_free(g);
+}
+
+/* ---- small graphs worked by hand (dag/examples/ has them with the sums) --- */
+
+static void test_by_hand(void)
+{
+    dag_err err;
+    /* Chain a -> b -> c. HEFT: ru = 14, 6, 3; a P1 0-2; b P1 2-5 (P2 would
+     * wait for a until 7); c P1 5-9 or P2 5+1 = 6-8: P2. CPOP: priorities
+     * all 14, the chain is the critical path, P2 costs 7 < 9. */
+    dag *g = parse("processors 2\ntask a 2 4\ntask b 3 1\ntask c 4 2\n"
+                   "edge a b 5\nedge b c 1\n", &err);
+    test_cond("chain reads", g != NULL);
+    if (g) {
+        static const want heft[] = {{"a", 1, 0, 2, 0}, {"b", 1, 2, 5, 0},
+                                    {"c", 2, 6, 8, 0}};
+        static const want cpop[] = {{"a", 2, 0, 4, 0}, {"b", 2, 4, 5, 0},
+                                    {"c", 2, 5, 7, 0}};
+        dag_schedule *s = schedule(g, "heft");
+        if (s) {
+            expect(s, "chain HEFT", heft, 3);
+            test_cond("chain HEFT SLR 8/5, speedup 7/8",
+                      fabs(dag_slr(s) - 1.6) < 1e-12 && fabs(dag_speedup(s) - 0.875) < 1e-12);
+            dag_schedule_free(s);
+        }
+        if ((s = schedule(g, "cpop"))) {
+            expect(s, "chain CPOP (beats HEFT: 7 < 8)", cpop, 3);
+            dag_schedule_free(s);
+        }
+        if ((s = schedule(g, "dcpop"))) {
+            expect(s, "chain DCPOP (all on the critical path: CPOP's)", cpop, 3);
+            dag_schedule_free(s);
+        }
+        dag_free(g);
+    }
+
+    /* Fork-join a -> {b, c} -> d, equal processors, unit edges. HEFT: ru
+     * a 9, b 7, c 7, d 1; c on P2 2-7; d P2 7-8. CPOP: all priorities 9, the
+     * critical path a b d (b the lower index) on P1; d waits for c's data
+     * until 8. DCPOP: a duplicated on P2 lets c run 1-6, d 7-8. */
+    g = parse("processors 2\ntask a 1 1\ntask b 5 5\ntask c 5 5\ntask d 1 1\n"
+              "edge a b 1\nedge a c 1\nedge b d 1\nedge c d 1\n", &err);
+    test_cond("fork-join reads", g != NULL);
+    if (g) {
+        static const want heft[] = {{"a", 1, 0, 1, 0}, {"b", 1, 1, 6, 0},
+                                    {"c", 2, 2, 7, 0}, {"d", 2, 7, 8, 0}};
+        static const want cpop[] = {{"a", 1, 0, 1, 0}, {"b", 1, 1, 6, 0},
+                                    {"c", 2, 2, 7, 0}, {"d", 1, 8, 9, 0}};
+        static const want dcpop[] = {{"a", 1, 0, 1, 0}, {"a", 2, 0, 1, 1},
+                                     {"b", 1, 1, 6, 0}, {"c", 2, 1, 6, 0},
+                                     {"d", 1, 7, 8, 0}};
+        dag_schedule *s;
+        if ((s = schedule(g, "heft"))) { expect(s, "fork-join HEFT", heft, 4); dag_schedule_free(s); }
+        if ((s = schedule(g, "cpop"))) { expect(s, "fork-join CPOP", cpop, 4); dag_schedule_free(s); }
+        if ((s = schedule(g, "dcpop"))) { expect(s, "fork-join DCPOP", dcpop, 5); dag_schedule_free(s); }
+        dag_free(g);
+    }
+
+    /* Duplication pays: edges out of a cost 10. HEFT and CPOP keep all on
+     * P1 (9); DCPOP copies a to P2 (0-2), c runs 2-5 there, d 6-7 on P1. */
+    g = parse("processors 2\ntask a 2 2\ntask b 3 3\ntask c 3 3\ntask d 1 1\n"
+              "edge a b 10\nedge a c 10\nedge b d 1\nedge c d 1\n", &err);
+    test_cond("dup-pays reads", g != NULL);
+    if (g) {
+        static const want one[] = {{"a", 1, 0, 2, 0}, {"b", 1, 2, 5, 0},
+                                   {"c", 1, 5, 8, 0}, {"d", 1, 8, 9, 0}};
+        static const want dcpop[] = {{"a", 1, 0, 2, 0}, {"a", 2, 0, 2, 1},
+                                     {"b", 1, 2, 5, 0}, {"c", 2, 2, 5, 0},
+                                     {"d", 1, 6, 7, 0}};
+        dag_schedule *s;
+        if ((s = schedule(g, "heft"))) { expect(s, "dup-pays HEFT", one, 4); dag_schedule_free(s); }
+        if ((s = schedule(g, "cpop"))) { expect(s, "dup-pays CPOP", one, 4); dag_schedule_free(s); }
+        if ((s = schedule(g, "dcpop"))) {
+            expect(s, "dup-pays DCPOP: makespan 7 against 9", dcpop, 5);
+            test_cond("dup-pays DCPOP SLR 7/6, speedup 9/7",
+                      fabs(dag_slr(s) - 7.0 / 6) < 1e-12 && fabs(dag_speedup(s) - 9.0 / 7) < 1e-12);
+            dag_schedule_free(s);
+        }
+        dag_free(g);
+    }
+
+    /* Duplication does not pay: a costs 10 on P2, more than its data takes
+     * to get there (2 + 4), so DCPOP keeps CPOP's schedule. */
+    g = parse("processors 2\ntask a 2 10\ntask b 3 3\ntask c 3 3\ntask d 1 1\n"
+              "edge a b 4\nedge a c 4\nedge b d 1\nedge c d 1\n", &err);
+    test_cond("dup-nopay reads", g != NULL);
+    if (g) {
+        static const want one[] = {{"a", 1, 0, 2, 0}, {"b", 1, 2, 5, 0},
+                                   {"c", 1, 5, 8, 0}, {"d", 1, 8, 9, 0}};
+        dag_schedule *s;
+        if ((s = schedule(g, "cpop"))) { expect(s, "dup-nopay CPOP", one, 4); dag_schedule_free(s); }
+        if ((s = schedule(g, "dcpop"))) {
+            expect(s, "dup-nopay DCPOP: no duplicate, CPOP's schedule", one, 4);
+            dag_schedule_free(s);
+        }
+        dag_free(g);
+    }
+
+    /* Insertion: a task fits into the idle slot before a later one. b
+     * (P1 only: 1 vs 100) waits for a's data until 1 + 9 = 10; c, ready at
+     * once, fits into P1's gap 0-10 instead of going after b. */
+    g = parse("processors 2\ntask a 1 1\ntask b 5 100\ntask c 3 100\n"
+              "task z 100 1\nedge z b 9\n", &err);
+    if (g) {
+        dag_schedule *s = schedule(g, "heft");
+        /* ru: z 50.5 + 9 + 52.5 = 112, b 52.5, c 51.5, a 1; z P2 0-1, b P1
+         * 10-15, c P1 0-3 (in the gap: P2 would end at 101), a P2 1-2 (P1's
+         * gap would end at 4). */
+        static const want w[] = {{"z", 2, 0, 1, 0}, {"b", 1, 10, 15, 0},
+                                 {"c", 1, 0, 3, 0}, {"a", 2, 1, 2, 0}};
+        if (s) { expect(s, "HEFT insertion into an idle slot", w, 4); dag_schedule_free(s); }
+        dag_free(g);
+    }
+}
+
+/* ---- pseudo entry and exit -------------------------------------------------- */
+
+static void test_pseudo(void)
+{
+    dag_err err;
+    dag *g = parse("processors 2\ntask a 1 2\ntask b 2 1\ntask c 1 1\n"
+                   "task d 3 3\nedge a c 1\nedge b c 1\nedge b d 2\n", &err);
+    test_cond("two entries and two exits read", g != NULL);
+    if (!g)
+        return;
+    test_cond("pseudo entry and exit added after the given tasks",
+              g->n_user == 4 && g->n == 6 && g->entry == 4 && g->exit == 5 &&
+              strcmp(g->name[4], "(entry)") == 0 && strcmp(g->name[5], "(exit)") == 0);
+    test_cond("pseudo tasks cost nothing anywhere",
+              DAG_W(g, 4, 0) == 0 && DAG_W(g, 4, 1) == 0 && DAG_W(g, 5, 0) == 0);
+    int ok = g->succ_at[5] - g->succ_at[4] == 2 && g->pred_at[6] - g->pred_at[5] == 2;
+    for (int e = g->succ_at[4]; e < g->succ_at[5]; e++)
+        ok &= g->succ_c[e] == 0 && (g->succ[e] == 0 || g->succ[e] == 1);
+    for (int e = g->pred_at[5]; e < g->pred_at[6]; e++)
+        ok &= g->pred_c[e] == 0 && (g->pred[e] == 2 || g->pred[e] == 3);
+    test_cond("zero-cost pseudo edges to a and b, from c and d", ok && g->m == 7);
+    for (int a = 0; dag_algos[a]; a++) {
+        dag_schedule *s = schedule(g, dag_algos[a]->name);
+        dag_schedule_free(s);
+    }
+    dag_free(g);
+    g = parse("processors 1\ntask only 4\n", &err);
+    test_cond("a single task is its own entry and exit",
+              g && g->n == 1 && g->entry == 0 && g->exit == 0);
+    if (g) {
+        dag_schedule *s = schedule(g, "dcpop");
+        test_cond("single task: makespan its cost, SLR 1", s && s->makespan == 4 &&
+                  dag_slr(s) == 1);
+        dag_schedule_free(s);
+        dag_free(g);
+    }
+}
+
+/* ---- invariants over generated graphs --------------------------------------- */
+
+static void test_invariants(void)
+{
+    /* 600 graphs, parameters varied, every algorithm: valid schedules
+     * (checked by dag_schedule_check: no start before data arrives, no
+     * overlap, own cost), SLR >= 1, CPOP's critical path on one processor;
+     * with one processor every algorithm runs the tasks back to back. */
+    static const double alphas[] = {0.2, 0.5, 1, 2, 5}, ccrs[] = {0, 0.1, 1, 5, 10};
+    static const int outdegs[] = {1, 2, 3, 5, 1000};
+    int graphs = 0, valid = 0, slr_ok = 0, cp_ok = 0, one_ok = 0, ones = 0;
+    int dups = 0, dup_ok = 1;
+    for (int k = 0; k < 600; k++) {
+        dag_gen p;
+        dag_gen_init(&p);
+        p.v = 1 + (k * 37) % 100;
+        p.alpha = alphas[k % 5];
+        p.ccr = ccrs[(k / 5) % 5];
+        p.out_degree = outdegs[(k / 25) % 5];
+        p.beta = (k % 9) * 0.25;
+        p.q = 1 + (k / 3) % 8;
+        p.seed = 1000 + (unsigned long)k;
+        dag_err err;
+        dag *g = dag_generate(&p, &err);
+        if (!g) {
+            test_condf(0, "generate graph %d: %s", k, err.msg);
+            continue;
+        }
+        graphs++;
+        double ru[200], rd[200];
+        int path[200], pcp, len;
+        dag_rank_up(g, ru);
+        dag_rank_down(g, rd);
+        len = dag_critical_path(g, ru, rd, path, &pcp);
+        for (int a = 0; dag_algos[a]; a++) {
+            dag_schedule *s = dag_schedule_new(dag_algos[a], g, &err);
+            if (!s || dag_schedule_check(s, &err) != DAG_OK) {
+                test_condf(0, "graph %d (v=%d q=%d seed %lu) %s: %s", k, p.v, p.q,
+                           p.seed, dag_algos[a]->name, err.msg);
+                dag_schedule_free(s);
+                continue;
+            }
+            valid++;
+            slr_ok += dag_slr(s) >= 1 - 1e-12 && dag_speedup(s) > 0;
+            if (dag_algos[a] != &dag_heft) {
+                int all = 1;
+                for (int t = 0; t < len; t++)
+                    all &= s->copy[s->first[path[t]]].proc == pcp;
+                cp_ok += all;
+            }
+            if (p.q == 1) {
+                ones++;
+                one_ok += fabs(s->makespan - dag_sequential(g)) < 1e-9 * s->makespan;
+            }
+            dups += s->duplicates;
+            if (dag_algos[a] != &dag_dcpop)
+                dup_ok &= s->duplicates == 0;
+            dup_ok &= s->ncopies == g->n + s->duplicates;
+            dag_schedule_free(s);
+        }
+        dag_free(g);
+    }
+    test_condf(graphs == 600 && valid == 1800, "600 generated graphs, 3 algorithms: "
+               "every schedule valid (%d of %d)", valid, 3 * graphs);
+    test_condf(slr_ok == valid, "SLR >= 1 and speedup > 0 on every schedule "
+               "(%d of %d)", slr_ok, valid);
+    test_condf(cp_ok == 2 * graphs, "CPOP and DCPOP run the whole critical path "
+               "on p_CP (%d of %d)", cp_ok, 2 * graphs);
+    test_condf(ones > 0 && one_ok == ones, "one processor: makespan = the "
+               "sequential time (%d of %d)", one_ok, ones);
+    test_condf(dup_ok && dups > 0, "only DCPOP duplicates (%d duplicates), each "
+               "a copy beside the tasks' own", dups);
+}
+
+/* The checker itself: it must catch what it claims to catch. */
+static void test_checker(void)
+{
+    dag_err err;
+    dag *g = parse(topcuoglu, &err);
+    dag_schedule *s = g ? schedule(g, "heft") : NULL;
+    if (!s) {
+        dag_free(g);
+        return;
+    }
+    /* n9 (P2, 56-68) one unit earlier: n2's data (P1, 40 + 16 = 56) is
+     * late. */
+    dag_copy save = s->copy[s->first[8]];
+    s->copy[s->first[8]].start -= 1;
+    s->copy[s->first[8]].finish -= 1;
+    test_cond("check: a task before its parent's data arrives is caught",
+              dag_schedule_check(s, &err) == DAG_EINVAL && strstr(err.msg, "n9") &&
+              strstr(err.msg, "n2"));
+    s->copy[s->first[8]] = save;
+    /* n5 (P3, 28-38) moved to 30-40: overlaps n7 (P3, 38-49), its data
+     * and its child n9's still in time. */
+    save = s->copy[s->first[4]];
+    s->copy[s->first[4]].start = 30;
+    s->copy[s->first[4]].finish = 40;
+    test_cond("check: two tasks overlapping on a processor are caught",
+              dag_schedule_check(s, &err) == DAG_EINVAL && strstr(err.msg, "overlap"));
+    s->copy[s->first[4]] = save;
+    s->copy[s->first[4]].finish += 1;
+    test_cond("check: a copy not lasting its cost is caught",
+              dag_schedule_check(s, &err) == DAG_EINVAL && strstr(err.msg, "costs"));
+    s->copy[s->first[4]] = save;
+    s->makespan = 81;
+    test_cond("check: a wrong makespan is caught",
+              dag_schedule_check(s, &err) == DAG_EINVAL && strstr(err.msg, "makespan"));
+    s->makespan = 80;
+    test_cond("check: the restored schedule passes", dag_schedule_check(s, &err) == DAG_OK);
+    dag_schedule_free(s);
+    dag_free(g);
+}
+
+/* ---- the generator ------------------------------------------------------------ */
+
+static void test_generator(void)
+{
+    /* Means over 400 graphs of 60 tasks: W_DAG = 50, CCR = 2, alpha = 0.5
+     * (height sqrt(60)/0.5 = 15.5). Sampling error: a task's mean cost has sd
+     * 50/sqrt(3) = 29, so the mean of 24000 is within 0.6 of 50 at 3 sd. */
+    double wsum = 0, csum = 0, hsum = 0;
+    long nw = 0, nc = 0;
+    int graphs = 400, structure = 1, degrees = 1, exact = 1;
+    for (int k = 0; k < graphs; k++) {
+        dag_gen p;
+        dag_gen_init(&p);
+        p.v = 60; p.alpha = 0.5; p.ccr = 2; p.wdag = 50; p.beta = 1; p.q = 3;
+        p.out_degree = 2;
+        p.seed = (unsigned long)k + 1;
+        dag_err err;
+        dag *g = dag_generate(&p, &err);
+        if (!g) {
+            test_condf(0, "generate: %s", err.msg);
+            return;
+        }
+        exact &= g->n_user == 60;
+        for (int i = 0; i < g->n_user; i++) {
+            double mean = 0, lo = INFINITY, hi = 0;
+            for (int q = 0; q < 3; q++) {
+                double x = DAG_W(g, i, q);
+                mean += x / 3;
+                lo = x < lo ? x : lo;
+                hi = x > hi ? x : hi;
+            }
+            /* beta = 1: all within [w_i/2, 3 w_i/2) (6 digits kept) */
+            structure &= lo >= 0 && hi <= 3 * lo * (1 + 1e-5) + 1e-9;
+            wsum += mean;
+            nw++;
+        }
+        for (int e = 0; e < g->m_user; e++) {
+            csum += g->c[e];
+            nc++;
+        }
+        /* Height: the longest chain, counted from the tasks' levels. */
+        int level[60] = {0}, h = 0;
+        for (int t = 0; t < g->n; t++) {
+            int i = g->topo[t];
+            if (i >= 60)
+                continue;
+            for (int e = g->pred_at[i]; e < g->pred_at[i + 1]; e++)
+                if (g->pred[e] < 60 && level[g->pred[e]] + 1 > level[i])
+                    level[i] = level[g->pred[e]] + 1;
+            if (level[i] + 1 > h)
+                h = level[i] + 1;
+        }
+        hsum += h;
+        /* Every task below the top level has a parent in the level above,
+         * so its depth is its level; every task has at least out_degree = 2
+         * children, or all the tasks of the lower levels when fewer. */
+        for (int i = 0; i < 60; i++) {
+            int kids = 0, parents = 0, below = 0;
+            for (int e = g->succ_at[i]; e < g->succ_at[i + 1]; e++)
+                kids += g->succ[e] < 60;
+            for (int e = g->pred_at[i]; e < g->pred_at[i + 1]; e++)
+                parents += g->pred[e] < 60;
+            for (int j = 0; j < 60; j++)
+                below += level[j] > level[i];
+            degrees &= level[i] == 0 || parents >= 1;
+            degrees &= kids >= (below < 2 ? below : 2);
+        }
+        dag_free(g);
+    }
+    double wmean = wsum / nw, cmean = csum / nc, hmean = hsum / graphs;
+    test_cond("generator: exactly v tasks", exact);
+    test_cond("generator: beta = 1 keeps a task's costs within a factor 3", structure);
+    test_condf(fabs(wmean - 50) < 0.6, "generator: mean cost W_DAG = 50 (got %.3f)", wmean);
+    test_condf(fabs(cmean / wmean - 2) < 0.05, "generator: CCR = mean edge / mean "
+               "cost = 2 (got %.3f)", cmean / wmean);
+    test_condf(fabs(hmean - sqrt(60) / 0.5) < 1.5, "generator: mean height about "
+               "sqrt(v)/alpha = 15.5 (got %.2f)", hmean);
+    test_cond("generator: a parent for every task below the top level, "
+              ">= out_degree children", degrees);
+
+    /* Same seed, same graph; another seed, another. */
+    dag_gen p;
+    dag_gen_init(&p);
+    p.v = 50;
+    p.seed = 99;
+    dag_err err;
+    dag *a = dag_generate(&p, &err), *b = dag_generate(&p, &err);
+    p.seed = 100;
+    dag *c = dag_generate(&p, &err);
+    test_cond("generator: deterministic for a seed",
+              a && b && a->m == b->m && memcmp(a->w, b->w, 50 * 4 * sizeof *a->w) == 0 &&
+              memcmp(a->from, b->from, (size_t)a->m_user * sizeof *a->from) == 0);
+    test_cond("generator: another seed, another graph",
+              a && c && memcmp(a->w, c->w, 50 * 4 * sizeof *a->w) != 0);
+    dag_free(a); dag_free(b); dag_free(c);
+
+    /* out_degree = v: tasks are numbered level by level, so a task's
+     * children are then exactly the tasks from the next level on: a suffix
+     * of the numbering. */
+    p.v = 30; p.out_degree = 30; p.alpha = 1;
+    a = dag_generate(&p, &err);
+    if (a) {
+        int ok = 1, inner = 0;
+        for (int i = 0; i < a->n_user; i++) {
+            int kids = 0, least = a->n_user;
+            for (int e = a->succ_at[i]; e < a->succ_at[i + 1]; e++)
+                if (a->succ[e] < a->n_user) {
+                    kids++;
+                    if (a->succ[e] < least)
+                        least = a->succ[e];
+                }
+            if (kids > 0) {
+                inner++;
+                ok &= least > i && kids == a->n_user - least;
+            }
+        }
+        test_condf(ok && inner > 0, "generator: out_degree v joins each of %d "
+                   "tasks to every task below its level", inner);
+        dag_free(a);
+    }
+
+    /* Bad parameters, each named. */
+    static const struct { const char *field; double value; const char *msg; } bad[] = {
+        {"v", 0, "v=0"}, {"alpha", 0, "alpha=0"}, {"out_degree", 0, "out_degree=0"},
+        {"ccr", -1, "ccr=-1"}, {"wdag", 0, "wdag=0"}, {"beta", 2.5, "beta=2.5"},
+        {"q", 0, "q=0"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        dag_gen_init(&p);
+        if (!strcmp(bad[k].field, "v")) p.v = (int)bad[k].value;
+        if (!strcmp(bad[k].field, "alpha")) p.alpha = bad[k].value;
+        if (!strcmp(bad[k].field, "out_degree")) p.out_degree = (int)bad[k].value;
+        if (!strcmp(bad[k].field, "ccr")) p.ccr = bad[k].value;
+        if (!strcmp(bad[k].field, "wdag")) p.wdag = bad[k].value;
+        if (!strcmp(bad[k].field, "beta")) p.beta = bad[k].value;
+        if (!strcmp(bad[k].field, "q")) p.q = (int)bad[k].value;
+        dag *g = dag_generate(&p, &err);
+        test_condf(!g && err.code == DAG_EINVAL && strstr(err.msg, bad[k].msg),
+                   "generator refuses %s (message: %s)", bad[k].msg, g ? "-" : err.msg);
+        dag_free(g);
+    }
+}
+
+/* ---- reading and writing ---------------------------------------------------- */
+
+/* Writes g in 'format' to memory and reads it back. */
+static dag *round_trip(const dag *g, int format)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    dag_err err;
+    if (!f || dag_write(f, g, format, &err) != DAG_OK) {
+        if (f) fclose(f);
+        free(buf);
+        return NULL;
+    }
+    fclose(f);
+    dag *h = parse(buf, &err);
+    free(buf);
+    return h;
+}
+
+static int same_graph(const dag *a, const dag *b)
+{
+    if (!a || !b || a->n != b->n || a->m != b->m || a->q != b->q ||
+        a->n_user != b->n_user)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->name[i], b->name[i]) != 0)
+            return 0;
+    return memcmp(a->w, b->w, (size_t)a->n * (size_t)a->q * sizeof *a->w) == 0 &&
+           memcmp(a->succ, b->succ, (size_t)a->m * sizeof *a->succ) == 0 &&
+           memcmp(a->succ_c, b->succ_c, (size_t)a->m * sizeof *a->succ_c) == 0;
+}
+
+static void test_io(void)
+{
+    dag_err err;
+    dag *g = parse(topcuoglu, &err);
+    static const char dot[] =
+        "/* Fig. 2 in DOT */\n"
+        "strict digraph \"Fig. 2\" {\n"
+        "  graph [processors=3]; node [shape=circle]\n"
+        "  n1 [cost=\"14,16,9\"]; n2 [cost=\"13 19 18\", label=\"two\"]\n"
+        "  n3 [cost=\"11,13,19\"] n4 [cost=\"13,8,17\"]; n5 [cost=\"12,13,10\"]\n"
+        "  n6 [cost=\"13,16,9\"]; n7 [cost=\"7,15,11\"]; n8 [cost=\"5,11,14\"]\n"
+        "  n9 [cost=\"18,12,20\"]; \"n10\" [cost=\"21,7,16\"]\n"
+        "  n1 -> n2 [comm=18]; n1 -> n3 [comm=12]; n1 -> n4 [comm=9]\n"
+        "  n1 -> n5 [comm=11]; n1 -> n6 [comm=14]; n2 -> n8 [comm=19]\n"
+        "  n2 -> n9 [comm=16]; n3 -> n7 [comm=23] // a comment\n"
+        "  n4 -> n8 [comm=27]; n4 -> n9 [comm=23]; n5 -> n9 [comm=13]\n"
+        "# a preprocessor line\n"
+        "  n6 -> n8 [comm=15]; n7 -> n10 [comm=17]; n8 -> n10 [comm=11]\n"
+        "  n9 -> n10 [comm=13, color=red]\n"
+        "}\n";
+    dag *d = parse(dot, &err);
+    test_condf(d != NULL, "DOT subset reads%s%s", d ? "" : ": ", d ? "" : err.msg);
+    test_cond("the DOT file is the same graph as the text file", same_graph(g, d));
+    dag *t = g ? round_trip(g, DAG_FORMAT_TEXT) : NULL;
+    dag *t2 = g ? round_trip(g, DAG_FORMAT_DOT) : NULL;
+    test_cond("text written and read back: the same graph", same_graph(g, t));
+    test_cond("DOT written and read back: the same graph", same_graph(g, t2));
+    dag_free(d); dag_free(t); dag_free(t2);
+
+    /* Defaults and chains: node [cost] for nodes after it, edge [comm],
+     * a -> b -> c taking the attributes. */
+    d = parse("digraph { node [cost=\"1,2\"]; edge [comm=4]; a -> b -> c [comm=3]; "
+              "c -> d; d [cost=\"5,5\"] }", &err);
+    test_condf(d && d->n == 4 && d->m == 3 && DAG_W(d, 0, 1) == 2 &&
+               DAG_W(d, 3, 0) == 5 && d->succ_c[0] == 3 && d->succ_c[1] == 3 &&
+               d->succ_c[2] == 4, "DOT defaults and edge chains%s",
+               d ? "" : err.msg);
+    dag_free(d);
+
+    /* Generated graphs with pseudo tasks: written without them, read back
+     * the same, scheduled the same. */
+    dag_gen p;
+    dag_gen_init(&p);
+    p.v = 40; p.alpha = 2; p.seed = 5; p.ccr = 3;
+    dag *r = dag_generate(&p, &err);
+    t = r ? round_trip(r, DAG_FORMAT_TEXT) : NULL;
+    test_cond("generated graph with a pseudo entry and exit: same after text",
+              r && r->n == r->n_user + 2 && same_graph(r, t));
+    if (r && t) {
+        dag_schedule *s1 = dag_schedule_new(&dag_dcpop, r, &err);
+        dag_schedule *s2 = dag_schedule_new(&dag_dcpop, t, &err);
+        test_cond("generated graph: the same DCPOP schedule after text",
+                  s1 && s2 && s1->makespan == s2->makespan &&
+                  s1->duplicates == s2->duplicates);
+        dag_schedule_free(s1);
+        dag_schedule_free(s2);
+    }
+    dag_free(r); dag_free(t);
+    dag_free(g);
+}
+
+/* ---- bad input --------------------------------------------------------------- */
+
+static void test_bad_input(void)
+{
+    static const struct { const char *what, *text, *msg; } bad[] = {
+        {"a cycle", "processors 1\ntask a 1\ntask b 1\ntask c 1\n"
+         "edge a b 1\nedge b c 1\nedge c a 1\n", "cycle: a -> b -> c -> a"},
+        {"a cycle behind an entry", "processors 1\ntask s 1\ntask a 1\ntask b 1\n"
+         "edge s a 1\nedge a b 1\nedge b a 1\n", "cycle: "},
+        {"a self-loop", "processors 1\ntask a 1\nedge a a 1\n", "edge a -> a is a cycle"},
+        {"a missing cost", "processors 3\ntask a 1 2 3\ntask b 1 2\n",
+         "test:3: task 'b' has 2 costs, expected 3"},
+        {"one cost too many", "processors 2\ntask a 1 2 3\n", "task 'a' has 3 costs"},
+        {"a negative cost", "processors 2\ntask a 1 -2\n",
+         "test:2: task 'a': cost -2 on processor 2 is negative"},
+        {"a cost not a number", "processors 2\ntask a 1 two\n", "cost 'two' is not a number"},
+        {"an infinite cost", "processors 1\ntask a inf\n", "cost 'inf' is not a number"},
+        {"a negative communication cost", "processors 1\ntask a 1\ntask b 1\n"
+         "edge a b -1\n", "test:4: edge a -> b: communication cost -1 is negative"},
+        {"an edge to an unknown task", "processors 1\ntask a 1\nedge a zz 1\n",
+         "test:3: edge a -> zz: unknown task 'zz'"},
+        {"an edge from an unknown task", "processors 1\ntask a 1\nedge yy a 1\n",
+         "unknown task 'yy'"},
+        {"an edge without a cost", "processors 1\ntask a 1\ntask b 1\nedge a b\n",
+         "edge a -> b has no communication cost"},
+        {"an edge given twice", "processors 1\ntask a 1\ntask b 1\nedge a b 1\n"
+         "edge a b 2\n", "edge a -> b is given twice"},
+        {"a task defined twice", "processors 1\ntask a 1\ntask a 2\n",
+         "task 'a' is defined twice"},
+        {"no processors line", "task a 1\n", "before the 'processors' line"},
+        {"processors 0", "processors 0\n", "processors '0'"},
+        {"an unknown statement", "processors 1\nnode a 1\n", "unknown statement 'node'"},
+        {"no tasks", "# nothing\n", "no tasks"},
+        {"DOT: a missing cost", "digraph { a [cost=\"1,2\"]; b [cost=\"1\"]; a -> b [comm=1] }",
+         "task 'b' has 1 cost, expected 2"},
+        {"DOT: a task without cost", "digraph { a [cost=\"1\"]; a -> b [comm=1] }",
+         "task 'b' has no cost attribute"},
+        {"DOT: an edge without comm", "digraph { a [cost=\"1\"]; b [cost=\"1\"]; a -> b }",
+         "edge a -> b has no comm attribute"},
+        {"DOT: a cycle", "digraph { node [cost=1]; edge [comm=1]; a -> b -> a }",
+         "cycle: a -> b -> a"},
+        {"DOT: undirected", "graph { a -- b }", "undirected"},
+        {"DOT: a subgraph", "digraph { subgraph s { a } }", "subgraphs"},
+        {"DOT: unclosed", "digraph { a [cost=1]\n", "missing '}'"},
+        {"DOT: unclosed string", "digraph { a [cost=\"1]; }", "unclosed string"},
+        {"DOT: negative comm", "digraph { node [cost=1]; a -> b [comm=-3] }",
+         "communication cost -3 is negative"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        dag_err err = {0, ""};
+        dag *g = parse(bad[k].text, &err);
+        test_condf(!g && err.code == DAG_EINVAL && strstr(err.msg, bad[k].msg),
+                   "bad input, %s: refused naming it ('%s' in '%s')", bad[k].what,
+                   bad[k].msg, err.msg);
+        dag_free(g);
+    }
+    /* Library misuse, each refused with a code. */
+    dag_err err;
+    test_cond("dag_new refuses 0 processors", !dag_new(0, &err) && err.code == DAG_EINVAL);
+    dag *g = dag_new(2, &err);
+    double w[2] = {1, NAN};
+    test_cond("dag_add_task refuses a NaN cost", dag_add_task(g, "x", w, &err) < 0 &&
+              strstr(err.msg, "not finite"));
+    test_cond("dag_add_edge refuses a task out of range",
+              dag_add_edge(g, 0, 5, 1, &err) == DAG_EINVAL);
+    test_cond("dag_finish refuses an empty graph", dag_finish(g, &err) == DAG_EINVAL);
+    test_cond("dag_schedule_new refuses an unfinished graph",
+              !dag_schedule_new(&dag_heft, g, &err) && strstr(err.msg, "not finished"));
+    dag_free(g);
+    test_cond("unknown algorithm lists the valid ones",
+              !dag_algo_find("peft", &err) && err.code == DAG_ENOENT &&
+              strstr(err.msg, "heft, cpop, dcpop"));
+    test_cond("dag_read_file: a missing file is named",
+              !dag_read_file("/nonexistent/x.dag", DAG_FORMAT_AUTO, &err) &&
+              err.code == DAG_ENOENT && strstr(err.msg, "/nonexistent/x.dag"));
+}
+
+int main(void)
+{
+    test_topcuoglu();
+    test_by_hand();
+    test_pseudo();
+    test_invariants();
+    test_checker();
+    test_generator();
+    test_io();
+    test_bad_input();
+    return test_report();
+}
