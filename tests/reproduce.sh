@@ -76,6 +76,9 @@ grep -q "| 5608/26 | 26 / 26 | 152 / 152 | 95 / 95 | 200 / 200 | 129 / 129 | 175
     "$R/diaz/table1.md"; check "diaz/table1.md: the 5608/26 chunk counts as the paper's" $?
 awk -F, 'NR > 1 { n++; if (!($3 > 0) || !($6 > 0) || !($8 > 0)) bad = 1 } END { exit !(n == 21 && !bad) }' \
     "$R/diaz/table2.csv"; check "diaz/table2.csv: 21 rows, times and speedups > 0" $?
+for f in dag/README.md dag/fig5-running-time.png dag/fig6-slr.png dag/fig7-speedup.png; do
+    [ -s "$R/$f" ]; check "results/$f exists (part 3)" $?
+done
 n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* ± ' "$R/sim-xu.md")
 [ "$n" = 8 ]; check "sim-xu.md: 8 cases, simulated beside emulated (got $n)" $?
 
