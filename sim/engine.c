@@ -239,14 +239,16 @@ static int serve(run *r, double t)
     return 0;
 }
 
-/* Master's time for a message arriving at t: when it gets to it, or -1 if
- * it is busy then (the caller posts the event again for that time). */
-static double master_take(run *r, double t)
+/* The master takes the message ev when it is free: 1 (it is, now: ev->t),
+ * 0 (busy: ev is posted again for when it is free), -1 (out of memory). */
+static int master_take(run *r, event *ev)
 {
-    if (t < r->master_free)
-        return -1;
-    r->master_free = t + r->c->master_overhead;
-    return t;
+    if (ev->t < r->master_free) {
+        ev->t = r->master_free;
+        return post(r, *ev) == 0 ? 0 : -1;
+    }
+    r->master_free = ev->t + r->c->master_overhead;
+    return 1;
 }
 
 static int start_or_serve(run *r);
@@ -320,13 +322,13 @@ static int run_self(run *r)
         switch (ev.type) {
         case EV_REPORT:
         case EV_NOTICE: {
-            double t = master_take(r, ev.t);
-            if (t < 0) {
-                ev.t = r->master_free;
-                if (post(r, ev) != 0)
+            int now = master_take(r, &ev);
+            if (now <= 0) {
+                if (now < 0)
                     return -1;
                 break;
             }
+            double t = ev.t;
             if (ev.type == EV_NOTICE) {
                 policy_lost(r->p, ev.w);
                 if (!x->reported) {
@@ -469,13 +471,13 @@ static int run_tree(run *r)
             break;
         }
         case EV_RESULT: {
-            double t = master_take(r, ev.t);
-            if (t < 0) {
-                ev.t = r->master_free;
-                if (post(r, ev) != 0)
+            int now = master_take(r, &ev);
+            if (now <= 0) {
+                if (now < 0)
                     return -1;
                 break;
             }
+            double t = ev.t;
             rec_chunk *c = record_chunk(r->rec);
             if (!c)
                 return fail(r, "out of memory for the run record");

@@ -66,5 +66,23 @@ for hf in "$@"; do
     w=$(cat "$tmp/worst")
     worst=$(awk -v a="$worst" -v b="$w" 'BEGIN { print (b > a) ? b : a }')
 done
+# A loaded host: the same work alone and among N = 1, 2, 3 loaders should take
+# N + 1 times as long (the worker gets 1/Q of its host: A_i = V_i / Q_i).
+"$here/scripts/cluster" up --emulate "$here/hostfile" >/dev/null 2>&1 || exit 0
+echo "== a loaded host (w1 of hostfile): mandel $WORK alone and among N loaders"
+# shellcheck disable=SC2086
+alone=$("$here/scripts/cluster" run w1 "$BIN/mandel" $WORK | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')
+printf '  %-8s %9s %9s %7s\n' loaders seconds "x alone" error
+printf '  %-8s %9.3f %9.2f\n' 0 "$alone" 1
+for n in 1 2 3; do
+    "$here/scripts/load" w1 $n >/dev/null
+    # shellcheck disable=SC2086
+    t=$("$here/scripts/cluster" run w1 "$BIN/mandel" $WORK | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')
+    e=$(awk -v t="$t" -v a="$alone" -v n=$n 'BEGIN { e = 100 * (t / a / (n + 1) - 1); printf "%+.1f", e }')
+    printf '  %-8s %9.3f %9.2f %6s%%\n' $n "$t" "$(awk -v t="$t" -v a="$alone" 'BEGIN { print t / a }')" "$e"
+    worst=$(awk -v a="$worst" -v e="$e" 'BEGIN { if (e < 0) e = -e; print (e > a) ? e : a }')
+done
+"$here/scripts/cluster" down >/dev/null
+
 awk -v w="$worst" 'BEGIN { exit !(w <= 10) }' || { printf "bench_cluster: FAIL speed ratios off by more than 10%% (worst %.1f%%)\n" "$worst"; exit 1; }
-printf "bench_cluster: speed ratios within 10%% of the sp= ratios (worst %.1f%%)\n" "$worst"
+printf "bench_cluster: speed ratios within 10%% of the sp= and load ratios (worst %.1f%%)\n" "$worst"

@@ -35,6 +35,12 @@ cd "$tmp" || exit 1
 # ---- Table 2's cluster: V_i from sp=, Q_i from the load --------------------------
 up "$REPO/hostfiles/table2"; check "table2 cluster up" $?
 "$REPO/scripts/load" w1 3 >/dev/null
+n=0
+for p in $(cat "$DTSS_RUN/load/w1.pids"); do
+    [ "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status)" = \
+      "$(awk '$1 == "w1" { print $2 }' "$DTSS_RUN/cpus")" ] && n=$((n + 1))
+done
+[ $n = 3 ]; check "w1's 3 loaders run on w1's CPU ($n)" $?
 "$BIN/coordinator" -S 240 -m 3000 -o img.pgm -r rec.csv -q >out.txt 2>&1
 check "dtss on table2 with w1 loaded runs" $?
 cmp -s ref.pgm img.pgm; check "image identical to bin/mandel's" $?
@@ -70,7 +76,20 @@ up "$REPO/hostfile"; check "table1 cluster up" $?
 "$BIN/mandel" -s 600 -m 40000 -o big.pgm -q
 "$BIN/coordinator" -s dtss -S 600 -m 40000 -o del.pgm -r del.csv >del.txt 2>&1 &
 coord=$!
-sleep 1.5
+sleep 1
+# Each host's worker runs on the host's CPU (scripts/cluster, assign_cpus).
+pinned=0 seen=0
+for d in /proc/[0-9]*; do
+    [ "$(cat "$d/comm" 2>/dev/null)" = worker ] || continue
+    h=$(sed -n "s|.*:/dtss/$DTSS_CLUSTER/\([^/]*\)\$|\1|p" "$d/cgroup" 2>/dev/null | head -n 1)
+    [ -n "$h" ] || continue
+    seen=$((seen + 1))
+    want=$(awk -v h="$h" '$1 == h { print $2 }' "$DTSS_RUN/cpus")
+    got=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$d/status")
+    [ "$got" = "$want" ] && pinned=$((pinned + 1))
+done
+[ $seen = 4 ] && [ $pinned = 4 ]; check "every worker pinned to its host's CPU ($pinned of $seen)" $?
+sleep 0.5
 (echo "delete w3"; sleep 1) | pvm >/dev/null 2>&1
 n=600
 while [ $n -gt 0 ] && kill -0 $coord 2>/dev/null; do sleep 0.1; n=$((n - 1)); done

@@ -26,6 +26,8 @@ static const char *file(const char *name, const char *text)
 
 /* One run: platform text, workload line, scheme (NULL = tree), sample R.
  * Fills rec (record_init'ed here); returns 0 or -1 (message in msg). */
+static double master_overhead;      /* for the next simulate() */
+
 static int simulate(const char *plat, const char *workload, const char *scheme,
                     const char *const *params, int R, record *rec, char *msg,
                     size_t len)
@@ -44,6 +46,7 @@ static int simulate(const char *plat, const char *workload, const char *scheme,
     c.platform = &pf;
     c.workload = &wl;
     c.tree = scheme == NULL;
+    c.master_overhead = master_overhead;
     sched_err err;
     if (scheme) {
         sched_config_init(&c.sched, sched_type_find(scheme, &err), wl.n, pf.nhosts);
@@ -101,6 +104,24 @@ static void test_by_hand(void)
     test_cond("two hosts, dtss: the faster first, 32 iterations (eq. 7)",
               rc == 0 && r.chunks[0].worker == 1 && r.chunks[0].size == 32 &&
               r.chunks[0].acp == 2);
+    record_free(&r);
+}
+
+/* The master handles one message at a time: with 0.5 s a message, the two
+ * reports (both at 0.001) are handled at 0.001 and 0.501; the plan starts
+ * then (t0 = 0.501), and both chunks leave when the master is free, 1.001. */
+static void test_master_overhead(void)
+{
+    record r;
+    char msg[256];
+    master_overhead = 0.5;
+    int rc = simulate("host a speed=1\nhost b speed=2\nlink * * latency=0.001\n",
+                      "uniform n=100 cost=1", "tss", NULL, 1, &r, msg, sizeof msg);
+    master_overhead = 0;
+    test_condf(rc == 0 && near(r.t0, 0.501) && near(r.chunks[0].sent, 1.001) &&
+               near(r.chunks[1].sent, 1.001) && near(r.chunks[1].recv, 1.002),
+               "master overhead: messages one at a time (t0 %.3f, sent %.3f)", r.t0,
+               rc == 0 ? r.chunks[0].sent : 0);
     record_free(&r);
 }
 
@@ -304,6 +325,7 @@ int main(void)
         return 1;
     }
     test_by_hand();
+    test_master_overhead();
     test_every_scheme();
     test_load_is_slowness();
     test_faults_and_replan();

@@ -133,7 +133,7 @@ static void run_self(void)
         if (!(A > 0) && !hello) {
             /* The paper's integer A_i = 0: wait and measure again. */
             struct timeval tv = {0, 200000};
-            int bufid = pvm_trecv(parent, -1, &tv);
+            int bufid = pvm_trecv(-1, -1, &tv);   /* a stop, or an exit notice */
             if (bufid > 0) {
                 int bytes, tag, src;
                 pvm_bufinfo(bufid, &bytes, &tag, &src);
