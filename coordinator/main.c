@@ -117,6 +117,10 @@ static int choose_hosts(run *r, const char *hosts, int include_self, int local)
             pick[n++] = me;
     } else if (hosts) {
         char *copy = strdup(hosts), *save = NULL;
+        if (!copy) {
+            free(pick);
+            return -1;
+        }
         for (char *h = strtok_r(copy, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
             int found = -1;
             for (int i = 0; i < nhost; i++)
@@ -132,7 +136,14 @@ static int choose_hosts(run *r, const char *hosts, int include_self, int local)
                 free(pick);
                 return -1;
             }
-            pick = realloc(pick, sizeof *pick * (size_t)(n + 1 + nhost));
+            int *more = realloc(pick, sizeof *pick * (size_t)(n + 1 + nhost));
+            if (!more) {
+                fprintf(stderr, "coordinator: out of memory\n");
+                free(copy);
+                free(pick);
+                return -1;
+            }
+            pick = more;
             pick[n++] = found;
         }
         free(copy);
