@@ -111,7 +111,7 @@ help:
 	@echo "make reproduce-tables the papers' tables and plots into results/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
-	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s]  one run on the cluster, with load"
+	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make clean            remove build/ and bin/"
 	@echo "make echo             print the compiler settings"
