@@ -14,20 +14,21 @@ tmp=$(mktemp -d /tmp/dtss-bench.XXXXXX)
 . "$(dirname "$0")/pvmlib.sh"
 trap 'pvm_down; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-pvm_up "$tmp" "$BIN" || { echo "bench_pvm: could not start a pvmd"; exit 1; }
 cd "$tmp" || exit 1
 
 now() { date +%s.%N; }
 
 echo "PVM per-chunk overhead (one local worker, 200-pixel rows, 1 iteration a pixel)"
-# Message latency on this machine varies from run to run (scheduler wake-ups,
-# 150 to 800 us a round trip), so the two are measured alternately, 7 times
-# each, and their medians and minimums compared.
-rows=1000
+# Everything on one CPU: on this VM a wake-up across CPUs takes 100 to 800 us
+# and varies from run to run, drowning what is measured; on one CPU a round
+# trip takes about 30 us. The two are measured alternately, 7 times each,
+# and their medians and minimums compared.
+pvm_up "$tmp" "$BIN" 1 || { echo "bench_pvm: could not start a pvmd"; exit 1; }
+rows=3000
 : >pp.txt; : >co.txt
 for _ in 1 2 3 4 5 6 7; do
-    "$BIN/pingpong" -n $rows -w 200 >>pp.txt
-    "$BIN/coordinator" -s pss --local 1 -W 200 -H $rows -m 1 -R 1 -o none -r rec.csv -q >/dev/null
+    taskset -c 1 "$BIN/pingpong" -n $rows -w 200 >>pp.txt
+    taskset -c 1 "$BIN/coordinator" -s pss --local 1 -W 200 -H $rows -m 1 -R 1 -o none -r rec.csv -q >/dev/null
     awk -F, -v n=$rows '$1 == "run" { printf "%.1f\n", $9 / n * 1e6 }' rec.csv >>co.txt
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -38,6 +39,9 @@ echo "  raw ping-pong round trip    $rtt us  (median; runs: $(tr '\n' ' ' <pp.tx
 echo "  coordinator, per chunk      $per us  (median; runs: $(tr '\n' ' ' <co.txt))"
 echo "$per $rtt $(minimum co.txt) $(minimum pp.txt)" |
     awk '{ printf "  ratio per-chunk/ping-pong = %.2f of the medians, %.2f of the minimums (target <= 1.2)\n", $1 / $2, $3 / $4 }'
+
+pvm_down
+pvm_up "$tmp" "$BIN" || { echo "bench_pvm: could not start a pvmd"; exit 1; }
 
 echo "One host, two workers, default image (1200x1200, maxiter 16000)"
 seq=$("$BIN/mandel" | sed 's/.*seconds \([0-9.]*\).*/\1/')

@@ -28,7 +28,7 @@ ev() { (. "$CLUSTER_DIR/env" && eval "printf '%s\\n' \"\$$1\""); }
 
 # spawn_probes HOST...: spawns `worker --probe` on each HOST through PVM (the
 # console's `spawn ->`, one host after the other) and prints each one's line
-# "host=... backend=... cgroup=... Q=...", prefixed by the HOST asked for. The
+# "host=... backend=... cgroup=... Q=... cpus=...", prefixed by the HOST asked for. The
 # console shows a remote task's output only when it reads a line of input, so
 # it gets empty lines while we wait; a host whose line has not come in 4 s
 # gets another try (3 in all).
@@ -149,7 +149,7 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
 
     spawn_probes w1 w2 w3 w4 >"$tmp/probes"
     for h in w1 w2 w3 w4; do
-        grep -q "^$h host=$h backend=cgroup cgroup=/dtss/$id/$h Q=1\$" "$tmp/probes"
+        grep -q "^$h host=$h backend=cgroup cgroup=/dtss/$id/$h Q=1 cpus=1\$" "$tmp/probes"
         check "a worker spawned on $h reports host $h, cgroup /dtss/$id/$h, Q=1: $(grep "^$h " "$tmp/probes")" $?
     done
 
@@ -160,9 +160,9 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
 
     run "load w1 3" 0 "w1: 3 busy" "$load" w1 3
     spawn_probes w1 w2 w3 w4 >"$tmp/probes"
-    grep -q "^w1 host=w1 .* Q=4\$" "$tmp/probes"; check "after load w1 3, Q=4 on w1: $(grep '^w1 ' "$tmp/probes")" $?
+    grep -q "^w1 host=w1 .* Q=4 cpus=1\$" "$tmp/probes"; check "after load w1 3, Q=4 on w1: $(grep '^w1 ' "$tmp/probes")" $?
     for h in w2 w3 w4; do
-        grep -q "^$h host=$h .* Q=1\$" "$tmp/probes"; check "after load w1 3, Q=1 on $h: $(grep "^$h " "$tmp/probes")" $?
+        grep -q "^$h host=$h .* Q=1 cpus=1\$" "$tmp/probes"; check "after load w1 3, Q=1 on $h: $(grep "^$h " "$tmp/probes")" $?
     done
     "$cl" status >"$tmp/status" 2>&1
     check "status runs" $?

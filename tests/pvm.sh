@@ -46,6 +46,10 @@ run "bad scheme parameter" 2 "F=0.5" "$BIN/coordinator" -s tss --F 0.5
 run "--local with --hosts" 2 "does not go with" "$BIN/coordinator" --local 2 --hosts a
 run "coordinator --help" 0 "spawn" "$BIN/coordinator" --help
 run "worker outside PVM" 1 "not spawned by a coordinator\|no PVM daemon" "$BIN/worker"
+run "worker --probe on one CPU" 0 " backend=proc .* cpus=1$" taskset -c 0 "$BIN/worker" --probe --backend proc
+if [ "$(nproc)" -ge 2 ]; then
+    run "worker --probe counts the CPUs it may use" 0 " cpus=2$" taskset -c 0,1 "$BIN/worker" --probe --backend proc
+fi
 
 # ---- a private virtual machine --------------------------------------------------
 pvm_up "$tmp" "$BIN"

@@ -1,6 +1,7 @@
 # pvmlib.sh: a private one-host PVM for the tests and benchmarks (sourced).
-# pvm_up DIR BIN: starts a pvmd with PVM_TMP=DIR/pvm and a hostfile whose *
-# line has ep=BIN wd=DIR; sets pvmd_pid (the pvmd's own PID, from the name of
+# pvm_up DIR BIN [CPU]: starts a pvmd with PVM_TMP=DIR/pvm and a hostfile whose
+# * line has ep=BIN wd=DIR (pinned to CPU, with the tasks it spawns, if given);
+# sets pvmd_pid (the pvmd's own PID, from the name of
 # its socket PVM_TMP/pvmtmpPID.0). pvm_down: halts it (ending its tasks) and
 # makes sure that PID is gone. Both touch only this virtual machine.
 pvmd_pid=
@@ -9,7 +10,9 @@ pvm_up() {
     unset PVM_VMID
     mkdir -p "$PVM_TMP"
     printf '* ep=%s wd=%s\n' "$2" "$1" >"$1/hostfile"
-    (cd "$1" && exec pvmd "$1/hostfile" >"$1/pvmd.out" 2>&1) &
+    pin=""
+    [ -n "${3:-}" ] && pin="taskset -c $3"
+    (cd "$1" && exec $pin pvmd "$1/hostfile" >"$1/pvmd.out" 2>&1) &
     pvmd_pid=$!
     for _ in $(seq 50); do
         sock=$(ls "$PVM_TMP" 2>/dev/null | sed -n 's/^pvmtmp0*\([0-9]*\)\.0$/\1/p')

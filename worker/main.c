@@ -113,7 +113,9 @@ static int measure(double *A)
         fprintf(stderr, "worker %d: load probe: %s\n", job.index, msg);
         q = 1;
     }
-    *A = sched_acp(job.V, q, job.acp_integer);
+    /* Q runnable tasks on several CPUs: each CPU's share (probe.h). */
+    double per_cpu = (double)q / prb.cpus;
+    *A = sched_acp(job.V, per_cpu > 1 ? per_cpu : 1, job.acp_integer);
     return q;
 }
 
@@ -337,8 +339,8 @@ static int probe_mode(probe_backend b)
         return 1;
     }
     gethostname(host, sizeof host - 1);
-    printf("host=%s backend=%s cgroup=%s Q=%d\n", host,
-           probe_backend_name(prb.backend), prb.cgroup, q);
+    printf("host=%s backend=%s cgroup=%s Q=%d cpus=%d\n", host,
+           probe_backend_name(prb.backend), prb.cgroup, q, prb.cpus);
     return 0;
 }
 

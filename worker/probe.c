@@ -1,9 +1,13 @@
 /* probe.c: run-queue length from /proc, for the host or for one cpu cgroup. */
+#define _GNU_SOURCE            /* sched_getaffinity, CPU_COUNT */
 #include <ctype.h>
+#include <sched.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe.h"
 
@@ -71,25 +75,35 @@ int probe_init(probe *p, probe_backend b, char *msg, size_t len)
     if (b == PROBE_AUTO)
         b = strncmp(p->cgroup, "/dtss/", 6) == 0 ? PROBE_CGROUP : PROBE_PROC;
     p->backend = b;
+    p->cpus = 1;
+    cpu_set_t set;
+    if (b == PROBE_PROC && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 1)
+        p->cpus = CPU_COUNT(&set);
+    /* Kept open: each measure is then one pread, not open-read-close (the
+     * worker measures before every request). */
+    p->loadavg = b == PROBE_PROC ? open("/proc/loadavg", O_RDONLY | O_CLOEXEC) : -1;
+    if (b == PROBE_PROC && p->loadavg < 0) {
+        snprintf(msg, len, "open(/proc/loadavg): %s", strerror(errno));
+        return -1;
+    }
     return 0;
 }
 
 /* The host's runnable tasks: the fourth field of /proc/loadavg, "R/T", whose
  * R is the kernel's nr_running(), as procs_running in /proc/stat (which is
  * larger and twice as slow to read). */
-static int queue_proc(char *msg, size_t len)
+static int queue_proc(const probe *p, char *msg, size_t len)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (!f) {
-        snprintf(msg, len, "fopen(/proc/loadavg): %s", strerror(errno));
+    char buf[128];
+    ssize_t n = pread(p->loadavg, buf, sizeof buf - 1, 0);
+    if (n <= 0) {
+        snprintf(msg, len, "read(/proc/loadavg): %s", n < 0 ? strerror(errno) : "empty");
         return -1;
     }
+    buf[n] = '\0';
     double l1, l5, l15;
-    int q = -1, total;
-    if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &q, &total) != 5)
-        q = -1;
-    fclose(f);
-    if (q < 0) {
+    int q, total;
+    if (sscanf(buf, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &q, &total) != 5 || q < 0) {
         snprintf(msg, len, "/proc/loadavg: no running/total field");
         return -1;
     }
@@ -158,6 +172,6 @@ static int queue_cgroup(const probe *p, char *msg, size_t len)
 int probe_queue(const probe *p, char *msg, size_t len)
 {
     int q = p->backend == PROBE_CGROUP ? queue_cgroup(p, msg, len)
-                                       : queue_proc(msg, len);
+                                       : queue_proc(p, msg, len);
     return q < 0 ? -1 : q < 1 ? 1 : q;
 }

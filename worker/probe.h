@@ -12,6 +12,12 @@
  * auto picks cgroup when the caller's cpu cgroup lies under /dtss/ (where the
  * emulated cluster puts its hosts) and proc otherwise. The caller is running
  * while it measures, so it counts itself: Q >= 1.
+ *
+ * The paper's workstations had one CPU. A host with several shares its
+ * run-queue among them: Q runnable tasks on C CPUs leave each one
+ * min(1, C / Q) of a CPU, so the worker divides Q by C (probe.cpus: the CPUs
+ * it may run on; 1 for an emulated host, whose quota is at most one core)
+ * before A_i = V_i / Q_i, and Q / C below 1 counts as 1.
  */
 #ifndef PROBE_H
 #define PROBE_H
@@ -23,6 +29,8 @@ typedef enum { PROBE_AUTO, PROBE_PROC, PROBE_CGROUP } probe_backend;
 typedef struct probe {
     probe_backend backend;      /* PROBE_PROC or PROBE_CGROUP after init */
     char cgroup[512];           /* the caller's cpu cgroup path, e.g. /dtss/x/w1 */
+    int loadavg;                /* proc: /proc/loadavg, kept open (-1: not) */
+    int cpus;                   /* CPUs sharing the run-queue measured */
 } probe;
 
 /* Resolves 'b' (AUTO) and reads the caller's cpu cgroup. Returns 0, or -1
