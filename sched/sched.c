@@ -179,8 +179,10 @@ long sched_steps(const sched *s) { return s->steps; }
 const sched_type *sched_get_type(const sched *s) { return s->type; }
 const char *sched_error(const sched *s) { return s->errmsg; }
 
-double sched_acp(double V, double Q, int integer)
+double sched_acp(double V, double Q, int cpus, int integer)
 {
+    if (cpus > 1)
+        Q /= cpus;
     if (Q < 1)
         Q = 1;
     return integer ? floor(V / Q) : V / Q;

@@ -126,13 +126,15 @@ const char *sched_error(const sched *s); /* last error of sched_next */
 
 /* Available computing power of a workstation, A_i = V_i / Q_i (Xu &
  * Chronopoulos Sec. 5.1). V is its virtual computing power (relative speed,
- * 1 for the slowest), Q the number of processes in its run-queue (values
- * below 1 count as 1: the asking worker is itself in the queue).
+ * 1 for the slowest), Q the number of processes in its run-queue, shared by
+ * 'cpus' CPUs (the paper's workstations had one): Q / cpus is used, and
+ * values below 1 count as 1 (the asking worker is itself in the queue; Q
+ * tasks on C CPUs leave each min(1, C / Q) of a CPU).
  *
  * The paper says integer division. Taken literally, a loaded unit-speed
  * workstation (V = 1, Q >= 2) has A = 0 and never works, yet the paper's own
  * Table 1 shows loaded workstations working. So by default A is real-valued
  * (integer == 0); integer != 0 gives the literal floor(V / Q). */
-double sched_acp(double V, double Q, int integer);
+double sched_acp(double V, double Q, int cpus, int integer);
 
 #endif

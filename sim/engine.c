@@ -198,7 +198,7 @@ static int report(run *r, int w, double t, const event *pending, int first)
 {
     const sim_host *h = r->w[w].h;
     int Q = 1 + extra_at(h, t);
-    double A = sched_acp(r->rec->w[w].V, Q, r->c->acp_integer);
+    double A = sched_acp(r->rec->w[w].V, Q, 1, r->c->acp_integer);   /* one CPU a host */
     event again = pending ? *pending : (event){.w = w};
     again.type = EV_REMEASURE;
     again.t = t + r->c->remeasure;

@@ -218,11 +218,11 @@ static void test_dtss(void)
 
     /* A_i = V_i / Q_i (Xu Sec. 5.1): "V_i = 6 and three processes in the
      * run-queue, A_i = 6/3 = 2". */
-    test_cond("acp 6/3 = 2", sched_acp(6, 3, 1) == 2 && sched_acp(6, 3, 0) == 2);
-    test_cond("acp integer 1/2 = 0 (the literal rule)", sched_acp(1, 2, 1) == 0);
-    test_cond("acp real 1/2 = 0.5 (the default)", sched_acp(1, 2, 0) == 0.5);
-    test_cond("acp integer 5/2 = 2", sched_acp(5, 2, 1) == 2);
-    test_cond("acp Q < 1 counts as 1", sched_acp(3, 0, 0) == 3);
+    test_cond("acp 6/3 = 2", sched_acp(6, 3, 1, 1) == 2 && sched_acp(6, 3, 1, 0) == 2);
+    test_cond("acp integer 1/2 = 0 (the literal rule)", sched_acp(1, 2, 1, 1) == 0);
+    test_cond("acp real 1/2 = 0.5 (the default)", sched_acp(1, 2, 1, 0) == 0.5);
+    test_cond("acp integer 5/2 = 2", sched_acp(5, 2, 1, 1) == 2);
+    test_cond("acp Q < 1 counts as 1", sched_acp(3, 0, 1, 0) == 3);
 }
 
 /* Every scheme, many (I, P): chunks tile [0, I), each >= 1 (>= min), and

@@ -113,9 +113,7 @@ static int measure(double *A)
         fprintf(stderr, "worker %d: load probe: %s\n", job.index, msg);
         q = 1;
     }
-    /* Q runnable tasks on several CPUs: each CPU's share (probe.h). */
-    double per_cpu = (double)q / prb.cpus;
-    *A = sched_acp(job.V, per_cpu > 1 ? per_cpu : 1, job.acp_integer);
+    *A = sched_acp(job.V, q, prb.cpus, job.acp_integer);
     return q;
 }
 

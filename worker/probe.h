@@ -15,9 +15,8 @@
  *
  * The paper's workstations had one CPU. A host with several shares its
  * run-queue among them: Q runnable tasks on C CPUs leave each one
- * min(1, C / Q) of a CPU, so the worker divides Q by C (probe.cpus: the CPUs
- * it may run on; 1 for an emulated host, whose quota is at most one core)
- * before A_i = V_i / Q_i, and Q / C below 1 counts as 1.
+ * min(1, C / Q) of a CPU: sched_acp divides Q by C (probe.cpus: the CPUs it
+ * may run on; 1 for an emulated host, whose quota is at most one core).
  */
 #ifndef PROBE_H
 #define PROBE_H
