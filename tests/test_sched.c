@@ -223,6 +223,8 @@ static void test_dtss(void)
     test_cond("acp real 1/2 = 0.5 (the default)", sched_acp(1, 2, 1, 0) == 0.5);
     test_cond("acp integer 5/2 = 2", sched_acp(5, 2, 1, 1) == 2);
     test_cond("acp Q < 1 counts as 1", sched_acp(3, 0, 1, 0) == 3);
+    test_cond("acp on 2 CPUs: Q = 4 counts as 2, Q = 1 as 1",
+              sched_acp(6, 4, 2, 0) == 3 && sched_acp(6, 1, 2, 0) == 6);
 }
 
 /* Every scheme, many (I, P): chunks tile [0, I), each >= 1 (>= min), and
