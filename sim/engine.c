@@ -138,7 +138,7 @@ typedef struct sworker {
     int dead, reported;
     /* Tree-Scheduling: computing [seg_pos, end) since seg_t */
     int busy, version;
-    long seg_pos, end, piece_start, piece_id;
+    long seg_pos, end, piece_start;
     double seg_t, piece_recv, piece_t0;
 } sworker;
 
