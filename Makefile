@@ -22,15 +22,15 @@ CFLAGS  := $(CSTD) $(WARN) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
 # ---- sources ----------------------------------------------------------------
-SCHED_SRC  := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
-MANDEL_SRC := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
-WORKER_SRC := $(filter-out worker/main.c worker/pingpong.c,$(wildcard worker/*.c))
-COORD_SRC  := $(wildcard coordinator/*.c)
-SIM_SRC    := $(filter-out sim/main.c,$(wildcard sim/*.c))
-DAG_MAINS  := dag/dagsched.c dag/daggen.c dag/dagexp.c
-DAG_SRC    := $(filter-out $(DAG_MAINS),$(wildcard dag/*.c))
+SCHED_SRC   := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
+RUNTIME_SRC := $(wildcard runtime/*.c)
+MANDEL_SRC  := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
+SIM_SRC     := $(filter-out sim/main.c,$(wildcard sim/*.c))
+DAG_MAINS   := dag/dagsched.c dag/daggen.c dag/dagexp.c
+DAG_SRC     := $(filter-out $(DAG_MAINS),$(wildcard dag/*.c))
 
 SCHED_LIB  := $(BUILD)/libsched.a
+DTSS_LIB   := $(BUILD)/libdtss.a
 MANDEL_LIB := $(BUILD)/libmandel.a
 SIM_LIB    := $(BUILD)/libsim.a
 DAG_LIB    := $(BUILD)/libdag.a
@@ -39,7 +39,7 @@ PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator \
               $(BIN)/tabulate $(BIN)/sim $(BIN)/stats \
               $(BIN)/dagsched $(BIN)/daggen $(BIN)/dagexp
 TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/test_sim \
-              $(BIN)/test_dag
+              $(BIN)/test_dag $(BIN)/test_record
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
               $(BIN)/bench_dag
 
@@ -121,6 +121,11 @@ $(SCHED_LIB): $(call obj,$(SCHED_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
+# libdtss: the runtime and the scheduling library it drives, one archive.
+$(DTSS_LIB): $(call obj,$(RUNTIME_SRC) $(SCHED_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 $(MANDEL_LIB): $(call obj,$(MANDEL_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
@@ -135,26 +140,27 @@ $(DAG_LIB): $(call obj,$(DAG_SRC))
 
 $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/worker: $(call obj,worker/main.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/coordinator: $(call obj,$(COORD_SRC) $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(MANDEL_LIB)
+$(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(DTSS_LIB)
+$(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(DTSS_LIB)
+$(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(SCHED_LIB)
 $(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB)
 $(BIN)/stats: $(call obj,scripts/stats.c)
 $(BIN)/dagsched: $(call obj,dag/dagsched.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/daggen: $(call obj,dag/daggen.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/dagexp: $(call obj,dag/dagexp.c) $(DAG_LIB) $(SCHED_LIB)
-$(BIN)/test_dag: $(call obj,tests/test_dag.c) $(DAG_LIB)
-$(BIN)/bench_dag: $(call obj,tests/bench_dag.c) $(DAG_LIB)
+$(BIN)/test_dag: $(call obj,tests/test_dag.c) $(DAG_LIB) $(SCHED_LIB)
+$(BIN)/bench_dag: $(call obj,tests/bench_dag.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
-$(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB)
+$(BIN)/test_record: $(call obj,tests/test_record.c) $(SCHED_LIB)
+$(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB)
-$(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB)
+$(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
-$(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB)
+$(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/bench_omp: LDFLAGS += -fopenmp
 $(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
-$(BIN)/pingpong: $(call obj,worker/pingpong.c $(WORKER_SRC)) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
 $(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong: LIBS += -lpvm3
 
 $(BIN)/%:

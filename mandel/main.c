@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "mandel/mandel.h"
+#include "sched/sched.h"
 #include "sched/parse.h"
 
 static void usage(FILE *f)
@@ -51,7 +52,7 @@ static int write_costs(const char *path, const uint64_t *cost, long n, long R)
     }
     fprintf(f, "index,row,cost,sampled_row,sampled_cost\n");
     for (long k = 0; k < n; k++) {
-        long r = mandel_sample_row(k, n, R);
+        long r = sched_sample(k, n, R);
         fprintf(f, "%ld,%ld,%llu,%ld,%llu\n", k, k, (unsigned long long)cost[k],
                 r, (unsigned long long)cost[r]);
     }

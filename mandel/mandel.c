@@ -1,4 +1,4 @@
-/* mandel.c: Mandelbrot rows, the sampled loop order, checksum, PGM output. */
+/* mandel.c: Mandelbrot rows, the job and row encodings, checksum, PGM output. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -69,25 +69,48 @@ uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out)
 
 /* With n = q R + s (0 <= s < R), residue classes r < s hold q + 1 indices
  * and the others q; class r starts at position r q + min(r, s). */
-long mandel_sample_row(long k, long n, long R)
+int mandel_encode(const mandel_params *p, char *buf, size_t len)
 {
-    if (n < 0 || R < 1 || k < 0 || k >= n)
-        return -1;
-    long q = n / R, s = n % R;
-    long big = s * (q + 1);             /* positions taken by the s big classes */
-    if (k < big)
-        return k / (q + 1) + (k % (q + 1)) * R;
-    k -= big;
-    return s + k / q + (k % q) * R;     /* q >= 1 here, since k < n - big */
+    int n = snprintf(buf, len, "mandel1 %d %d %lu %a %a %a %a", p->width, p->height,
+                     (unsigned long)p->maxiter, p->xmin, p->ymin, p->xmax, p->ymax);
+    return n < 0 || (size_t)n >= len ? -1 : n + 1;
 }
 
-long mandel_sample_index(long i, long n, long R)
+int mandel_decode(mandel_params *p, const char *buf, size_t n, char *msg,
+                  size_t len)
 {
-    if (n < 0 || R < 1 || i < 0 || i >= n)
+    char text[MANDEL_JOB_MAX], tail;
+    unsigned long maxiter;
+    if (n == 0 || n > sizeof text || buf[n - 1] != '\0') {
+        snprintf(msg, len, "a job of %zu bytes is not a Mandelbrot image's", n);
         return -1;
-    long q = n / R, s = n % R;
-    long r = i % R, m = i / R;
-    return r * q + (r < s ? r : s) + m;
+    }
+    memcpy(text, buf, n);
+    if (sscanf(text, "mandel1 %d %d %lu %la %la %la %la %c", &p->width, &p->height,
+               &maxiter, &p->xmin, &p->ymin, &p->xmax, &p->ymax, &tail) != 7 ||
+        maxiter > UINT32_MAX) {
+        snprintf(msg, len, "the job '%.60s' is not a Mandelbrot image's", text);
+        return -1;
+    }
+    p->maxiter = (uint32_t)maxiter;
+    return mandel_check(p, msg, len);
+}
+
+void mandel_row_bytes(const uint32_t *counts, size_t n, unsigned char *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[4 * i] = (unsigned char)counts[i];
+        out[4 * i + 1] = (unsigned char)(counts[i] >> 8);
+        out[4 * i + 2] = (unsigned char)(counts[i] >> 16);
+        out[4 * i + 3] = (unsigned char)(counts[i] >> 24);
+    }
+}
+
+void mandel_row_counts(const unsigned char *in, size_t n, uint32_t *counts)
+{
+    for (size_t i = 0; i < n; i++)
+        counts[i] = (uint32_t)in[4 * i] | (uint32_t)in[4 * i + 1] << 8 |
+                    (uint32_t)in[4 * i + 2] << 16 | (uint32_t)in[4 * i + 3] << 24;
 }
 
 uint64_t mandel_checksum(const uint32_t *counts, size_t n)

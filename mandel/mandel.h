@@ -11,10 +11,9 @@
  * nothing else (no cardioid test or other short cut), so the time to compute
  * a row is proportional to its cost.
  *
- * Pseudo-uniform sampling (Xu & Chronopoulos Sec. 4.2): with frequency R the
- * loop over n rows is visited as rows 0, R, 2R, ..., then 1, R+1, ..., then
- * R-1, 2R-1, ...; the k-th iteration of the sampled loop computes row
- * mandel_sample_row(k, n, R). R = 1 is the original order.
+ * The rows are the iterations of the loop the runtime schedules (in the
+ * pseudo-uniformly sampled order of sched_sample when R > 1); a row travels
+ * as width 32-bit counts, little-endian (mandel_row_bytes).
  */
 #ifndef MANDEL_H
 #define MANDEL_H
@@ -47,11 +46,17 @@ uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out);
 /* Escape-time count of one point (the kernel of mandel_row). */
 uint32_t mandel_point(double cr, double ci, uint32_t maxiter);
 
-/* Pseudo-uniform sampling of a loop of n iterations with frequency R >= 1:
- * the original index of the k-th sampled iteration, and its inverse. Both
- * return -1 for k (or i) outside [0, n), n < 0 or R < 1. */
-long mandel_sample_row(long k, long n, long R);
-long mandel_sample_index(long i, long n, long R);
+/* The job the master sends its workers: p as one line of text, exact
+ * (hexadecimal floating point), at most MANDEL_JOB_MAX bytes with its NUL.
+ * decode returns 0, or -1 with what is wrong in msg. */
+#define MANDEL_JOB_MAX 256
+int mandel_encode(const mandel_params *p, char *buf, size_t len);
+int mandel_decode(mandel_params *p, const char *buf, size_t n, char *msg,
+                  size_t len);
+
+/* A row's counts as 4 * n bytes, little-endian, and back. */
+void mandel_row_bytes(const uint32_t *counts, size_t n, unsigned char *out);
+void mandel_row_counts(const unsigned char *in, size_t n, uint32_t *counts);
 
 /* 64-bit FNV-1a hash of the counts (as little-endian 32-bit words): a checksum
  * that compares images computed by different programs. */

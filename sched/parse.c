@@ -86,3 +86,15 @@ int parse_fail(const char *prog, const char *fmt, ...)
     va_end(ap);
     return 2;
 }
+
+int parse_getopt_error(const char *prog, int c, char **argv)
+{
+    const char *opt = optind > 0 ? argv[optind - 1] : "?";
+    char shortopt[3] = {'-', (char)optopt, '\0'};
+    /* A short option glued to others (-qZ): name the letter itself. */
+    if (optopt && opt[0] == '-' && opt[1] != '-' && opt[1] != (char)optopt)
+        opt = shortopt;
+    if (c == ':')
+        return parse_fail(prog, "option '%s' needs a value (try --help)", opt);
+    return parse_fail(prog, "unknown option '%s' (try --help)", opt);
+}

@@ -18,6 +18,13 @@ int parse_double_list(const char *s, double *out, int max);
 int parse_fail(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The end of every program's getopt_long loop, with optstring starting with
+ * ':': for c = ':' (an option without its value) or '?' (unknown), prints
+ * "PROG: option '...' needs a value (try --help)" or "PROG: unknown option
+ * '...' (try --help)" and returns 2:
+ *     default: return parse_getopt_error("sim", c, argv);            */
+int parse_getopt_error(const char *prog, int c, char **argv);
+
 /* Appends a long option (required argument, flag NULL, value 'val') for every
  * parameter name of every scheme to opts[*n ...], without duplicates, at
  * most up to index max - 1; leaves opts terminated by a zero entry. */

@@ -15,19 +15,19 @@ typedef struct pworker {
     double cur;                 /* latest A_i */
     double plan;                /* A_i at the last plan (the ACPSA) */
     char alive, waiting;        /* not lost; a request queued */
+    char reported;              /* it has reported at least once */
     policy_chunk *out;          /* its outstanding chunks (one, as a rule) */
     int nout, capout;
 } pworker;
-
-typedef struct ranked { double A; int w; } ranked;
 
 struct policy {
     sched_config cfg;
     sched *s;                   /* created by policy_start */
     int n, live, changed;       /* workers; not lost; live with cur != plan */
+    int unreported;             /* live workers yet to report once */
     pworker *w;
     int *queue, qhead, qlen;    /* ring of n worker indices */
-    ranked *scratch;            /* n entries for sorting */
+    sched_rank *scratch;        /* n entries for sorting */
     range *pool;                /* lost chunks to serve again */
     int npool, cappool;
     long next_id, done, I;
@@ -45,7 +45,7 @@ policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
     if (!p)
         goto nomem;
     p->cfg = *cfg;
-    p->n = p->live = nworkers;
+    p->n = p->live = p->unreported = nworkers;
     p->I = cfg->I;
     p->dtss = cfg->type && cfg->type->replan != NULL;
     p->w = calloc((size_t)nworkers, sizeof *p->w);
@@ -78,24 +78,14 @@ void policy_free(policy *p)
     free(p);
 }
 
-/* Decreasing A, then increasing worker index: a total order, so sorting is
- * deterministic. */
-static int by_power(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->A != y->A)
-        return x->A < y->A ? 1 : -1;
-    return (x->w > y->w) - (x->w < y->w);
-}
-
 /* Re-sorts the queued requests by decreasing A_i of the plan. */
 static void sort_queue(policy *p)
 {
     for (int i = 0; i < p->qlen; i++) {
         int w = p->queue[(p->qhead + i) % p->n];
-        p->scratch[i] = (ranked){p->w[w].plan, w};
+        p->scratch[i] = (sched_rank){p->w[w].plan, w};
     }
-    qsort(p->scratch, (size_t)p->qlen, sizeof *p->scratch, by_power);
+    sched_rank_sort(p->scratch, (size_t)p->qlen);
     p->qhead = 0;
     for (int i = 0; i < p->qlen; i++)
         p->queue[i] = p->scratch[i].w;
@@ -159,12 +149,26 @@ int policy_request(policy *p, int w, double acp, sched_err *err)
     /* The other schemes know nothing of loads: every able worker counts as
      * A_i = 1, for the queue order as for the chunk size. */
     set_power(p, w, acp > 0 ? (p->dtss ? acp : 1.0) : 0);
+    if (!x->reported) {
+        x->reported = 1;
+        p->unreported--;
+    }
     if (acp > 0) {
         p->queue[(p->qhead + p->qlen++) % p->n] = w;
         x->waiting = 1;
     }
     maybe_replan(p);
     return SCHED_OK;
+}
+
+int policy_ready(const policy *p)
+{
+    return !p->s && p->unreported == 0 && p->qlen > 0;
+}
+
+int policy_started(const policy *p)
+{
+    return p->s != NULL;
 }
 
 int policy_start(policy *p, sched_err *err)
@@ -174,7 +178,7 @@ int policy_start(policy *p, sched_err *err)
     return new_plan(p, err);
 }
 
-int policy_assign(policy *p, policy_chunk *out)
+int policy_assign(policy *p, policy_chunk *out, sched_err *err)
 {
     if (!p->s || p->qlen == 0)
         return 0;
@@ -186,7 +190,8 @@ int policy_assign(policy *p, policy_chunk *out)
         int cap = x->capout ? 2 * x->capout : 1;
         policy_chunk *o = realloc(x->out, sizeof *o * (size_t)cap);
         if (!o)
-            return 0;
+            return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for "
+                              "worker %d's chunks", w), -1;
         x->out = o;
         x->capout = cap;
     }
@@ -226,7 +231,7 @@ int policy_done(policy *p, int w, long id, sched_err *err)
                       "policy: chunk %ld is not outstanding at worker %d", id, w);
 }
 
-int policy_lost(policy *p, int w)
+int policy_lost(policy *p, int w, sched_err *err)
 {
     if (w < 0 || w >= p->n || !p->w[w].alive)
         return 0;
@@ -235,6 +240,8 @@ int policy_lost(policy *p, int w)
         p->changed--;
     x->alive = 0;
     p->live--;
+    if (!x->reported)
+        p->unreported--;
     if (x->waiting) {                       /* drop its queued request */
         int k = 0;
         for (int i = 0; i < p->qlen; i++) {
@@ -254,7 +261,8 @@ int policy_lost(policy *p, int w)
             int cap = p->cappool ? 2 * p->cappool : 8;
             range *r = realloc(p->pool, sizeof *r * (size_t)cap);
             if (!r)
-                return returned;            /* the rest stay outstanding */
+                return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for "
+                                  "worker %d's lost chunks", w), -1;
             p->pool = r;
             p->cappool = cap;
         }
@@ -278,9 +286,9 @@ int policy_acpsa(const policy *p, int *order, double *acp)
         if (acp)
             acp[w] = p->w[w].plan;
         if (p->w[w].plan > 0 && p->w[w].alive)
-            p->scratch[k++] = (ranked){p->w[w].plan, w};
+            p->scratch[k++] = (sched_rank){p->w[w].plan, w};
     }
-    qsort(p->scratch, (size_t)k, sizeof *p->scratch, by_power);
+    sched_rank_sort(p->scratch, (size_t)k);
     for (int i = 0; i < k; i++)
         order[i] = p->scratch[i].w;
     return k;

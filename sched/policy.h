@@ -4,10 +4,11 @@
  * coordinator and the simulator feed it the same events and send out what it
  * assigns.
  *
- *   step 1  every worker reports its A_i once (policy_request); policy_start
- *           sorts the workers with A_i > 0 by decreasing A_i into the ACP
- *           Status Array (ACPSA), queues their requests in that order and
- *           plans F, L, N, D (eq. 1-3) for A = sum of A_i;
+ *   step 1  every worker reports its A_i once (policy_request); when every
+ *           live worker has reported and one of them can work (policy_ready)
+ *           policy_start sorts the workers with A_i > 0 by decreasing A_i
+ *           into the ACP Status Array (ACPSA), queues their requests in that
+ *           order and plans F, L, N, D (eq. 1-3) for A = sum of A_i;
  *   step 2  while iterations remain, each request (policy_request) joins the
  *           queue with the worker's new A_i recorded; policy_assign serves the
  *           head of the queue with a chunk by eq. 4-9 (sched_next with the
@@ -57,22 +58,29 @@ void policy_free(policy *p);
  * queued. */
 int policy_request(policy *p, int w, double acp, sched_err *err);
 
+/* Step 1's condition: not started yet, every live worker has reported at
+ * least once, and one of them asks for work (A_i > 0). */
+int policy_ready(const policy *p);
+
 /* Step 1 once every worker has reported: ACPSA, queue order, plan.
  * SCHED_EINVAL if no worker has A_i > 0. */
 int policy_start(policy *p, sched_err *err);
+int policy_started(const policy *p);
 
-/* Serves the head of the queue: returns 1 with *out filled, or 0 when
- * nothing can be served now (empty queue, or no unassigned iterations; the
- * queued requests then wait, in case a lost chunk comes back). */
-int policy_assign(policy *p, policy_chunk *out);
+/* Serves the head of the queue: returns 1 with *out filled, 0 when nothing
+ * can be served now (not started, empty queue, or no unassigned iterations;
+ * the queued requests then wait, in case a lost chunk comes back), or -1 out
+ * of memory (err set; the run cannot go on). */
+int policy_assign(policy *p, policy_chunk *out, sched_err *err);
 
 /* The results of chunk 'id' arrived from worker w. SCHED_EINVAL if it is not
  * outstanding there. */
 int policy_done(policy *p, int w, long id, sched_err *err);
 
 /* Worker w is gone: its outstanding chunks go back to the pool, its queued
- * request is dropped. Returns the number of chunks returned. */
-int policy_lost(policy *p, int w);
+ * request is dropped. Returns the number of chunks returned (0 for a worker
+ * already lost), or -1 out of memory (err set; the run cannot go on). */
+int policy_lost(policy *p, int w, sched_err *err);
 
 int policy_finished(const policy *p);       /* every iteration done */
 long policy_remaining(const policy *p);     /* iterations not yet done */
@@ -85,21 +93,42 @@ int policy_acpsa(const policy *p, int *order, double *acp);
 
 /* ---- Tree-Scheduling (Kim & Purtilo, ICPP 1996), see tree.c ---------- */
 
-/* The workers' linear chain: indices by decreasing static speed V (ties by
- * index). */
-void tree_chain(const double *V, int n, int *order);
+typedef struct tree tree;
 
-/* Initial split of I iterations in proportion to V, as contiguous ranges in
- * chain order (largest remainders get the odd iterations). */
-void tree_split(long I, const double *V, int n, const int *order, long *start,
-                long *size);
+/* Tree-Scheduling of I iterations over n workers of virtual powers V. NULL
+ * with err set on bad input or out of memory. */
+tree *tree_new(long I, const double *V, int n, sched_err *err);
+void tree_free(tree *t);
 
+/* The workers' linear chain: indices by decreasing V (ties by index). */
+const int *tree_chain(const tree *t);
+/* Worker w's initial range: I split in proportion to V, contiguous ranges
+ * in chain order (the largest remainders get the odd iterations). */
+void tree_range(const tree *t, int w, long *start, long *size);
 /* The single partner that an idle worker w asks for work: the next worker
  * down the chain (the next slower one); -1 for the last (the slowest). */
-int tree_partner(const int *order, int n, int w);
-
+int tree_partner(const tree *t, int w);
 /* How many of its 'remaining' iterations a worker gives an idle partner:
  * half, rounded down (0 when it has one left: nothing to split). */
 long tree_give(long remaining);
+
+/* The master's side. Worker w sent the results of [start, start + size):
+ * returns SCHED_OK, or SCHED_EINVAL (a duplicate: some of the range is done
+ * already, or it lies outside the loop; nothing is counted). */
+int tree_result(tree *t, int w, long start, long size, sched_err *err);
+/* Worker w's partner had nothing to give: it waits. */
+void tree_idle(tree *t, int w);
+/* Worker w is gone: what it held is missing until served again. */
+void tree_lost(tree *t, int w);
+/* Iterations lost with a dead worker are served again once every live
+ * worker is idle or serving such a range (nothing else is in flight then):
+ * returns 1 with *out (worker, start, size, reissue = 1; id left to the
+ * caller) for the first missing range not yet served again, to the first
+ * idle worker; 0 when there is nothing to serve now; -1 out of memory (err
+ * set). Call it until it returns 0. */
+int tree_recover(tree *t, policy_chunk *out, sched_err *err);
+int tree_finished(const tree *t);
+long tree_remaining(const tree *t);     /* iterations not yet done */
+int tree_alive(const tree *t);          /* workers not lost */
 
 #endif

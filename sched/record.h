@@ -1,43 +1,50 @@
 /* record.h: the run record, one CSV file per run, written alike by the PVM
- * coordinator and the simulator, so the same scripts tabulate and plot both.
+ * runtime and the simulator and read back by the same code, so the same
+ * tools tabulate and plot both. The schema is in one place (record.c): the
+ * writer prints it, the reader checks it.
  *
  * The file holds one record per line, its kind in the first field, and a
  * header line '#kind,field,...' before the first record of each kind:
  *
- *   run     scheme, workers, rows, width, height, maxiter, sample, finish,
- *           imbalance, replans, checksum, date
+ *   run     scheme, workers, iterations, sample, finish, imbalance, replans,
+ *           date, then the workload's own fields as key=value (the
+ *           Mandelbrot application writes width, height, maxiter, checksum)
  *   worker  worker (1..n), host, seen_host (the host's own name for itself),
- *           tid, V, backend, cgroup, chunks, rows, finish
+ *           tid, V, backend, cgroup, chunks, iterations, finish
  *   report  worker, time, Q, A          (every A_i report, Sec. 5.3 step 2)
  *   chunk   id, worker, start, size, acp, sent, recv, started, finished,
  *           received, reissue, done
  *
- * Times are seconds from t = 0, the moment the coordinator starts handing
- * out work (self-scheduling: after every worker's first report; Tree-
- * Scheduling: when the ranges are sent). sent and received are the
- * coordinator's clock; recv (the chunk arrived at the worker), started and
- * finished the worker's, comparable when the hosts' clocks agree (always on
- * one machine, and in the simulator). 'start' and 'size' index the loop as
- * scheduled (the pseudo-uniformly sampled loop when sample > 1). A worker's
- * finish W_i is when the coordinator received the results of its last chunk;
- * Finish Time is when every iteration was in; Imbalance = max - min of the W_i
- * over the workers that did any work (Xu & Chronopoulos Tables 1-2). The
- * image fields (width, height, maxiter, checksum) are empty for a workload
- * that is not an image.
+ * Times are seconds from t = 0, the moment the master starts handing out
+ * work (self-scheduling: after every worker's first report; Tree-Scheduling:
+ * when the ranges are sent). sent and received are the master's clock; recv
+ * (the chunk arrived at the worker), started and finished the worker's,
+ * comparable when the hosts' clocks agree (always on one machine, and in the
+ * simulator). 'start' and 'size' index the loop as scheduled (the
+ * pseudo-uniformly sampled loop when sample > 1: sched_sample maps them to
+ * the original order). A worker's finish W_i is when the master received the
+ * results of its last chunk; Finish Time is when every iteration was in;
+ * Imbalance = max - min of the W_i over the workers that did any work (Xu &
+ * Chronopoulos Tables 1-2). Empty fields: a worker without chunks has no
+ * finish; a chunk not done has no worker times; a simulated run has no date.
+ * Text fields never hold a comma or a line break (the writer replaces them
+ * by '_').
  */
 #ifndef RECORD_H
 #define RECORD_H
 
 #include <stdio.h>
 
+#define RECORD_MAX_FIELDS 16
+
 typedef struct rec_worker {
     char host[256];         /* as PVM (or the platform file) names the host */
     char seen_host[256];    /* the host's own name for itself */
-    char cgroup[256];
+    char cgroup[512];
     char backend[32];       /* the load probe's back-end */
     int tid;
     double V;               /* virtual computing power */
-    long chunks, rows;      /* chunks and iterations done */
+    long chunks, iters;     /* chunks and iterations done */
     double finish;          /* when its last chunk's results arrived */
 } rec_worker;
 
@@ -55,17 +62,22 @@ typedef struct rec_report {
     double time, A;
 } rec_report;
 
+/* A workload field of the run line: key=value. */
+typedef struct rec_field {
+    char key[32];
+    char value[128];
+} rec_field;
+
 typedef struct record {
     char scheme[32];
-    long rows;
-    int width, height;              /* 0: not an image */
-    unsigned maxiter;
-    int sample;
-    char checksum[24];              /* "" when there is no image */
+    long iters;                     /* the loop's iterations */
+    int sample;                     /* pseudo-uniform sampling frequency R */
     char date[40];                  /* when the run was made ("": simulated) */
     double t0;                      /* the clock's value at t = 0 */
     double finish;                  /* seconds from t0 */
     int replans;
+    rec_field fields[RECORD_MAX_FIELDS];
+    int nfields;
     rec_worker *w;
     int nw;
     rec_chunk *chunks;
@@ -80,10 +92,24 @@ void record_free(record *r);
 /* Sets the record's date to now (a real run; a simulated one has none). */
 void record_date_now(record *r);
 
+/* Sets (or replaces) the workload field key=value. Returns 0, or -1 with the
+ * reason in msg: an empty key, or one that holds anything but letters,
+ * digits, '_', '-' and '.', or a name of the run line's own; a value with a
+ * comma or a line break; more than RECORD_MAX_FIELDS fields; too long. */
+int record_field(record *r, const char *key, const char *value, char *msg,
+                 size_t len);
+/* The value of workload field key, or NULL. */
+const char *record_get(const record *r, const char *key);
+
 /* A new zeroed chunk entry, or NULL out of memory. */
 rec_chunk *record_chunk(record *r);
-/* Appends a load report (silently dropped when out of memory). */
-void record_report(record *r, int w, int Q, double A, double time);
+/* Appends a load report. Returns 0, or -1 out of memory. */
+int record_report(record *r, int w, int Q, double A, double time);
+/* The results of chunk c (an entry of r) came in at 'received', computed by
+ * its worker between 'started' and 'finished' after it arrived at 'recv'
+ * (worker clock): marks it done and adds it to its worker's totals. */
+void record_done(record *r, rec_chunk *c, double recv, double started,
+                 double finished, double received);
 
 double record_imbalance(const record *r);
 /* The paper's line: "SCHEME: W1 t ... Finish t Imbalance t". */
@@ -91,5 +117,17 @@ void record_summary(const record *r, FILE *f);
 /* Writes the record to path ("-": stdout). Returns 0, or -1 with the failing
  * call in msg. */
 int record_write(const record *r, const char *path, char *msg, size_t len);
+/* Writes it to an open stream. Returns 0, or -1 on a write error. */
+int record_print(const record *r, FILE *f);
+
+/* Reads a record written by record_write into r (t0 = 0). Columns are found
+ * by their header names, so columns added later are skipped. Returns 0, or -1
+ * with "PATH:LINE: what is wrong" in msg (r is then freed). */
+int record_read(record *r, const char *path, char *msg, size_t len);
+
+/* The schema: the field names of each kind, NULL-terminated (after the
+ * kind itself), as in the header lines. kind is "run", "worker", "report"
+ * or "chunk"; NULL for another. */
+const char *const *record_columns(const char *kind);
 
 #endif

@@ -137,4 +137,37 @@ const char *sched_error(const sched *s); /* last error of sched_next */
  * (integer == 0); integer != 0 gives the literal floor(V / Q). */
 double sched_acp(double V, double Q, int cpus, int integer);
 
+/* ---- Orders (order.c) ----------------------------------------------------- */
+
+/* Pseudo-uniform sampling of a loop of n iterations with frequency R >= 1
+ * (Xu & Chronopoulos Sec. 4.2): the loop is visited as iterations 0, R, 2R,
+ * ..., then 1, R+1, ..., then R-1, 2R-1, ...; sched_sample(k, n, R) is the
+ * original index of the k-th iteration of the sampled loop, sched_unsample
+ * its inverse. Both return -1 for an index outside [0, n), n < 0 or R < 1.
+ * R = 1 is the original order. Every chunk is a range [k, k + size) of the
+ * sampled loop. */
+long sched_sample(long k, long n, long R);
+long sched_unsample(long i, long n, long R);
+
+/* How many sampled iterations from k on (before 'end') are consecutive in
+ * the original order: the largest m >= 1 with sched_sample(k + j) =
+ * sched_sample(k) + j for j < m (1 for R > 1 but at a class's end; the whole
+ * range for R = 1). 0 for an invalid k. */
+long sched_sample_run(long k, long end, long n, long R);
+
+/* A worker and its power, for sorting. */
+typedef struct sched_rank {
+    double power;
+    int w;
+} sched_rank;
+
+/* Sorts by decreasing power, ties by increasing worker index (a total order,
+ * so the result is deterministic): the ACPSA's order (Sec. 5.3), the order of
+ * the request queue, and Tree-Scheduling's chain. */
+void sched_rank_sort(sched_rank *r, size_t n);
+
+/* Virtual computing powers (Sec. 5.1): V_i = speed_i / the slowest speed, so
+ * the slowest has V = 1. Returns 0, or -1 for n < 1 or a speed <= 0. */
+int sched_speeds(const double *speed, int n, double *V);
+
 #endif

@@ -263,7 +263,7 @@ static double crit_work(const runrec *r, const double *cost, int n)
     for (int i = 0; i < n; i++)
         total += cost[i];
     for (long k = r->crit_start; k < r->crit_start + r->crit_size; k++) {
-        long row = mandel_sample_row(k, n, r->sample);
+        long row = sched_sample(k, n, r->sample);
         if (row >= 0)
             part += cost[row];
     }

@@ -371,7 +371,7 @@ int sim_workload_sample(sim_workload *w, int R, char *msg, size_t len)
     }
     p[0] = 0;
     for (long k = 0; k < w->n; k++) {
-        long i = mandel_sample_row(k, w->n, R);
+        long i = sched_sample(k, w->n, R);
         p[k + 1] = p[k] + (w->prefix[i + 1] - w->prefix[i]);
     }
     free(w->prefix);
@@ -404,7 +404,7 @@ double sim_work(const sim_workload *w, long start, long size)
     long R = w->sample, n = w->n, end = start + size;
     if (R == 1)
         return class_sum(w, 0, start, end);
-    /* The classes of the sampled loop (mandel_sample_row): with n = qR + s,
+    /* The classes of the sampled loop (sched_sample): with n = qR + s,
      * classes r < s hold q + 1 iterations, the others q; class r starts at
      * r q + min(r, s). */
     long q = n / R, s = n % R;

@@ -1,12 +1,14 @@
 /* test_mandel.c: the Mandelbrot workload and pseudo-uniform sampling. */
-#include <complex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mandel/mandel.h"
+#include "sched/sched.h"
 #include "tests/test.h"
+
+#include <complex.h>            /* after sched.h: complex.h defines I */
 
 /* The textbook escape-time loop, written independently of the kernel. */
 static uint32_t textbook(double cr, double ci, uint32_t maxiter)
@@ -47,7 +49,7 @@ static void test_sampling(void)
     static const long want[] = {0, 4, 8, 1, 5, 9, 2, 6, 3, 7};
     int ok = 1;
     for (long k = 0; k < 10; k++)
-        ok &= mandel_sample_row(k, 10, 4) == want[k];
+        ok &= sched_sample(k, 10, 4) == want[k];
     test_cond("n = 10, R = 4: 0 4 8 1 5 9 2 6 3 7", ok);
 
     int bijective = 1, inverse = 1, identity = 1;
@@ -56,24 +58,24 @@ static void test_sampling(void)
         for (long R = 1; R <= 70; R += (R < 12 ? 1 : 19)) {
             memset(seen, 0, (size_t)n);
             for (long k = 0; k < n; k++) {
-                long i = mandel_sample_row(k, n, R);
+                long i = sched_sample(k, n, R);
                 if (i < 0 || i >= n || seen[i]) {
                     bijective = 0;
                     break;
                 }
                 seen[i] = 1;
-                inverse &= mandel_sample_index(i, n, R) == k;
+                inverse &= sched_unsample(i, n, R) == k;
                 if (R == 1 || R >= n)
                     identity &= i == k;
             }
         }
     free(seen);
     test_cond("sampling is a permutation for many (n, R)", bijective);
-    test_cond("mandel_sample_index inverts mandel_sample_row", inverse);
+    test_cond("sched_unsample inverts sched_sample", inverse);
     test_cond("R = 1 (and R >= n) is the original order", identity);
     test_cond("sampling refuses k out of range and R < 1",
-              mandel_sample_row(10, 10, 4) == -1 && mandel_sample_row(-1, 10, 4) == -1 &&
-              mandel_sample_row(0, 10, 0) == -1 && mandel_sample_index(10, 10, 4) == -1);
+              sched_sample(10, 10, 4) == -1 && sched_sample(-1, 10, 4) == -1 &&
+              sched_sample(0, 10, 0) == -1 && sched_unsample(10, 10, 4) == -1);
 
     /* The point of sampling (Xu Fig. 3): each quarter of the sampled loop
      * costs about the same, while the original order's quarters differ
@@ -88,7 +90,7 @@ static void test_sampling(void)
         cost[y] = mandel_row(&p, y, row);
     for (long k = 0; k < 400; k++) {
         q_orig[k / 100] += cost[k];
-        q_samp[k / 100] += cost[mandel_sample_row(k, 400, 4)];
+        q_samp[k / 100] += cost[sched_sample(k, 400, 4)];
     }
     free(row);
     double so = 0, ss = 0, mo = 1e300, Mo = 0, ms = 1e300, Ms = 0;

@@ -34,7 +34,7 @@ static void test_acpsa_order(void)
               order[3] == 0);
     policy_chunk c[4];
     for (int i = 0; i < 4; i++)
-        policy_assign(p, &c[i]);
+        policy_assign(p, &c[i], NULL);
     test_cond("requests served in ACPSA order",
               c[0].worker == 1 && c[1].worker == 3 && c[2].worker == 2 &&
               c[3].worker == 0);
@@ -45,7 +45,7 @@ static void test_acpsa_order(void)
               c[0].start == 0 && c[1].start == 20 && c[2].start == 34 &&
               c[3].start == 43);
     policy_chunk x;
-    test_cond("nothing to serve with an empty queue", policy_assign(p, &x) == 0);
+    test_cond("nothing to serve with an empty queue", policy_assign(p, &x, NULL) == 0);
 
     /* Step 2: later requests are served first come, first served, each sized
      * with the A_i it carries. Worker 0 now reports A = 2 (one change of
@@ -54,7 +54,7 @@ static void test_acpsa_order(void)
     policy_request(p, 0, 2.0, &err);
     policy_done(p, c[2].worker, c[2].id, &err);
     policy_request(p, 2, 2.0, &err);
-    policy_assign(p, &x);
+    policy_assign(p, &x, NULL);
     test_condf(x.worker == 0 && x.size == 8 && x.acp == 2.0,
                "first come first served, sized with the new A_i = 2: 8 (got w%d %ld)",
                x.worker, x.size);
@@ -72,7 +72,7 @@ static void test_replan(void)
     policy_start(p, &err);
     policy_chunk c[4];
     for (int i = 0; i < 4; i++)
-        policy_assign(p, &c[i]);
+        policy_assign(p, &c[i], NULL);
     policy_done(p, c[0].worker, c[0].id, &err);
     policy_request(p, c[0].worker, 0.5, &err);
     policy_done(p, c[1].worker, c[1].id, &err);
@@ -92,7 +92,7 @@ static void test_replan(void)
               order[0] == c[3].worker && order[3] == c[1].worker);
     /* Queue re-sorted by the new ACPSA: A = 0.5, 0.5, 0.25. */
     policy_chunk x;
-    policy_assign(p, &x);
+    policy_assign(p, &x, NULL);
     test_cond("queue re-sorted: an A = 0.5 worker first",
               x.worker == c[0].worker || x.worker == c[2].worker);
     /* After the re-plan, eq. 1-3 with I = the unassigned iterations and
@@ -110,14 +110,14 @@ static void test_replan(void)
     policy_request(p, 0, 1, &err);
     policy_request(p, 1, 1, &err);
     policy_start(p, &err);
-    policy_assign(p, &c[0]);
-    policy_assign(p, &c[1]);
+    policy_assign(p, &c[0], NULL);
+    policy_assign(p, &c[1], NULL);
     policy_done(p, c[0].worker, c[0].id, &err);
     policy_request(p, 0, 0.1, &err);
     policy_done(p, c[1].worker, c[1].id, &err);
     policy_request(p, 1, 0.1, &err);
     test_cond("tss does not re-plan", policy_replans(p) == 0);
-    policy_assign(p, &x);
+    policy_assign(p, &x, NULL);
     test_cond("tss sizes chunks with A = 1 whatever was reported", x.acp == 1.0);
     policy_free(p);
 }
@@ -132,15 +132,15 @@ static void test_lost(void)
     policy_start(p, &err);
     policy_chunk c[3], x;
     for (int i = 0; i < 3; i++)
-        policy_assign(p, &c[i]);
-    test_cond("lost worker returns one chunk", policy_lost(p, c[1].worker) == 1);
+        policy_assign(p, &c[i], NULL);
+    test_cond("lost worker returns one chunk", policy_lost(p, c[1].worker, NULL) == 1);
     test_cond("a lost worker may not ask again",
               policy_request(p, c[1].worker, 1, &err) == SCHED_EINVAL);
     test_cond("a late result of the lost chunk is refused",
               policy_done(p, c[1].worker, c[1].id, &err) == SCHED_EINVAL);
     policy_done(p, c[0].worker, c[0].id, &err);
     policy_request(p, c[0].worker, 1, &err);
-    policy_assign(p, &x);
+    policy_assign(p, &x, NULL);
     test_cond("the lost chunk is served first, whole",
               x.reissue && x.start == c[1].start && x.size == c[1].size &&
               x.worker == c[0].worker);
@@ -172,7 +172,7 @@ static void test_runs(void)
             int steps = 0, ok = 1, lost_done = !lose;
             while (!policy_finished(p) && steps++ < 100000) {
                 policy_chunk c;
-                while (policy_assign(p, &c)) {
+                while (policy_assign(p, &c, NULL) == 1) {
                     busy[c.worker] = c;
                     has[c.worker] = 1;
                 }
@@ -192,7 +192,7 @@ static void test_runs(void)
                     break;
                 }
                 if (!lost_done && policy_remaining(p) < I / 2) {
-                    policy_lost(p, w);          /* dies before reporting */
+                    policy_lost(p, w, NULL);          /* dies before reporting */
                     alive[w] = 0;
                     lost_done = 1;
                     continue;
@@ -231,7 +231,7 @@ static void test_start_errors(void)
               policy_request(p, 1, 1, &err) == SCHED_EINVAL);
     test_cond("start with one worker able", policy_start(p, &err) == SCHED_OK);
     policy_chunk c;
-    policy_assign(p, &c);
+    policy_assign(p, &c, NULL);
     test_cond("whole loop to the one worker (F = I/2A = 50, then more)",
               c.worker == 1 && c.size == 50);
     policy_free(p);
@@ -244,12 +244,14 @@ static void test_tree(void)
 {
     /* Xu Table 2's cluster: three equal and one six times faster. */
     static const double V[4] = {1, 1, 1, 6};
-    int order[4];
+    sched_err err;
+    tree *t = tree_new(1200, V, 4, &err);
+    const int *order = tree_chain(t);
     long start[5], size[5];
-    tree_chain(V, 4, order);
     test_cond("chain by decreasing speed: 3, 0, 1, 2",
               order[0] == 3 && order[1] == 0 && order[2] == 1 && order[3] == 2);
-    tree_split(1200, V, 4, order, start, size);
+    for (int w = 0; w < 4; w++)
+        tree_range(t, w, &start[w], &size[w]);
     /* 1200 V_i / 9 = 133.3, 133.3, 133.3, 800: one iteration left over goes
      * to the first of the tied remainders in chain order, worker 0. */
     test_cond("split in proportion to speed: 134, 133, 133, 800",
@@ -257,20 +259,87 @@ static void test_tree(void)
     test_cond("ranges contiguous in chain order",
               start[3] == 0 && start[0] == 800 && start[1] == 934 && start[2] == 1067);
     test_cond("partner: the next slower along the chain",
-              tree_partner(order, 4, 3) == 0 && tree_partner(order, 4, 0) == 1 &&
-              tree_partner(order, 4, 1) == 2);
+              tree_partner(t, 3) == 0 && tree_partner(t, 0) == 1 &&
+              tree_partner(t, 1) == 2);
     test_cond("the slowest has no partner; no one asks the fastest",
-              tree_partner(order, 4, 2) == -1);
+              tree_partner(t, 2) == -1);
     test_cond("give half, rounded down", tree_give(7) == 3 && tree_give(8) == 4 &&
               tree_give(1) == 0 && tree_give(0) == 0);
+    tree_free(t);
     long total = 0;
     static const double V2[5] = {3, 1.5, 2, 2, 7};
-    int o2[5];
-    tree_chain(V2, 5, o2);
-    tree_split(997, V2, 5, o2, start, size);
-    for (int i = 0; i < 5; i++)
+    t = tree_new(997, V2, 5, &err);
+    for (int i = 0; i < 5; i++) {
+        tree_range(t, i, &start[i], &size[i]);
         total += size[i];
+    }
     test_cond("split covers every iteration", total == 997);
+    tree_free(t);
+    static const double bad[2] = {1, 0};
+    test_cond("V = 0 refused, naming the worker",
+              tree_new(10, bad, 2, &err) == NULL && strstr(err.msg, "worker 2"));
+}
+
+/* The master's side of Tree-Scheduling without PVM: results counted once,
+ * duplicates refused, a lost worker's range served again once every live
+ * worker is idle, and the run ends with every iteration done once. */
+static void test_tree_recovery(void)
+{
+    static const double V[3] = {1, 1, 1};
+    sched_err err;
+    tree *t = tree_new(30, V, 3, &err);     /* ranges [0,10) [10,20) [20,30) */
+    policy_chunk c;
+    test_cond("a result is taken", tree_result(t, 0, 0, 6, &err) == SCHED_OK);
+    test_cond("the same iterations again are refused",
+              tree_result(t, 1, 5, 2, &err) == SCHED_EINVAL);
+    test_cond("a range outside the loop is refused",
+              tree_result(t, 1, 28, 5, &err) == SCHED_EINVAL);
+    test_cond("worker 1 steals [6, 10) from worker 0 and sends it",
+              tree_result(t, 1, 6, 4, &err) == SCHED_OK && tree_remaining(t) == 20);
+    tree_lost(t, 2);                        /* dies with [20, 30) */
+    tree_idle(t, 0);
+    test_cond("nothing served again while worker 1 still works",
+              tree_recover(t, &c, &err) == 0);
+    test_cond("worker 1's own range comes in", tree_result(t, 1, 10, 10, &err) == 0);
+    tree_idle(t, 1);
+    test_cond("every live worker idle: the lost range goes to the first idle",
+              tree_recover(t, &c, &err) == 1 && c.worker == 0 && c.start == 20 &&
+              c.size == 10 && c.reissue == 1);
+    test_cond("served once only", tree_recover(t, &c, &err) == 0);
+    test_cond("a late result from the lost worker would be a duplicate once in",
+              tree_result(t, 0, 20, 10, &err) == SCHED_OK && tree_finished(t));
+    test_cond("then refused", tree_result(t, 2, 20, 10, &err) == SCHED_EINVAL);
+    tree_free(t);
+
+    /* Two lost ranges, two idle workers: one each; the server of one range
+     * dies too: its range is served again. */
+    static const double V4[4] = {1, 1, 1, 1};
+    t = tree_new(40, V4, 4, &err);
+    tree_result(t, 0, 0, 10, &err);
+    tree_result(t, 1, 10, 10, &err);
+    tree_lost(t, 2);
+    tree_lost(t, 3);
+    tree_idle(t, 0);
+    tree_idle(t, 1);
+    policy_chunk a, b;
+    int got = tree_recover(t, &a, &err) + tree_recover(t, &b, &err);
+    test_condf(got == 1 && a.worker == 0 && a.start == 20 && a.size == 20,
+               "the gap [20, 40) is one missing range, to worker 0 "
+               "(got %d: w%d [%ld,+%ld))", got, a.worker + 1, a.start, a.size);
+    tree_lost(t, 0);
+    test_cond("its server dies: served again to worker 1",
+              tree_recover(t, &b, &err) == 1 && b.worker == 1 && b.start == 20 &&
+              b.size == 20);
+    test_cond("worker 1 keeps [20, 25) and gives [25, 40) away (not counted yet)",
+              tree_result(t, 1, 20, 5, &err) == 0 && !tree_finished(t));
+    test_cond("and nobody works: [25, 40) is missing again", tree_recover(t, &b, &err)
+              == 0);
+    tree_idle(t, 1);
+    test_cond("served again once worker 1 is idle",
+              tree_recover(t, &b, &err) == 1 && b.start == 25 && b.size == 15);
+    test_cond("done", tree_result(t, 1, 25, 15, &err) == 0 && tree_finished(t) &&
+              tree_remaining(t) == 0);
+    tree_free(t);
 }
 
 int main(void)
@@ -281,5 +350,6 @@ int main(void)
     test_runs();
     test_start_errors();
     test_tree();
+    test_tree_recovery();
     return test_report();
 }

@@ -11,20 +11,6 @@
 
 #include "probe.h"
 
-const char *probe_backend_name(probe_backend b)
-{
-    return b == PROBE_PROC ? "proc" : b == PROBE_CGROUP ? "cgroup" : "auto";
-}
-
-int probe_backend_parse(const char *s, probe_backend *b)
-{
-    if (strcmp(s, "auto") == 0) *b = PROBE_AUTO;
-    else if (strcmp(s, "proc") == 0) *b = PROBE_PROC;
-    else if (strcmp(s, "cgroup") == 0) *b = PROBE_CGROUP;
-    else return -1;
-    return 0;
-}
-
 /* The cpu cgroup path in a /proc/PID/cgroup file: the cgroup v1 line whose
  * controller list holds "cpu", else the v2 line "0::PATH". Returns 0 or -1. */
 static int read_cpu_cgroup(const char *file, char *out, size_t len)
@@ -64,6 +50,7 @@ static int read_cpu_cgroup(const char *file, char *out, size_t len)
 
 int probe_init(probe *p, probe_backend b, char *msg, size_t len)
 {
+    p->loadavg = -1;
     if (read_cpu_cgroup("/proc/self/cgroup", p->cgroup, sizeof p->cgroup) != 0) {
         if (b == PROBE_CGROUP) {
             snprintf(msg, len, "reading /proc/self/cgroup: %s",
@@ -174,4 +161,11 @@ int probe_queue(const probe *p, char *msg, size_t len)
     int q = p->backend == PROBE_CGROUP ? queue_cgroup(p, msg, len)
                                        : queue_proc(p, msg, len);
     return q < 0 ? -1 : q < 1 ? 1 : q;
+}
+
+void probe_close(probe *p)
+{
+    if (p->loadavg >= 0)
+        close(p->loadavg);
+    p->loadavg = -1;
 }

@@ -22,6 +22,7 @@
 #define PROBE_H
 
 #include <stddef.h>
+#include <string.h>
 
 typedef enum { PROBE_AUTO, PROBE_PROC, PROBE_CGROUP } probe_backend;
 
@@ -36,11 +37,28 @@ typedef struct probe {
  * with the failing call in msg. */
 int probe_init(probe *p, probe_backend b, char *msg, size_t len);
 
+/* Closes what probe_init opened. */
+void probe_close(probe *p);
+
 /* Returns Q >= 1, or -1 with the failing call in msg. */
 int probe_queue(const probe *p, char *msg, size_t len);
 
-/* "auto", "proc", "cgroup" <-> probe_backend; parse returns -1 if unknown. */
-const char *probe_backend_name(probe_backend b);
-int probe_backend_parse(const char *s, probe_backend *b);
+/* "auto", "proc", "cgroup" <-> probe_backend; parse returns -1 if unknown.
+ * Inline, so that the master can name back-ends without linking the probe. */
+static inline const char *probe_backend_name(probe_backend b)
+{
+    return b == PROBE_PROC ? "proc" : b == PROBE_CGROUP ? "cgroup" : "auto";
+}
+
+static inline int probe_backend_parse(const char *s, probe_backend *b)
+{
+    static const char *const names[] = {"auto", "proc", "cgroup"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *b = (probe_backend)i;
+            return 0;
+        }
+    return -1;
+}
 
 #endif

@@ -1,0 +1,239 @@
+/* dtss.h: libdtss, a master-worker runtime on PVM 3 that schedules the
+ * iterations of a parallel loop over unequal, loaded machines.
+ *
+ * A program is a master and its workers. The master names a scheme (DTSS,
+ * TSS, GSS, ... or Tree-Scheduling), the loop size and the hosts; the runtime
+ * spawns one worker per host on the running PVM virtual machine, sends each
+ * the application's job once, hands out chunks of the loop by the scheme,
+ * serves a lost worker's chunks again, and gives the master every result
+ * once. Load probing, the workers' A_i reports, pseudo-uniform sampling,
+ * Tree-Scheduling's work stealing and exit on the master's loss all happen
+ * inside the library.
+ *
+ * The master:
+ *
+ *     dtss_master *m = dtss_master_new();
+ *     if (dtss_master_args(m, &argc, argv) != DTSS_OK)     (--scheme, --hosts...)
+ *         fail(dtss_master_errmsg(m));
+ *     dtss_master_set(m, "iterations", "1000");            (or "--iterations 1000")
+ *     dtss_master_job(m, &params, sizeof params);          (what workers need)
+ *     if (dtss_master_start(m) != DTSS_OK) fail(...);      (spawns the workers)
+ *     dtss_piece p;
+ *     while ((rc = dtss_master_next(m, &p)) == DTSS_PIECE)
+ *         store(p.start, p.size, p.data, p.len);           (each iteration once)
+ *     if (rc != DTSS_DONE) fail(dtss_master_errmsg(m));
+ *     dtss_master_summary(m, stdout);
+ *     dtss_master_write_record(m, "run.csv");
+ *     dtss_master_free(m);
+ *
+ * A worker (the program the master spawns: the master's own executable by
+ * default, told apart by dtss_is_worker):
+ *
+ *     dtss_worker *w;
+ *     if (dtss_worker_open(&w, argc, argv) != DTSS_OK) fail(dtss_worker_errmsg(w));
+ *     size_t len;
+ *     const void *job = dtss_worker_job(w, &len);
+ *     long start, size;
+ *     while ((rc = dtss_worker_next(w, &start, &size)) == DTSS_PIECE) {
+ *         ... compute iterations [start, start + size) into buf ...
+ *         dtss_worker_result(w, buf, bytes);
+ *     }
+ *     dtss_worker_close(w);                     (rc: DTSS_DONE, or an error)
+ *
+ * Pieces. The scheduler hands out chunks of the loop in its scheduled order
+ * (pseudo-uniformly sampled with --sample R > 1: iterations 0, R, 2R, ...,
+ * then 1, R + 1, ...). A worker receives each chunk as pieces: ranges
+ * [start, start + size) of the loop in its original order, at most 'grain'
+ * iterations each (dtss_worker_set_grain; default 1). Between two pieces the
+ * library answers Tree-Scheduling's requests for work (the worker gives away
+ * the rest of its range without knowing) and notices a master that died, so
+ * a piece should take well under a second. The master receives the pieces
+ * again, each with the bytes the worker returned for it.
+ *
+ * Every function returns a code: DTSS_OK, DTSS_PIECE or DTSS_DONE where said,
+ * or an error (DTSS_E...), whose text dtss_master_errmsg / dtss_worker_errmsg
+ * give, naming the bad value or the failing PVM call. The library never
+ * prints (but where asked to, dtss_master_log), never exits and never calls
+ * back.
+ *
+ * Build: cc prog.c $(pkg-config --cflags --libs dtss)   (links PVM and GSL)
+ */
+#ifndef DTSS_H
+#define DTSS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DTSS_VERSION "1.0"
+
+enum {
+    DTSS_OK = 0,
+    DTSS_EINVAL,        /* a bad option, value or argument */
+    DTSS_ENOENT,        /* an unknown option, scheme or host */
+    DTSS_ENOMEM,        /* out of memory */
+    DTSS_EPVM,          /* a PVM call failed (no pvmd, spawn, send...) */
+    DTSS_ELOST,         /* every worker was lost; or (worker) the master */
+    DTSS_EMISUSE,       /* a call out of order (e.g. next before start) */
+    DTSS_PIECE = 100,   /* next: a piece is there */
+    DTSS_DONE = 101     /* next: every iteration is done */
+};
+
+/* ---- the master ------------------------------------------------------------ */
+
+typedef struct dtss_master dtss_master;
+
+/* A new master with the defaults (scheme dtss, sampling R = 1, a worker on
+ * every host of the virtual machine but this one, the worker program = this
+ * program). Nothing touches PVM before dtss_master_start. NULL only when out
+ * of memory. */
+dtss_master *dtss_master_new(void);
+
+/* Sets option 'name' (as on the command line, without "--") to 'value'
+ * (NULL for the flags include-self and acp-int). The options:
+ *   scheme NAME       dtss (default), tss, gss, fss, css, pss, qss, ess, rss,
+ *                     or tree (Tree-Scheduling)
+ *   PARAM VALUE       a parameter of the scheme (F, L, K, delta, ...), and
+ *   min N             the minimum chunk size
+ *   iterations N      the loop's size I (0 .. 2^31 - 1: PVM carries 32 bits)
+ *   sample R          pseudo-uniform sampling frequency (>= 1; 1 = none)
+ *   hosts H1,H2,...   the hosts that get a worker (a host may repeat)
+ *   include-self      a worker on the master's host too
+ *   local N           N workers on the master's host (a one-host machine)
+ *   worker PATH       the worker program (default: this program)
+ *   acp-int           A_i = floor(V_i / Q_i), the paper's integer rule
+ *   probe B           the workers' load probe: auto, proc or cgroup
+ * Returns DTSS_OK, DTSS_ENOENT for an unknown name, or DTSS_EINVAL for a bad
+ * value. Parameter ranges that depend on I are checked by dtss_master_start.
+ * Before dtss_master_start only (DTSS_EMISUSE after). */
+int dtss_master_set(dtss_master *m, const char *name, const char *value);
+
+/* Takes the options above out of argv ("--name value", "--name=value", flags
+ * alone), leaving the application's own in order: *argc shrinks, argv[*argc]
+ * stays NULL. Stops at "--". An option that is not the runtime's is left for
+ * the application. Returns DTSS_OK or the first error of dtss_master_set. */
+int dtss_master_args(dtss_master *m, int *argc, char **argv);
+
+/* Prints the options above, one per line, for a program's --help. */
+void dtss_master_usage(FILE *f);
+
+/* The job: 'len' bytes every worker receives once (dtss_worker_job),
+ * copied. Optional (default: none). */
+int dtss_master_job(dtss_master *m, const void *job, size_t len);
+
+/* Where the runtime tells of its progress and of faults (workers lost,
+ * chunks served again), one line each, starting "PREFIX: ". f = NULL: nothing.
+ * verbose = 0: faults only. Default: stderr, "dtss", faults only. */
+void dtss_master_log(dtss_master *m, FILE *f, const char *prefix, int verbose);
+
+/* Checks the options as dtss_master_start will, without PVM: the scheme's
+ * parameters against I, options that do not go together. DTSS_OK, or
+ * DTSS_EINVAL / DTSS_ENOENT with the bad value named. */
+int dtss_master_check(dtss_master *m);
+
+/* Joins PVM, checks the options (dtss_master_check), chooses the
+ * hosts, spawns the workers and sends them the job. Returns DTSS_OK;
+ * DTSS_EPVM when no pvmd runs, a spawn fails (the message says how to fix
+ * it) or a send fails; DTSS_EINVAL/ENOENT for options (a parameter out of
+ * range, a host not in the virtual machine, no host to use). On an error the
+ * workers spawned so far are killed. */
+int dtss_master_start(dtss_master *m);
+
+/* One piece of a finished chunk. */
+typedef struct dtss_piece {
+    long start, size;       /* iterations [start, start + size), original order */
+    const void *data;       /* the bytes the worker returned for them */
+    size_t len;             /* data and len stay valid until the next call */
+    int worker;             /* 0 .. dtss_master_workers(m) - 1 */
+    long chunk;             /* the chunk's id in the run record */
+} dtss_piece;
+
+/* Runs the schedule until the next piece is in: DTSS_PIECE with *p filled;
+ * DTSS_DONE when every iteration is in (the workers are then told to stop
+ * and waited for); or an error: DTSS_ELOST when every worker was lost,
+ * DTSS_EPVM, DTSS_ENOMEM. Every iteration of the loop comes exactly once
+ * over the run, whatever workers are lost on the way. */
+int dtss_master_next(dtss_master *m, dtss_piece *p);
+
+/* After DTSS_DONE: the run's figures (seconds from the start of the
+ * schedule). Imbalance is max - min of the workers' finish times. */
+double dtss_master_finish(const dtss_master *m);
+double dtss_master_imbalance(const dtss_master *m);
+int dtss_master_replans(const dtss_master *m);
+
+/* After dtss_master_start: the number of workers, and worker i's host
+ * name and virtual computing power V_i (its hostfile sp= over the smallest
+ * sp= among the hosts used). The string is the master's. */
+int dtss_master_workers(const dtss_master *m);
+const char *dtss_master_host(const dtss_master *m, int i);
+double dtss_master_speed(const dtss_master *m, int i);
+
+/* A workload field of the run record's run line (key=value: letters,
+ * digits, '_', '-', '.'; the value without commas or line breaks). */
+int dtss_master_field(dtss_master *m, const char *key, const char *value);
+/* Writes the run record (CSV, docs/record.md) to path ("-": stdout). */
+int dtss_master_write_record(dtss_master *m, const char *path);
+/* Prints the paper's summary line: "SCHEME: W1 t ... Finish t Imbalance t". */
+void dtss_master_summary(const dtss_master *m, FILE *f);
+
+/* The message of the last error. Always a string; owned by m. */
+const char *dtss_master_errmsg(const dtss_master *m);
+
+/* Kills any worker still running, leaves PVM and frees m (NULL: nothing). */
+void dtss_master_free(dtss_master *m);
+
+/* ---- a worker --------------------------------------------------------------- */
+
+typedef struct dtss_worker dtss_worker;
+
+/* 1 when argv is that of a worker spawned by a master (the runtime marks it
+ * so), 0 otherwise: how one program tells its two roles apart. */
+int dtss_is_worker(int argc, char **argv);
+
+/* Joins PVM and waits for the job. *w is set even on error (for
+ * dtss_worker_errmsg; free it with dtss_worker_close), except when out of
+ * memory (NULL). DTSS_EMISUSE: not spawned by a master; DTSS_EPVM;
+ * DTSS_ELOST: the master exited first. */
+int dtss_worker_open(dtss_worker **w, int argc, char **argv);
+
+/* The job the master gave (len bytes, owned by w, valid until close). */
+const void *dtss_worker_job(const dtss_worker *w, size_t *len);
+/* This worker's number (0 .. count - 1) and the number of workers. */
+int dtss_worker_index(const dtss_worker *w);
+int dtss_worker_count(const dtss_worker *w);
+/* The loop's size, I. */
+long dtss_worker_iterations(const dtss_worker *w);
+
+/* Pieces of at most 'grain' iterations (>= 1; default 1). */
+int dtss_worker_set_grain(dtss_worker *w, long grain);
+
+/* The next piece to compute: DTSS_PIECE with iterations [*start, *start +
+ * *size) of the loop in its original order; DTSS_DONE when the master has
+ * no more work (return from the worker then); DTSS_ELOST when the master
+ * died; DTSS_EPVM. The previous piece's result is what dtss_worker_result
+ * gave since (nothing: an empty result). */
+int dtss_worker_next(dtss_worker *w, long *start, long *size);
+
+/* The result of the piece in hand: len bytes, copied (they reach the
+ * master's dtss_piece as they are). Calling it again for the same piece
+ * appends. DTSS_EMISUSE when no piece is in hand. */
+int dtss_worker_result(dtss_worker *w, const void *data, size_t len);
+
+const char *dtss_worker_errmsg(const dtss_worker *w);
+/* Leaves PVM and frees w (NULL: nothing). */
+void dtss_worker_close(dtss_worker *w);
+
+/* The load probe alone (no PVM): writes "host=NAME backend=B cgroup=PATH
+ * Q=N cpus=N" for this host to line (len bytes), Q being the processes in
+ * its run-queue (the caller counts itself). backend: "auto", "proc" or
+ * "cgroup". Returns DTSS_OK, or an error with the message in line. */
+int dtss_probe(const char *backend, char *line, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

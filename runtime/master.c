@@ -1,0 +1,356 @@
+/* master.c: the master's handle (dtss.h): start, the piece iterator, the run
+ * record, errors and the log. The events themselves are in serve_self.c and
+ * serve_tree.c, the choice of hosts in hosts.c, the options in options.c. */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "runtime/master.h"
+
+dtss_master *dtss_master_new(void)
+{
+    dtss_master *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    snprintf(m->scheme, sizeof m->scheme, "dtss");
+    m->sample = 1;
+    m->log = stderr;
+    snprintf(m->prefix, sizeof m->prefix, "dtss");
+    return m;
+}
+
+int master_fail(dtss_master *m, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->err, sizeof m->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void master_log(const dtss_master *m, int progress, const char *fmt, ...)
+{
+    if (!m->log || (progress && !m->verbose))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(m->log, "%s: ", m->prefix);
+    vfprintf(m->log, fmt, ap);
+    fprintf(m->log, "\n");
+    fflush(m->log);
+    va_end(ap);
+}
+
+void dtss_master_log(dtss_master *m, FILE *f, const char *prefix, int verbose)
+{
+    m->log = f;
+    snprintf(m->prefix, sizeof m->prefix, "%s", prefix ? prefix : "dtss");
+    m->verbose = verbose;
+}
+
+const char *dtss_master_errmsg(const dtss_master *m)
+{
+    return m ? m->err : "out of memory";
+}
+
+int dtss_master_job(dtss_master *m, const void *job, size_t len)
+{
+    if (m->state != M_NEW)
+        return master_fail(m, DTSS_EMISUSE, "dtss_master_job after dtss_master_start");
+    if (len > WIRE_MAX_JOB)
+        return master_fail(m, DTSS_EINVAL, "a job of %zu bytes: at most %ld", len,
+                           WIRE_MAX_JOB);
+    void *copy = malloc(len ? len : 1);
+    if (!copy)
+        return master_fail(m, DTSS_ENOMEM, "out of memory for a job of %zu bytes", len);
+    if (len)
+        memcpy(copy, job, len);
+    free(m->job);
+    m->job = copy;
+    m->job_len = len;
+    return DTSS_OK;
+}
+
+int master_worker_of(const dtss_master *m, int tid)
+{
+    for (int w = 0; w < m->nw; w++)
+        if (m->rec.w[w].tid == tid)
+            return w;
+    return -1;
+}
+
+int master_lose(dtss_master *m, int w, const char *why)
+{
+    if (w < 0 || w >= m->nw || m->w[w].lost)
+        return DTSS_OK;
+    m->w[w].lost = 1;
+    int back = 0;
+    sched_err err;
+    if (m->p && (back = policy_lost(m->p, w, &err)) < 0)
+        return master_fail(m, DTSS_ENOMEM, "%s", err.msg);
+    if (m->t)
+        tree_lost(m->t, w);
+    master_log(m, 0, "worker %d on %s %s%s", w + 1, m->rec.w[w].host, why,
+               back ? "; its chunk goes back to the pool" : "");
+    return DTSS_OK;
+}
+
+int master_notice(dtss_master *m, int tag)
+{
+    int tid;
+    char msg[256];
+    if (wire_unpack_notice(&tid, msg, sizeof msg) < 0) {
+        master_log(m, 0, "%s, ignored", msg);
+        return DTSS_OK;
+    }
+    if (tag == WIRE_TASKEXIT)
+        return master_lose(m, master_worker_of(m, tid), "exited");
+    for (int w = 0; w < m->nw; w++)
+        if (!m->w[w].lost && pvm_tidtohost(m->rec.w[w].tid) == tid) {
+            int rc = master_lose(m, w, "left: its host was deleted");
+            if (rc != DTSS_OK)
+                return rc;
+        }
+    return DTSS_OK;
+}
+
+void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r)
+{
+    wire_result_free(&m->cur);
+    m->cur = *r;
+    memset(r, 0, sizeof *r);
+    m->cur_worker = w;
+    m->cur_chunk = chunk;
+    m->cur_piece = 0;
+    m->cur_off = 0;
+}
+
+/* pvm_mytid without libpvm's own complaints on stderr when no pvmd runs:
+ * the caller gets one clear message instead. */
+static int quiet_mytid(void)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && null >= 0)
+        dup2(null, STDERR_FILENO);
+    int me = pvm_mytid();
+    if (saved >= 0 && null >= 0) {
+        fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+    }
+    if (saved >= 0) close(saved);
+    if (null >= 0) close(null);
+    return me;
+}
+
+/* The scheme and its parameters, checked against I before anything starts. */
+int dtss_master_check(dtss_master *m)
+{
+    sched_err err;
+    if (m->local && (m->hosts || m->include_self))
+        return master_fail(m, DTSS_EINVAL, "--local runs every worker on this host; "
+                           "it does not go with --hosts or --include-self");
+    m->tree = strcmp(m->scheme, "tree") == 0;
+    if (m->tree) {
+        if (m->nparam || m->min_text)
+            return master_fail(m, DTSS_EINVAL, "tree takes no scheme parameters");
+        return DTSS_OK;
+    }
+    const sched_type *T = sched_type_find(m->scheme, &err);
+    if (!T)
+        return master_fail(m, DTSS_ENOENT, "%s, or tree", err.msg);
+    sched_config_init(&m->cfg, T, m->iters, 1);
+    if (m->min_text) {
+        char *end;
+        long v = strtol(m->min_text, &end, 10);
+        if (end == m->min_text || *end || v < 1)
+            return master_fail(m, DTSS_EINVAL, "--min '%s' must be an integer >= 1",
+                               m->min_text);
+        m->cfg.min_chunk = v;
+    }
+    for (int i = 0; i < m->nparam; i++)
+        if (sched_config_set(&m->cfg, m->pname[i], m->pvalue[i], &err) != SCHED_OK)
+            return master_fail(m, err.code == SCHED_ENOENT ? DTSS_ENOENT : DTSS_EINVAL,
+                               "%s", err.msg);
+    sched *check = sched_new(&m->cfg, &err);
+    if (!check)
+        return master_fail(m, DTSS_EINVAL, "%s", err.msg);
+    sched_free(check);
+    return DTSS_OK;
+}
+
+int dtss_master_start(dtss_master *m)
+{
+    if (m->state != M_NEW)
+        return master_fail(m, DTSS_EMISUSE, "dtss_master_start called twice");
+    m->state = M_FAILED;                /* until it succeeds */
+    int rc = dtss_master_check(m);
+    if (rc != DTSS_OK)
+        return rc;
+    pvm_setopt(PvmAutoErr, 0);
+    int me = quiet_mytid();
+    if (me < 0)
+        return master_fail(m, DTSS_EPVM, "no PVM daemon to talk to (pvm_mytid: %s): "
+                           "start the virtual machine first (pvm HOSTFILE, or make "
+                           "cluster-up and source its env file); with several, "
+                           "PVM_TMP must name the master's directory",
+                           wire_strerror(me));
+    m->joined = 1;
+    /* Direct TCP routes between the master and its workers, not through the
+     * pvmds (workers accept them; their worker-to-worker messages, in
+     * Tree-Scheduling, go through the pvmds). */
+    pvm_setopt(PvmRoute, PvmRouteDirect);
+    pvm_setopt(PvmShowTids, 0);
+    pvm_catchout(stderr);
+    if ((rc = hosts_choose(m)) != DTSS_OK || (rc = hosts_spawn(m)) != DTSS_OK)
+        return rc;
+    snprintf(m->rec.scheme, sizeof m->rec.scheme, "%s", m->tree ? "tree" : m->cfg.type->name);
+    m->rec.iters = m->iters;
+    m->rec.sample = m->sample;
+    rc = m->tree ? tree_start(m) : self_start(m);
+    if (rc != DTSS_OK) {
+        for (int w = 0; w < m->nw; w++)
+            if (!m->w[w].lost)
+                pvm_kill(m->rec.w[w].tid);
+        return rc;
+    }
+    m->state = M_STARTED;
+    return DTSS_OK;
+}
+
+/* Tells every live worker to stop and waits (at most 10 s) for them to exit,
+ * so that none outlives the run. */
+static void stop_all(dtss_master *m)
+{
+    char msg[256];
+    int live = 0;
+    m->stopped = 1;
+    for (int w = 0; w < m->nw; w++)
+        if (!m->w[w].lost && wire_send_stop(m->rec.w[w].tid, msg, sizeof msg) == 0)
+            live++;
+    double until = wire_now() + 10;
+    while (live > 0 && wire_now() < until) {
+        struct timeval tv = {0, 200000};
+        int tid, w;
+        if (pvm_trecv(-1, WIRE_TASKEXIT, &tv) <= 0 ||
+            wire_unpack_notice(&tid, msg, sizeof msg) < 0)
+            continue;
+        if ((w = master_worker_of(m, tid)) >= 0 && !m->w[w].lost) {
+            m->w[w].lost = 1;           /* gone, as asked */
+            live--;
+        }
+    }
+}
+
+/* The next piece of the results in hand, if any. */
+static int next_piece(dtss_master *m, dtss_piece *p)
+{
+    if (!m->cur.hdr || m->cur_piece >= m->cur.npieces)
+        return 0;
+    const long *h = &m->cur.hdr[3 * m->cur_piece++];
+    *p = (dtss_piece){.start = h[0], .size = h[1], .data = m->cur.data + m->cur_off,
+                      .len = (size_t)h[2], .worker = m->cur_worker,
+                      .chunk = m->cur_chunk};
+    m->cur_off += (size_t)h[2];
+    return 1;
+}
+
+int dtss_master_next(dtss_master *m, dtss_piece *p)
+{
+    if (m->state == M_DONE)
+        return DTSS_DONE;
+    if (m->state != M_STARTED)
+        return master_fail(m, DTSS_EMISUSE, m->state == M_NEW ?
+                           "dtss_master_next before dtss_master_start" :
+                           "dtss_master_next after an error: %s", m->err);
+    for (;;) {
+        if (next_piece(m, p))
+            return DTSS_PIECE;
+        wire_result_free(&m->cur);
+        if (m->tree ? tree_finished_run(m) : self_finished(m)) {
+            m->rec.finish = wire_now() - m->rec.t0;
+            if (m->p)
+                m->rec.replans = policy_replans(m->p);
+            record_date_now(&m->rec);
+            stop_all(m);
+            m->state = M_DONE;
+            return DTSS_DONE;
+        }
+        int rc = m->tree ? tree_step(m) : self_step(m);
+        if (rc != DTSS_OK) {
+            m->state = M_FAILED;
+            return rc;
+        }
+    }
+}
+
+double dtss_master_finish(const dtss_master *m) { return m->rec.finish; }
+double dtss_master_imbalance(const dtss_master *m) { return record_imbalance(&m->rec); }
+int dtss_master_replans(const dtss_master *m) { return m->rec.replans; }
+int dtss_master_workers(const dtss_master *m) { return m->nw; }
+
+const char *dtss_master_host(const dtss_master *m, int i)
+{
+    return i >= 0 && i < m->nw ? m->rec.w[i].host : NULL;
+}
+
+double dtss_master_speed(const dtss_master *m, int i)
+{
+    return i >= 0 && i < m->nw ? m->rec.w[i].V : 0;
+}
+
+int dtss_master_field(dtss_master *m, const char *key, const char *value)
+{
+    char msg[256];
+    if (record_field(&m->rec, key, value, msg, sizeof msg) != 0)
+        return master_fail(m, DTSS_EINVAL, "%s", msg);
+    return DTSS_OK;
+}
+
+int dtss_master_write_record(dtss_master *m, const char *path)
+{
+    char msg[256];
+    if (m->state != M_DONE)
+        return master_fail(m, DTSS_EMISUSE, "the run record is written after the run");
+    if (record_write(&m->rec, path, msg, sizeof msg) != 0)
+        return master_fail(m, DTSS_EINVAL, "%s", msg);
+    return DTSS_OK;
+}
+
+void dtss_master_summary(const dtss_master *m, FILE *f)
+{
+    record_summary(&m->rec, f);
+}
+
+void dtss_master_free(dtss_master *m)
+{
+    if (!m)
+        return;
+    if (m->joined) {
+        for (int w = 0; w < m->nw; w++)
+            if (!m->w[w].lost)
+                pvm_kill(m->rec.w[w].tid);
+        /* Output collection off first: pvm_exit would wait for the output of
+         * every worker ever spawned, for ever for one on a deleted host. */
+        pvm_catchout(NULL);
+        pvm_exit();
+    }
+    policy_free(m->p);
+    tree_free(m->t);
+    wire_result_free(&m->cur);
+    record_free(&m->rec);
+    free(m->w);
+    for (int i = 0; i < m->nparam; i++)
+        free(m->pvalue[i]);
+    free(m->min_text);
+    free(m->hosts);
+    free(m->worker_path);
+    free(m->job);
+    free(m);
+}

@@ -1,0 +1,104 @@
+/* master.h: what the master's files share (not installed).
+ *
+ *   master.c        the handle: options, job, start, the piece iterator,
+ *                   the record, errors and the log
+ *   options.c       dtss_master_set / args / usage: the options table
+ *   hosts.c         which hosts get workers (one function per mode), spawn
+ *   serve_self.c    self-scheduling's events (Xu & Chronopoulos Sec. 5.3)
+ *   serve_tree.c    Tree-Scheduling's events (sched/tree.c)
+ *
+ * One data path per chunk: the policy assigns (sched/) -> serve_*.c packs and
+ * sends it (wire.c) -> ... -> the results come back: serve_*.c unpacks them,
+ * records them (sched/record.c), tells the policy, and leaves them in
+ * m->cur, from which dtss_master_next hands the pieces out one by one.
+ */
+#ifndef MASTER_H
+#define MASTER_H
+
+#include <stdio.h>
+
+#include "runtime/dtss.h"
+#include "runtime/probe.h"
+#include "runtime/wire.h"
+#include "sched/policy.h"
+#include "sched/record.h"
+#include "sched/sched.h"
+
+#define MASTER_MAX_PARAMS 16
+
+typedef struct mworker {
+    int lost;
+} mworker;
+
+enum { M_NEW, M_STARTED, M_DONE, M_FAILED };
+
+struct dtss_master {
+    /* options */
+    char scheme[32];
+    const char *pname[MASTER_MAX_PARAMS];   /* scheme parameters, as given */
+    char *pvalue[MASTER_MAX_PARAMS];
+    int nparam;
+    char *min_text;
+    long iters;
+    int sample;
+    char *hosts;
+    int include_self, local;
+    char *worker_path;                      /* NULL: this program */
+    int acp_integer;
+    probe_backend probe;
+    void *job;
+    size_t job_len;
+    FILE *log;
+    char prefix[64];
+    int verbose;
+    /* the run */
+    int state;
+    int tree;
+    sched_config cfg;
+    policy *p;
+    tree *t;
+    int joined;                             /* pvm_mytid succeeded */
+    mworker *w;
+    int nw;
+    record rec;                             /* times: wall clock, rec.t0 at t = 0 */
+    int stopped;
+    /* the results being handed out */
+    wire_result cur;
+    int cur_worker;
+    long cur_chunk, cur_piece;
+    size_t cur_off;
+    char err[512];
+};
+
+/* master.c */
+/* Sets the error message; returns code. */
+int master_fail(dtss_master *m, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A line on the log: always (faults) or when verbose (progress). */
+void master_log(const dtss_master *m, int progress, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Worker w is gone (once): tells the policy and the log. */
+int master_lose(dtss_master *m, int w, const char *why);
+/* The worker whose task id is tid, or -1. */
+int master_worker_of(const dtss_master *m, int tid);
+/* A notification is in the receive buffer (tag TASKEXIT or HOSTDEL). */
+int master_notice(dtss_master *m, int tag);
+/* Results accepted: they are handed out next (m->cur takes them over). */
+void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r);
+
+/* hosts.c: chooses the hosts (fills m->nw, m->w, m->rec's workers) and
+ * spawns a worker on each. Returns DTSS_OK or an error (set). */
+int hosts_choose(dtss_master *m);
+int hosts_spawn(dtss_master *m);
+
+/* serve_self.c / serve_tree.c: send the jobs (at start), then one step of
+ * the event loop each call: hand out what can be handed out, receive one
+ * message and act on it. Return DTSS_OK or an error (set). */
+int self_start(dtss_master *m);
+int self_step(dtss_master *m);
+int self_finished(const dtss_master *m);
+int tree_start(dtss_master *m);
+int tree_step(dtss_master *m);
+int tree_finished_run(const dtss_master *m);
+
+#endif

@@ -1,0 +1,215 @@
+/* options.c: the master's options (dtss.h, dtss_master_set): one table,
+ * used to set them, to take them from a command line, and to print them. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "runtime/master.h"
+
+typedef struct option_def {
+    const char *name;
+    int has_value;
+    const char *help;               /* "VALUE  what it does" */
+} option_def;
+
+static const option_def options[] = {
+    {"scheme", 1, "NAME      dtss (default), tss, gss, fss, css, pss, qss, ess, rss,\n"
+                  "                       or tree (Tree-Scheduling)"},
+    {"min", 1, "N            minimum chunk size (default 1)"},
+    {"iterations", 1, "N     the loop's iterations"},
+    {"sample", 1, "R         pseudo-uniform sampling frequency (1 = off)"},
+    {"hosts", 1, "H1,H2      hosts that get a worker (default: every host of\n"
+                 "                       the virtual machine except the master's own)"},
+    {"include-self", 0, "    also a worker on the master's host"},
+    {"local", 1, "N          N workers on the master's host (one-machine VM)"},
+    {"worker", 1, "PATH      the worker program (default: this program; a\n"
+                  "                       name is found through the hostfile's ep= path)"},
+    {"acp-int", 0, "         A_i = floor(V_i / Q_i), the paper's integer rule\n"
+                   "                       (default: real-valued)"},
+    {"probe", 1, "B          the workers' load probe: auto (default), proc, cgroup"},
+    {NULL, 0, NULL}
+};
+
+/* A parameter of some scheme ("F", "delta", ...): its static name, or NULL. */
+static const char *scheme_param(const char *name)
+{
+    for (int i = 0; sched_types[i]; i++)
+        for (int j = 0; sched_types[i]->params[j].name; j++)
+            if (strcmp(sched_types[i]->params[j].name, name) == 0)
+                return sched_types[i]->params[j].name;
+    return NULL;
+}
+
+static const option_def *find(const char *name)
+{
+    for (int i = 0; options[i].name; i++)
+        if (strcmp(options[i].name, name) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static int set_text(dtss_master *m, char **dst, const char *value)
+{
+    char *copy = strdup(value);
+    if (!copy)
+        return master_fail(m, DTSS_ENOMEM, "out of memory");
+    free(*dst);
+    *dst = copy;
+    return DTSS_OK;
+}
+
+static int parse_count(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    if (!s || !*s)
+        return -1;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int dtss_master_set(dtss_master *m, const char *name, const char *value)
+{
+    long v;
+    if (m->state != M_NEW)
+        return master_fail(m, DTSS_EMISUSE, "option --%s set after dtss_master_start",
+                           name);
+    const option_def *o = find(name);
+    const char *param = o ? NULL : scheme_param(name);
+    if (!o && !param)
+        return master_fail(m, DTSS_ENOENT, "unknown option '--%s'", name);
+    if ((o ? o->has_value : 1) && !value)
+        return master_fail(m, DTSS_EINVAL, "option '--%s' needs a value", name);
+    if (param) {
+        for (int i = 0; i < m->nparam; i++)
+            if (m->pname[i] == param)
+                return set_text(m, &m->pvalue[i], value);
+        if (m->nparam == MASTER_MAX_PARAMS)
+            return master_fail(m, DTSS_EINVAL, "more than %d scheme parameters",
+                               MASTER_MAX_PARAMS);
+        m->pname[m->nparam] = param;
+        m->pvalue[m->nparam] = NULL;
+        int rc = set_text(m, &m->pvalue[m->nparam], value);
+        if (rc == DTSS_OK)
+            m->nparam++;
+        return rc;
+    }
+    if (strcmp(name, "scheme") == 0) {
+        sched_err err;
+        if (strcasecmp(value, "tree") != 0 && !sched_type_find(value, &err))
+            return master_fail(m, DTSS_ENOENT, "%s, or tree", err.msg);
+        snprintf(m->scheme, sizeof m->scheme, "%s",
+                 strcasecmp(value, "tree") == 0 ? "tree" : sched_type_find(value, NULL)->name);
+    } else if (strcmp(name, "min") == 0) {
+        return set_text(m, &m->min_text, value);
+    } else if (strcmp(name, "iterations") == 0) {
+        if (parse_count(value, 0, WIRE_MAX_ITERS, &v) != 0)
+            return master_fail(m, DTSS_EINVAL, "--iterations '%s' must be an integer "
+                               "in [0, %ld]", value, WIRE_MAX_ITERS);
+        m->iters = v;
+    } else if (strcmp(name, "sample") == 0) {
+        if (parse_count(value, 1, 1000000, &v) != 0)
+            return master_fail(m, DTSS_EINVAL, "--sample '%s' must be an integer in "
+                               "[1, 1000000]", value);
+        m->sample = (int)v;
+    } else if (strcmp(name, "hosts") == 0) {
+        if (!*value)
+            return master_fail(m, DTSS_EINVAL, "--hosts '': name at least one host");
+        return set_text(m, &m->hosts, value);
+    } else if (strcmp(name, "include-self") == 0) {
+        m->include_self = 1;
+    } else if (strcmp(name, "local") == 0) {
+        if (parse_count(value, 1, WIRE_MAX_WORKERS, &v) != 0)
+            return master_fail(m, DTSS_EINVAL, "--local '%s' must be an integer in "
+                               "[1, %d]", value, WIRE_MAX_WORKERS);
+        m->local = (int)v;
+    } else if (strcmp(name, "worker") == 0) {
+        if (!*value)
+            return master_fail(m, DTSS_EINVAL, "--worker '': name a program");
+        return set_text(m, &m->worker_path, value);
+    } else if (strcmp(name, "acp-int") == 0) {
+        m->acp_integer = 1;
+    } else if (strcmp(name, "probe") == 0) {
+        if (probe_backend_parse(value, &m->probe) != 0)
+            return master_fail(m, DTSS_EINVAL, "--probe '%s': use auto, proc or cgroup",
+                               value);
+    }
+    return DTSS_OK;
+}
+
+int dtss_master_args(dtss_master *m, int *argc, char **argv)
+{
+    int out = 1, i = 1;
+    while (i < *argc) {
+        char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strncmp(a, "--", 2) != 0 || !a[2]) {
+            argv[out++] = argv[i++];
+            continue;
+        }
+        char name[64];
+        const char *eq = strchr(a + 2, '=');
+        size_t n = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+        if (n >= sizeof name) {
+            argv[out++] = argv[i++];
+            continue;
+        }
+        memcpy(name, a + 2, n);
+        name[n] = '\0';
+        const option_def *o = find(name);
+        if (!o && !scheme_param(name)) {
+            argv[out++] = argv[i++];        /* the application's */
+            continue;
+        }
+        int has_value = o ? o->has_value : 1;
+        const char *value = NULL;
+        if (has_value) {
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < *argc)
+                value = argv[++i];
+            else
+                return master_fail(m, DTSS_EINVAL, "option '--%s' needs a value", name);
+        } else if (eq) {
+            return master_fail(m, DTSS_EINVAL, "option '--%s' takes no value", name);
+        }
+        int rc = dtss_master_set(m, name, value);
+        if (rc != DTSS_OK)
+            return rc;
+        i++;
+    }
+    while (i < *argc)
+        argv[out++] = argv[i++];
+    argv[out] = NULL;
+    *argc = out;
+    return DTSS_OK;
+}
+
+void dtss_master_usage(FILE *f)
+{
+    for (int i = 0; options[i].name; i++)
+        fprintf(f, "  --%s %s\n", options[i].name, options[i].help);
+    fprintf(f, "  --PARAM VALUE        a parameter of the scheme:");
+    int col = 48;
+    for (int i = 0; sched_types[i]; i++)
+        for (int j = 0; sched_types[i]->params[j].name; j++) {
+            const char *p = sched_types[i]->params[j].name;
+            if (scheme_param(p) != p)
+                continue;
+            int seen = 0;               /* each name once */
+            for (int k = 0; k < i && !seen; k++)
+                for (int l = 0; sched_types[k]->params[l].name; l++)
+                    seen |= strcmp(sched_types[k]->params[l].name, p) == 0;
+            if (seen)
+                continue;
+            if (col + (int)strlen(p) + 4 > 78) {
+                fprintf(f, "\n                      ");
+                col = 22;
+            }
+            col += fprintf(f, " --%s", p);
+        }
+    fprintf(f, "\n                       (see bin/chunks --help)\n");
+}

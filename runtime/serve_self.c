@@ -1,0 +1,146 @@
+/* serve_self.c: the master's self-scheduling events (Xu & Chronopoulos Sec.
+ * 5.3). Every decision is the policy's (sched/policy.c); this file turns
+ * PVM messages into its events ("worker w asks with A_i", "chunk c done",
+ * "worker w lost") and sends out what it assigns. It waits on any message
+ * from anyone, so it never waits on one slow worker while others ask.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "runtime/master.h"
+
+int self_start(dtss_master *m)
+{
+    sched_err err;
+    m->p = policy_new(&m->cfg, m->nw, &err);
+    if (!m->p)
+        return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+                           "%s", err.msg);
+    wire_job job = {.nworkers = m->nw, .sample = m->sample, .acp_integer = m->acp_integer,
+                    .probe = m->probe, .iters = m->iters, .data = m->job,
+                    .len = m->job_len};
+    char msg[256];
+    for (int w = 0; w < m->nw; w++) {
+        job.index = w;
+        job.V = m->rec.w[w].V;
+        if (wire_send_job(m->rec.w[w].tid, &job, msg, sizeof msg) < 0) {
+            master_log(m, 0, "%s", msg);
+            int rc = master_lose(m, w, "cannot be reached");
+            if (rc != DTSS_OK)
+                return rc;
+        }
+    }
+    return DTSS_OK;
+}
+
+int self_finished(const dtss_master *m)
+{
+    return policy_finished(m->p);
+}
+
+/* A worker's request: hello, the results of its last chunk, its new A_i. */
+static int on_request(dtss_master *m, int src)
+{
+    wire_request q;
+    char msg[256];
+    int w = master_worker_of(m, src);
+    if (wire_unpack_request(&q, msg, sizeof msg) < 0 || w < 0 || q.index != w) {
+        master_log(m, 0, "%s from t%x, ignored", w < 0 ? "a request from no worker of "
+                   "ours" : q.index != w ? "a request with a wrong index" : msg, src);
+        wire_result_free(&q.result);
+        return DTSS_OK;
+    }
+    rec_worker *rw = &m->rec.w[w];
+    if (q.hello) {
+        snprintf(rw->seen_host, sizeof rw->seen_host, "%s", q.h.host);
+        snprintf(rw->cgroup, sizeof rw->cgroup, "%s", q.h.cgroup);
+        snprintf(rw->backend, sizeof rw->backend, "%s", q.h.backend);
+    }
+    if (q.has_result) {
+        wire_result *r = &q.result;
+        /* A chunk that is not outstanding at w (a duplicate, or a chunk
+         * already served again) is refused: every iteration counts once. */
+        if (r->id >= 0 && r->id < m->rec.nchunks && m->rec.chunks[r->id].worker == w &&
+            m->rec.chunks[r->id].start == r->start &&
+            m->rec.chunks[r->id].size == r->size &&
+            policy_done(m->p, w, r->id, NULL) == SCHED_OK) {
+            record_done(&m->rec, &m->rec.chunks[r->id], r->t_recv, r->t_start,
+                        r->t_end, wire_now());
+            master_hand_out(m, w, r->id, r);
+        } else {
+            master_log(m, 1, "worker %d's results of chunk %ld refused: not "
+                       "outstanding there", w + 1, r->id);
+        }
+        wire_result_free(r);
+    }
+    if (record_report(&m->rec, w, q.Q, q.A, q.t_measure) != 0)
+        return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");
+    if (m->w[w].lost)
+        return DTSS_OK;
+    sched_err err;
+    if (policy_request(m->p, w, q.A, &err) != SCHED_OK)
+        master_log(m, 0, "%s", err.msg);
+    return DTSS_OK;
+}
+
+/* Hands out every chunk the policy assigns now. */
+static int serve(dtss_master *m)
+{
+    policy_chunk c;
+    sched_err err;
+    int got;
+    char msg[256];
+    while ((got = policy_assign(m->p, &c, &err)) == 1) {
+        rec_chunk *rc = record_chunk(&m->rec);
+        if (!rc)
+            return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");
+        *rc = (rec_chunk){.id = c.id, .worker = c.worker, .start = c.start,
+                          .size = c.size, .acp = c.acp, .sent = wire_now(),
+                          .reissue = c.reissue};
+        if (wire_send_work(m->rec.w[c.worker].tid, c.id, c.start, c.size, msg,
+                           sizeof msg) < 0) {
+            master_log(m, 0, "%s", msg);
+            int r = master_lose(m, c.worker, "cannot be reached");
+            if (r != DTSS_OK)
+                return r;
+        }
+    }
+    if (got < 0)
+        return master_fail(m, DTSS_ENOMEM, "%s", err.msg);
+    return DTSS_OK;
+}
+
+int self_step(dtss_master *m)
+{
+    sched_err err;
+    if (policy_ready(m->p)) {                   /* step 1 is over */
+        m->rec.t0 = wire_now();
+        if (policy_start(m->p, &err) != SCHED_OK)
+            return master_fail(m, DTSS_EINVAL, "%s", err.msg);
+        master_log(m, 1, "%d workers reported; %s over %ld iterations",
+                   policy_alive(m->p), m->cfg.type->name, m->iters);
+    }
+    int rc = serve(m);
+    if (rc != DTSS_OK)
+        return rc;
+    if (policy_alive(m->p) == 0 && !policy_started(m->p))
+        return master_fail(m, DTSS_ELOST, "every worker was lost before the run "
+                           "started");
+    if (policy_alive(m->p) == 0)
+        return master_fail(m, DTSS_ELOST, "every worker was lost; %ld of %ld "
+                           "iterations done", m->iters - policy_remaining(m->p),
+                           m->iters);
+    int bufid = pvm_recv(-1, -1);
+    if (bufid < 0)
+        return master_fail(m, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+    int bytes, tag, src;
+    pvm_bufinfo(bufid, &bytes, &tag, &src);
+    if (tag == WIRE_REQUEST)
+        return on_request(m, src);
+    if (tag == WIRE_TASKEXIT || tag == WIRE_HOSTDEL)
+        return master_notice(m, tag);
+    master_log(m, 0, "a message with tag %d from t%x, ignored", tag, src);
+    return DTSS_OK;
+}

@@ -1,0 +1,158 @@
+/* serve_tree.c: the master's side of Tree-Scheduling (sched/tree.c has the
+ * policy: the split, the chain, the partners, the recovery of lost ranges).
+ * The master sends each worker its range and the chain; the workers trade
+ * work among themselves (runtime/worker_tree.c) and send the master their
+ * results; the master serves a lost worker's ranges again.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "runtime/master.h"
+
+int tree_start(dtss_master *m)
+{
+    sched_err err;
+    double *V = malloc(sizeof *V * (size_t)m->nw);
+    int *tids = malloc(sizeof *tids * (size_t)m->nw);
+    if (!V || !tids) {
+        free(V);
+        free(tids);
+        return master_fail(m, DTSS_ENOMEM, "out of memory");
+    }
+    for (int w = 0; w < m->nw; w++) {
+        V[w] = m->rec.w[w].V;
+        tids[w] = m->rec.w[w].tid;
+    }
+    m->t = tree_new(m->iters, V, m->nw, &err);
+    free(V);
+    if (!m->t) {
+        free(tids);
+        return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+                           "%s", err.msg);
+    }
+    wire_job job = {.nworkers = m->nw, .tree = 1, .sample = m->sample,
+                    .probe = m->probe, .iters = m->iters,
+                    .chain = (int *)tree_chain(m->t), .tids = tids,
+                    .data = m->job, .len = m->job_len};
+    char msg[256];
+    int rc = DTSS_OK;
+    m->rec.t0 = wire_now();
+    for (int w = 0; w < m->nw && rc == DTSS_OK; w++) {
+        job.index = w;
+        job.V = m->rec.w[w].V;
+        tree_range(m->t, w, &job.start, &job.size);
+        if (wire_send_job(m->rec.w[w].tid, &job, msg, sizeof msg) < 0) {
+            master_log(m, 0, "%s", msg);
+            rc = master_lose(m, w, "cannot be reached");
+        }
+    }
+    free(tids);
+    master_log(m, 1, "tree over %d workers, %ld iterations", m->nw, m->iters);
+    return rc;
+}
+
+int tree_finished_run(const dtss_master *m)
+{
+    return tree_finished(m->t);
+}
+
+/* A worker's results: its own range (id -1), or a range served again. */
+static int on_result(dtss_master *m, int src)
+{
+    int index, w = master_worker_of(m, src);
+    wire_result r;
+    char msg[256];
+    sched_err err;
+    if (wire_unpack_result(&index, &r, msg, sizeof msg) < 0 || w < 0 || index != w) {
+        master_log(m, 0, "%s from t%x, ignored", w < 0 ? "a result from no worker "
+                   "of ours" : index != w ? "a result with a wrong index" : msg, src);
+        wire_result_free(&r);
+        return DTSS_OK;
+    }
+    rec_chunk *c = NULL;
+    if (m->w[w].lost) {                     /* its ranges are served again */
+        master_log(m, 0, "results of worker %d, lost before, refused", w + 1);
+        wire_result_free(&r);
+        return DTSS_OK;
+    }
+    if (r.id >= 0) {                        /* a range served again */
+        if (r.id >= m->rec.nchunks || m->rec.chunks[r.id].worker != w ||
+            m->rec.chunks[r.id].done || m->rec.chunks[r.id].start != r.start ||
+            r.size > m->rec.chunks[r.id].size) {
+            master_log(m, 0, "worker %d's results of chunk %ld refused: not "
+                       "outstanding there", w + 1, r.id);
+            wire_result_free(&r);
+            return DTSS_OK;
+        }
+    }
+    if (tree_result(m->t, w, r.start, r.size, &err) != SCHED_OK) {
+        master_log(m, 0, "%s: refused", err.msg);
+        wire_result_free(&r);
+        return DTSS_OK;
+    }
+    if (r.id >= 0) {
+        c = &m->rec.chunks[r.id];
+        c->size = r.size;                   /* less what it gave away */
+    } else {
+        if (!(c = record_chunk(&m->rec))) {
+            wire_result_free(&r);
+            return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");
+        }
+        *c = (rec_chunk){.id = m->rec.nchunks - 1, .worker = w, .start = r.start,
+                         .size = r.size, .sent = r.t_recv};
+    }
+    record_done(&m->rec, c, r.t_recv, r.t_start, r.t_end, wire_now());
+    master_hand_out(m, w, c->id, &r);
+    return DTSS_OK;
+}
+
+int tree_step(dtss_master *m)
+{
+    policy_chunk c;
+    sched_err err;
+    char msg[256];
+    int got;
+    while ((got = tree_recover(m->t, &c, &err)) == 1) {
+        rec_chunk *rc = record_chunk(&m->rec);
+        if (!rc)
+            return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");
+        *rc = (rec_chunk){.id = m->rec.nchunks - 1, .worker = c.worker,
+                          .start = c.start, .size = c.size, .sent = wire_now(),
+                          .reissue = 1};
+        master_log(m, 1, "iterations [%ld, %ld) of the scheduled loop go to worker "
+                   "%d again", c.start, c.start + c.size, c.worker + 1);
+        if (wire_send_work(m->rec.w[c.worker].tid, rc->id, c.start, c.size, msg,
+                           sizeof msg) < 0) {
+            master_log(m, 0, "%s", msg);
+            int r = master_lose(m, c.worker, "cannot be reached");
+            if (r != DTSS_OK)
+                return r;
+        }
+    }
+    if (got < 0)
+        return master_fail(m, DTSS_ENOMEM, "%s", err.msg);
+    if (tree_alive(m->t) == 0)
+        return master_fail(m, DTSS_ELOST, "every worker was lost; %ld of %ld "
+                           "iterations done", m->iters - tree_remaining(m->t), m->iters);
+    int bufid = pvm_recv(-1, -1);
+    if (bufid < 0)
+        return master_fail(m, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+    int bytes, tag, src, index, w;
+    pvm_bufinfo(bufid, &bytes, &tag, &src);
+    switch (tag) {
+    case WIRE_RESULT:
+        return on_result(m, src);
+    case WIRE_IDLE:
+        w = master_worker_of(m, src);
+        if (wire_unpack_idle(&index, msg, sizeof msg) == 0 && w >= 0 && index == w)
+            tree_idle(m->t, w);
+        return DTSS_OK;
+    case WIRE_TASKEXIT:
+    case WIRE_HOSTDEL:
+        return master_notice(m, tag);
+    }
+    master_log(m, 0, "a message with tag %d from t%x, ignored", tag, src);
+    return DTSS_OK;
+}

@@ -1,0 +1,442 @@
+/* wire.c: packing, sending and unpacking the master-worker messages
+ * (wire.h). Every PVM call's result is checked. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pvm3.h>
+
+#include "wire.h"
+
+extern char *pvm_errlist[];
+extern int pvm_nerr;
+
+const char *wire_strerror(int rc)
+{
+    return rc < 0 && -rc < pvm_nerr && pvm_errlist[-rc] ? pvm_errlist[-rc]
+                                                       : "unknown PVM error";
+}
+
+const char *wire_tag_name(int tag)
+{
+    static const char *const names[] = {"JOB", "REQUEST", "WORK", "STOP", "RESULT",
+                                        "STEAL", "GIVE", "IDLE", "TASKEXIT",
+                                        "HOSTDEL"};
+    return tag >= WIRE_JOB && tag <= WIRE_HOSTDEL ? names[tag - WIRE_JOB] : "?";
+}
+
+double wire_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* "pvm_CALL(KIND) to tTID: text": returns rc. */
+__attribute__((format(printf, 4, 5)))
+static int fail(int rc, char *msg, size_t len, const char *fmt, ...)
+{
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(msg, len, "%s: %s", what, wire_strerror(rc));
+    return rc < 0 ? rc : PvmBadMsg;
+}
+
+/* A malformed message: returns PvmBadMsg. */
+__attribute__((format(printf, 3, 4)))
+static int malformed(char *msg, size_t len, const char *fmt, ...)
+{
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(msg, len, "malformed message: %s", what);
+    return PvmBadMsg;
+}
+
+/* ---- sending ----------------------------------------------------------------- */
+
+/* The pack calls of one message; the first failure wins. */
+typedef struct packer { int rc; } packer;
+
+static void pk_int(packer *p, const int *v, int n)
+{
+    if (p->rc >= 0 && n > 0)
+        p->rc = pvm_pkint((int *)v, n, 1);
+}
+static void pk_long(packer *p, const long *v, int n)
+{
+    if (p->rc >= 0 && n > 0)
+        p->rc = pvm_pklong((long *)v, n, 1);
+}
+static void pk_double(packer *p, const double *v, int n)
+{
+    if (p->rc >= 0 && n > 0)
+        p->rc = pvm_pkdouble((double *)v, n, 1);
+}
+static void pk_str(packer *p, const char *s)
+{
+    if (p->rc >= 0)
+        p->rc = pvm_pkstr((char *)s);
+}
+/* Bytes, in pieces of at most INT_MAX / 2 (pvm_pkbyte takes an int count). */
+static void pk_bytes(packer *p, const void *data, size_t n)
+{
+    const char *c = data;
+    while (p->rc >= 0 && n > 0) {
+        int k = n > (1u << 30) ? 1 << 30 : (int)n;
+        p->rc = pvm_pkbyte((char *)c, k, 1);
+        c += k;
+        n -= (size_t)k;
+    }
+}
+
+/* Starts a message. */
+static packer begin(void)
+{
+    int rc = pvm_initsend(PvmDataDefault);
+    return (packer){rc < 0 ? rc : 0};
+}
+
+/* Sends what was packed to tid with tag. */
+static int finish(packer *p, int tid, int tag, char *msg, size_t len)
+{
+    if (p->rc < 0)
+        return fail(p->rc, msg, len, "packing %s for t%x", wire_tag_name(tag), tid);
+    int rc = pvm_send(tid, tag);
+    if (rc < 0)
+        return fail(rc, msg, len, "pvm_send(%s) to t%x", wire_tag_name(tag), tid);
+    return 0;
+}
+
+int wire_send_job(int tid, const wire_job *j, char *msg, size_t len)
+{
+    int ints[] = {WIRE_VERSION, j->index, j->nworkers, j->tree, j->sample,
+                  j->acp_integer, j->probe};
+    long longs[] = {j->iters, j->start, j->size, (long)j->len};
+    packer p = begin();
+    pk_int(&p, ints, 7);
+    pk_long(&p, longs, 4);
+    pk_double(&p, &j->V, 1);
+    if (j->tree) {
+        pk_int(&p, j->chain, j->nworkers);
+        pk_int(&p, j->tids, j->nworkers);
+    }
+    pk_bytes(&p, j->data, j->len);
+    return finish(&p, tid, WIRE_JOB, msg, len);
+}
+
+static void pk_result(packer *p, const wire_result *r)
+{
+    long l[] = {r->id + 1, r->start, r->size, r->npieces, (long)r->len};
+    double t[] = {r->t_recv, r->t_start, r->t_end};
+    pk_long(p, l, 5);
+    pk_double(p, t, 3);
+    if (r->npieces > (1L << 28))
+        p->rc = PvmBadParam;
+    pk_long(p, r->hdr, (int)(3 * r->npieces));
+    pk_bytes(p, r->data, r->len);
+}
+
+int wire_send_request(int tid, const wire_request *r, char *msg, size_t len)
+{
+    int ints[] = {r->index, r->Q, r->hello, r->has_result};
+    double d[] = {r->A, r->t_measure};
+    packer p = begin();
+    pk_int(&p, ints, 4);
+    pk_double(&p, d, 2);
+    if (r->hello) {
+        pk_str(&p, r->h.host);
+        pk_str(&p, r->h.cgroup);
+        pk_str(&p, r->h.backend);
+    }
+    if (r->has_result)
+        pk_result(&p, &r->result);
+    return finish(&p, tid, WIRE_REQUEST, msg, len);
+}
+
+int wire_send_work(int tid, long id, long start, long size, char *msg, size_t len)
+{
+    long l[] = {id + 1, start, size};
+    packer p = begin();
+    pk_long(&p, l, 3);
+    return finish(&p, tid, WIRE_WORK, msg, len);
+}
+
+int wire_send_stop(int tid, char *msg, size_t len)
+{
+    packer p = begin();
+    return finish(&p, tid, WIRE_STOP, msg, len);
+}
+
+int wire_send_result(int tid, int index, const wire_result *r, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_int(&p, &index, 1);
+    pk_result(&p, r);
+    return finish(&p, tid, WIRE_RESULT, msg, len);
+}
+
+int wire_send_steal(int tid, int index, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_int(&p, &index, 1);
+    return finish(&p, tid, WIRE_STEAL, msg, len);
+}
+
+int wire_send_give(int tid, long start, long size, char *msg, size_t len)
+{
+    long l[] = {start, size};
+    packer p = begin();
+    pk_long(&p, l, 2);
+    return finish(&p, tid, WIRE_GIVE, msg, len);
+}
+
+int wire_send_idle(int tid, int index, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_int(&p, &index, 1);
+    return finish(&p, tid, WIRE_IDLE, msg, len);
+}
+
+/* ---- unpacking ------------------------------------------------------------------ */
+
+#define UPK(call, what)                                                       \
+    do {                                                                      \
+        int rc_ = (call);                                                     \
+        if (rc_ < 0)                                                          \
+            return fail(rc_, msg, len, "unpacking %s", (what));               \
+    } while (0)
+
+static int upk_bytes(void *data, size_t n, char *msg, size_t len)
+{
+    char *c = data;
+    while (n > 0) {
+        int k = n > (1u << 30) ? 1 << 30 : (int)n;
+        UPK(pvm_upkbyte(c, k, 1), "bytes");
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+void wire_job_free(wire_job *j)
+{
+    free(j->chain);
+    free(j->tids);
+    free(j->data);
+    j->chain = j->tids = NULL;
+    j->data = NULL;
+}
+
+int wire_unpack_job(wire_job *j, char *msg, size_t len)
+{
+    int ints[7];
+    long longs[4];
+    memset(j, 0, sizeof *j);
+    UPK(pvm_upkint(ints, 7, 1), "JOB");
+    if (ints[0] != WIRE_VERSION)
+        return malformed(msg, len, "JOB of version %d, this program speaks %d "
+                         "(master and workers from different builds?)", ints[0],
+                         WIRE_VERSION);
+    UPK(pvm_upklong(longs, 4, 1), "JOB");
+    UPK(pvm_upkdouble(&j->V, 1, 1), "JOB");
+    j->index = ints[1];
+    j->nworkers = ints[2];
+    j->tree = ints[3];
+    j->sample = ints[4];
+    j->acp_integer = ints[5];
+    j->probe = ints[6];
+    j->iters = longs[0];
+    j->start = longs[1];
+    j->size = longs[2];
+    if (j->nworkers < 1 || j->nworkers > WIRE_MAX_WORKERS || j->index < 0 ||
+        j->index >= j->nworkers)
+        return malformed(msg, len, "JOB for worker %d of %d", j->index, j->nworkers);
+    if (j->sample < 1 || j->iters < 0 || !(j->V > 0) || j->start < 0 || j->size < 0 ||
+        j->start > j->iters - j->size)
+        return malformed(msg, len, "JOB with R = %d, %ld iterations, V = %g, range "
+                         "[%ld, +%ld)", j->sample, j->iters, j->V, j->start, j->size);
+    if (longs[3] < 0 || longs[3] > WIRE_MAX_JOB)
+        return malformed(msg, len, "JOB of %ld bytes", longs[3]);
+    if (j->tree) {
+        j->chain = malloc(sizeof *j->chain * (size_t)j->nworkers);
+        j->tids = malloc(sizeof *j->tids * (size_t)j->nworkers);
+        if (!j->chain || !j->tids) {
+            wire_job_free(j);
+            return fail(PvmNoMem, msg, len, "JOB for %d workers", j->nworkers);
+        }
+        int rc;
+        if ((rc = pvm_upkint(j->chain, j->nworkers, 1)) < 0 ||
+            (rc = pvm_upkint(j->tids, j->nworkers, 1)) < 0) {
+            wire_job_free(j);
+            return fail(rc, msg, len, "unpacking JOB's chain");
+        }
+        for (int i = 0; i < j->nworkers; i++)
+            if (j->chain[i] < 0 || j->chain[i] >= j->nworkers) {
+                wire_job_free(j);
+                return malformed(msg, len, "JOB's chain names worker %d", j->chain[i]);
+            }
+    }
+    j->len = (size_t)longs[3];
+    j->data = malloc(j->len ? j->len : 1);
+    if (!j->data) {
+        wire_job_free(j);
+        return fail(PvmNoMem, msg, len, "a JOB of %zu bytes", j->len);
+    }
+    int rc = upk_bytes(j->data, j->len, msg, len);
+    if (rc < 0)
+        wire_job_free(j);
+    return rc;
+}
+
+void wire_result_free(wire_result *r)
+{
+    free(r->hdr);
+    free(r->data);
+    r->hdr = NULL;
+    r->data = NULL;
+}
+
+static int upk_result(wire_result *r, char *msg, size_t len)
+{
+    long l[5];
+    double t[3];
+    memset(r, 0, sizeof *r);
+    UPK(pvm_upklong(l, 5, 1), "a result");
+    UPK(pvm_upkdouble(t, 3, 1), "a result");
+    *r = (wire_result){.id = l[0] - 1, .start = l[1], .size = l[2], .npieces = l[3],
+                       .t_recv = t[0], .t_start = t[1], .t_end = t[2]};
+    if (r->start < 0 || r->size < 1 || r->npieces < 1 || r->npieces > r->size ||
+        l[4] < 0 || l[4] > WIRE_MAX_RESULT)
+        return malformed(msg, len, "result of chunk %ld: range [%ld, +%ld), %ld "
+                         "pieces, %ld bytes", r->id, r->start, r->size, r->npieces, l[4]);
+    r->len = (size_t)l[4];
+    r->hdr = malloc(sizeof *r->hdr * 3 * (size_t)r->npieces);
+    r->data = malloc(r->len ? r->len : 1);
+    if (!r->hdr || !r->data) {
+        wire_result_free(r);
+        return fail(PvmNoMem, msg, len, "a result of %zu bytes", r->len);
+    }
+    int rc = pvm_upklong(r->hdr, (int)(3 * r->npieces), 1);
+    if (rc < 0) {
+        wire_result_free(r);
+        return fail(rc, msg, len, "unpacking a result's pieces");
+    }
+    /* The pieces cover the chunk exactly and their bytes add up. */
+    long iters = 0;
+    size_t bytes = 0;
+    for (long i = 0; i < r->npieces; i++) {
+        long *h = &r->hdr[3 * i];
+        if (h[0] < 0 || h[1] < 1 || h[2] < 0 || (size_t)h[2] > r->len - bytes) {
+            wire_result_free(r);
+            return malformed(msg, len, "result of chunk %ld: piece %ld is [%ld, +%ld) "
+                             "with %ld bytes", r->id, i, h[0], h[1], h[2]);
+        }
+        iters += h[1];
+        bytes += (size_t)h[2];
+    }
+    if (iters != r->size || bytes != r->len) {
+        wire_result_free(r);
+        return malformed(msg, len, "result of chunk %ld: pieces of %ld iterations "
+                         "and %zu bytes for a chunk of %ld and %zu", r->id, iters,
+                         bytes, r->size, r->len);
+    }
+    if ((rc = upk_bytes(r->data, r->len, msg, len)) < 0)
+        wire_result_free(r);
+    return rc;
+}
+
+/* Copies src into dst (size bytes), cutting it short if need be. */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+int wire_unpack_request(wire_request *r, char *msg, size_t len)
+{
+    int ints[4];
+    double d[2];
+    memset(r, 0, sizeof *r);
+    UPK(pvm_upkint(ints, 4, 1), "REQUEST");
+    UPK(pvm_upkdouble(d, 2, 1), "REQUEST");
+    *r = (wire_request){.index = ints[0], .Q = ints[1], .hello = ints[2],
+                        .has_result = ints[3], .A = d[0], .t_measure = d[1]};
+    if (r->Q < 0 || !(r->A >= 0) || (unsigned)r->hello > 1 || (unsigned)r->has_result > 1)
+        return malformed(msg, len, "REQUEST with Q = %d, A = %g", r->Q, r->A);
+    if (r->hello) {
+        char buf[1024];
+        int rc;
+        /* pvm_upkstr has no length: a string longer than buf would overrun it,
+         * so the lengths are bounded first through pvm_bufinfo's byte count. */
+        int bytes, tag, src;
+        if (pvm_bufinfo(pvm_getrbuf(), &bytes, &tag, &src) < 0 || bytes > 4096)
+            return malformed(msg, len, "REQUEST of %d bytes with a hello", bytes);
+        if ((rc = pvm_upkstr(buf)) < 0)
+            return fail(rc, msg, len, "unpacking REQUEST's host");
+        copy_str(r->h.host, sizeof r->h.host, buf);
+        if ((rc = pvm_upkstr(buf)) < 0)
+            return fail(rc, msg, len, "unpacking REQUEST's cgroup");
+        copy_str(r->h.cgroup, sizeof r->h.cgroup, buf);
+        if ((rc = pvm_upkstr(buf)) < 0)
+            return fail(rc, msg, len, "unpacking REQUEST's probe");
+        copy_str(r->h.backend, sizeof r->h.backend, buf);
+    }
+    return r->has_result ? upk_result(&r->result, msg, len) : 0;
+}
+
+int wire_unpack_work(long *id, long *start, long *size, char *msg, size_t len)
+{
+    long l[3];
+    UPK(pvm_upklong(l, 3, 1), "WORK");
+    if (l[0] < 1 || l[1] < 0 || l[2] < 1)
+        return malformed(msg, len, "WORK %ld [%ld, +%ld)", l[0] - 1, l[1], l[2]);
+    *id = l[0] - 1;
+    *start = l[1];
+    *size = l[2];
+    return 0;
+}
+
+int wire_unpack_result(int *index, wire_result *r, char *msg, size_t len)
+{
+    memset(r, 0, sizeof *r);
+    UPK(pvm_upkint(index, 1, 1), "RESULT");
+    return upk_result(r, msg, len);
+}
+
+int wire_unpack_steal(int *index, char *msg, size_t len)
+{
+    UPK(pvm_upkint(index, 1, 1), "STEAL");
+    return 0;
+}
+
+int wire_unpack_give(long *start, long *size, char *msg, size_t len)
+{
+    long l[2];
+    UPK(pvm_upklong(l, 2, 1), "GIVE");
+    if (l[0] < 0 || l[1] < 0)
+        return malformed(msg, len, "GIVE [%ld, +%ld)", l[0], l[1]);
+    *start = l[0];
+    *size = l[1];
+    return 0;
+}
+
+int wire_unpack_idle(int *index, char *msg, size_t len)
+{
+    UPK(pvm_upkint(index, 1, 1), "IDLE");
+    return 0;
+}
+
+int wire_unpack_notice(int *tid, char *msg, size_t len)
+{
+    UPK(pvm_upkint(tid, 1, 1), "a notification");
+    return 0;
+}

@@ -1,0 +1,128 @@
+/* wire.h: the PVM messages between the master and its workers -- the only
+ * place that packs or unpacks them (no pvm_pk or pvm_upk call exists outside
+ * wire.c). Each message kind has one send function (initsend, pack, send,
+ * every PVM result checked) and one checked unpack function, which reads
+ * the current receive buffer after pvm_recv returned a message of its tag.
+ * Both return 0, or a negative PVM code with "pvm_CALL(KIND) ...: PVM's
+ * error text" or what is malformed in msg.
+ *
+ * Self-scheduling (Xu & Chronopoulos Sec. 5.3):
+ *   master -> worker   JOB      the run's settings and the application's job
+ *   worker -> master   REQUEST  its Q_i, A_i and the results of the chunk
+ *                               done since the last request (the first also
+ *                               says hello: host name, cgroup, probe)
+ *   master -> worker   WORK     one chunk: id, start, size
+ *   master -> worker   STOP     no more work
+ * Tree-Scheduling (sched/tree.c):
+ *   worker -> master   RESULT   the results of a finished range
+ *   worker -> worker   STEAL    "I am idle: give me work"
+ *   worker -> worker   GIVE     start, size (size 0: nothing to give)
+ *   worker -> master   IDLE     its partner had nothing to give
+ *   master -> worker   WORK     a range lost with a dead worker
+ * Notifications (pvm_notify): TASKEXIT (a task exited: its tid), HOSTDEL (a
+ * host left: its pvmd's tid).
+ *
+ * A chunk's results travel as its id, its range of the scheduled loop, the
+ * worker's wall-clock times (when the chunk arrived, when its computation
+ * started and ended), then its pieces: for each a range of the loop in the
+ * original order and the bytes the application returned for it. The bytes
+ * are opaque: delivered as sent (the application chooses their byte order).
+ *
+ * PVM's portable encoding carries a long in 32 bits and cannot carry a
+ * negative one (pvm_pklong fails with PvmOverflow above 2^31 - 1; a -1 comes
+ * back as 4294967295): every long on the wire is in [0, 2^31), so chunk ids
+ * travel as id + 1 (0: none) and the loop has at most WIRE_MAX_ITERS
+ * iterations.
+ */
+#ifndef WIRE_H
+#define WIRE_H
+
+#include <stddef.h>
+
+enum {
+    WIRE_JOB = 100, WIRE_REQUEST, WIRE_WORK, WIRE_STOP, WIRE_RESULT,
+    WIRE_STEAL, WIRE_GIVE, WIRE_IDLE, WIRE_TASKEXIT, WIRE_HOSTDEL
+};
+
+#define WIRE_VERSION 2
+#define WIRE_MAX_WORKERS 4096
+#define WIRE_MAX_JOB 1073741824L        /* bytes of an application's job */
+#define WIRE_MAX_RESULT 2147483647L     /* bytes of one chunk's results */
+#define WIRE_MAX_ITERS 2147483647L      /* iterations of the loop */
+
+typedef struct wire_job {
+    int index;              /* this worker, 0 .. nworkers - 1 */
+    int nworkers;
+    int tree;               /* 1: Tree-Scheduling, 0: self-scheduling */
+    int sample;             /* pseudo-uniform sampling frequency R */
+    int acp_integer;        /* A_i = floor(V_i / Q_i) */
+    int probe;              /* the load probe's back-end (probe_backend) */
+    long iters;             /* the loop's iterations */
+    double V;               /* virtual computing power V_i */
+    /* Tree-Scheduling only (NULL otherwise): */
+    int *chain;             /* worker indices in chain order */
+    int *tids;              /* each worker's task id, by index */
+    long start, size;       /* this worker's initial range */
+    /* the application's job, sent to every worker once */
+    void *data;
+    size_t len;
+} wire_job;
+
+typedef struct wire_hello {
+    char host[256];         /* the host's own name for itself */
+    char cgroup[512];
+    char backend[32];
+} wire_hello;
+
+/* A chunk's results. On unpack, hdr and data are allocated (wire_result_free). */
+typedef struct wire_result {
+    long id;                /* the master's chunk id (-1: a Tree range) */
+    long start, size;       /* the range of the scheduled loop */
+    double t_recv, t_start, t_end;
+    long npieces;
+    long *hdr;              /* 3 per piece: start, size (original order), bytes */
+    unsigned char *data;    /* the pieces' bytes, one after the other */
+    size_t len;
+} wire_result;
+
+typedef struct wire_request {
+    int index, Q;
+    double A, t_measure;
+    int hello;              /* the first request: h is set */
+    wire_hello h;
+    int has_result;
+    wire_result result;
+} wire_request;
+
+/* Each returns 0, or a negative PVM code with the message in msg. */
+int wire_send_job(int tid, const wire_job *j, char *msg, size_t len);
+int wire_send_request(int tid, const wire_request *r, char *msg, size_t len);
+int wire_send_work(int tid, long id, long start, long size, char *msg, size_t len);
+int wire_send_stop(int tid, char *msg, size_t len);
+int wire_send_result(int tid, int index, const wire_result *r, char *msg, size_t len);
+int wire_send_steal(int tid, int index, char *msg, size_t len);
+int wire_send_give(int tid, long start, long size, char *msg, size_t len);
+int wire_send_idle(int tid, int index, char *msg, size_t len);
+
+/* Unpacking: j->chain, j->tids, j->data are allocated (wire_job_free). */
+int wire_unpack_job(wire_job *j, char *msg, size_t len);
+void wire_job_free(wire_job *j);
+int wire_unpack_request(wire_request *r, char *msg, size_t len);
+int wire_unpack_work(long *id, long *start, long *size, char *msg, size_t len);
+int wire_unpack_result(int *index, wire_result *r, char *msg, size_t len);
+void wire_result_free(wire_result *r);
+int wire_unpack_steal(int *index, char *msg, size_t len);
+int wire_unpack_give(long *start, long *size, char *msg, size_t len);
+int wire_unpack_idle(int *index, char *msg, size_t len);
+/* TASKEXIT and HOSTDEL carry one tid. */
+int wire_unpack_notice(int *tid, char *msg, size_t len);
+
+/* "Bad parameter" etc.: PVM's error text for code rc < 0. */
+const char *wire_strerror(int rc);
+/* The name of a tag ("WORK"), for messages. */
+const char *wire_tag_name(int tag);
+/* Wall-clock seconds since the epoch (CLOCK_REALTIME): comparable between
+ * hosts whose clocks agree. */
+double wire_now(void);
+
+#endif

@@ -1,0 +1,355 @@
+/* worker.c: the worker's handle (dtss.h), its pieces, and self-scheduling
+ * (Xu & Chronopoulos Sec. 5.3, worker side):
+ *   1. measure Q_i, the processes in this host's run-queue (probe.c), and
+ *      compute A_i = V_i / Q_i (sched_acp); with the integer rule, while
+ *      A_i = 0 measure again every 200 ms;
+ *   2. send a request carrying A_i and the results of the last chunk;
+ *   3. wait for the reply: a chunk -> hand it out as pieces, then go to 1;
+ *      stop -> done.
+ * Tree-Scheduling is in worker_tree.c. A worker whose master exits ends
+ * (DTSS_ELOST) at its next piece, or within 20 ms when waiting.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "runtime/worker.h"
+#include "sched/sched.h"
+
+#define WORKER_FLAG "--dtss-worker"
+
+int worker_fail(dtss_worker *w, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+    w->state = code == DTSS_DONE ? W_DONE : W_FAILED;
+    return code;
+}
+
+int dtss_is_worker(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (argv[i] && strcmp(argv[i], WORKER_FLAG) == 0)
+            return 1;
+    return 0;
+}
+
+const char *dtss_worker_errmsg(const dtss_worker *w)
+{
+    return w ? w->err : "out of memory";
+}
+
+const void *dtss_worker_job(const dtss_worker *w, size_t *len)
+{
+    if (len)
+        *len = w->job.len;
+    return w->job.data;
+}
+
+int dtss_worker_index(const dtss_worker *w) { return w->job.index; }
+int dtss_worker_count(const dtss_worker *w) { return w->job.nworkers; }
+long dtss_worker_iterations(const dtss_worker *w) { return w->job.iters; }
+
+int dtss_worker_set_grain(dtss_worker *w, long grain)
+{
+    if (grain < 1)
+        return worker_fail(w, DTSS_EINVAL, "grain %ld: must be >= 1", grain);
+    w->grain = grain;
+    return DTSS_OK;
+}
+
+int worker_common(dtss_worker *w, int tag, int *peer)
+{
+    int tid;
+    char msg[256];
+    if (peer)
+        *peer = -1;
+    if (tag == WIRE_STOP)
+        return worker_fail(w, DTSS_DONE, "the master has no more work");
+    if (tag != WIRE_TASKEXIT || wire_unpack_notice(&tid, msg, sizeof msg) < 0)
+        return DTSS_OK;
+    if (tid == w->parent)
+        return worker_fail(w, DTSS_ELOST, "worker %d: the master exited",
+                           w->job.index);
+    for (int i = 0; w->job.tids && i < w->job.nworkers; i++)
+        if (w->job.tids[i] == tid) {
+            w->peer_dead[i] = 1;
+            if (peer)
+                *peer = i;
+        }
+    return DTSS_OK;
+}
+
+int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
+{
+    dtss_worker *w = *wp = calloc(1, sizeof *w);
+    if (!w)
+        return DTSS_ENOMEM;
+    w->grain = 1;
+    w->id = -1;
+    if (!dtss_is_worker(argc, argv))
+        return worker_fail(w, DTSS_EMISUSE, "not spawned by a master: workers are "
+                           "started by the master program (dtss_master_start)");
+    pvm_setopt(PvmAutoErr, 0);
+    int me = pvm_mytid();
+    if (me < 0)
+        return worker_fail(w, DTSS_EPVM, "no PVM daemon (pvm_mytid: %s)",
+                           wire_strerror(me));
+    w->joined = 1;
+    w->parent = pvm_parent();
+    if (w->parent < 0)
+        return worker_fail(w, DTSS_EMISUSE, "not spawned by a master (pvm_parent: %s)",
+                           wire_strerror(w->parent));
+    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &w->parent);
+    if (rc < 0)
+        return worker_fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+    for (;;) {                                  /* wait for the job */
+        int bufid = pvm_recv(-1, -1), bytes, tag, src;
+        if (bufid < 0)
+            return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == WIRE_JOB && src == w->parent)
+            break;
+        if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
+            return rc;
+    }
+    char msg[256];
+    if (wire_unpack_job(&w->job, msg, sizeof msg) < 0)
+        return worker_fail(w, DTSS_EPVM, "a bad job: %s", msg);
+    if (probe_init(&w->prb, (probe_backend)w->job.probe, msg, sizeof msg) != 0)
+        return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+    gethostname(w->host, sizeof w->host - 1);
+    w->state = W_RUNNING;
+    w->probed = 1;
+    return w->job.tree ? tree_open(w) : DTSS_OK;
+}
+
+void dtss_worker_close(dtss_worker *w)
+{
+    if (!w)
+        return;
+    if (w->joined)
+        pvm_exit();
+    if (w->probed)
+        probe_close(&w->prb);
+    wire_job_free(&w->job);
+    free(w->hdr);
+    free(w->data);
+    free(w->peer_dead);
+    free(w);
+}
+
+/* ---- pieces and their results ---------------------------------------------------- */
+
+void worker_begin(dtss_worker *w, long id, long start, long size)
+{
+    w->id = id;
+    w->first = w->cur = start;
+    w->end = start + size;
+    w->t_recv = w->t_start = wire_now();
+}
+
+int worker_piece(dtss_worker *w, long *start, long *size)
+{
+    const long I = w->job.iters, R = w->job.sample;
+    long m = sched_sample_run(w->cur, w->end, I, R);
+    if (m > w->grain)
+        m = w->grain;
+    if (m < 1)
+        return worker_fail(w, DTSS_EINVAL, "iteration %ld of the scheduled loop is "
+                           "outside the loop of %ld", w->cur, I);
+    if (w->npieces == w->cappieces) {
+        long cap = w->cappieces ? 2 * w->cappieces : 64;
+        long *h = realloc(w->hdr, sizeof *h * 3 * (size_t)cap);
+        if (!h)
+            return worker_fail(w, DTSS_ENOMEM, "out of memory for a chunk's pieces");
+        w->hdr = h;
+        w->cappieces = cap;
+    }
+    *start = sched_sample(w->cur, I, R);
+    *size = m;
+    long *h = &w->hdr[3 * w->npieces++];
+    h[0] = *start;
+    h[1] = m;
+    h[2] = 0;
+    w->cur += m;
+    w->in_piece = 1;
+    return DTSS_PIECE;
+}
+
+int dtss_worker_result(dtss_worker *w, const void *data, size_t len)
+{
+    if (!w->in_piece)
+        return worker_fail(w, DTSS_EMISUSE, "dtss_worker_result with no piece in hand");
+    if (len > (size_t)WIRE_MAX_RESULT - w->len)
+        return worker_fail(w, DTSS_EINVAL, "a chunk's results over %ld bytes",
+                           WIRE_MAX_RESULT);
+    if (w->len + len > w->cap) {
+        size_t cap = w->cap ? w->cap : 4096;
+        while (cap < w->len + len)
+            cap *= 2;
+        unsigned char *d = realloc(w->data, cap);
+        if (!d)
+            return worker_fail(w, DTSS_ENOMEM, "out of memory for %zu bytes of results",
+                               w->len + len);
+        w->data = d;
+        w->cap = cap;
+    }
+    if (len)
+        memcpy(w->data + w->len, data, len);
+    w->len += len;
+    w->hdr[3 * (w->npieces - 1) + 2] += (long)len;
+    return DTSS_OK;
+}
+
+void worker_results(const dtss_worker *w, wire_result *r, double t_end)
+{
+    *r = (wire_result){.id = w->id, .start = w->first, .size = w->cur - w->first,
+                       .t_recv = w->t_recv, .t_start = w->t_start, .t_end = t_end,
+                       .npieces = w->npieces, .hdr = w->hdr, .data = w->data,
+                       .len = w->len};
+}
+
+void worker_clear_results(dtss_worker *w)
+{
+    w->npieces = 0;
+    w->len = 0;
+    w->first = w->cur;
+}
+
+/* ---- self-scheduling ------------------------------------------------------------ */
+
+/* Q_i and A_i now. A probe that fails counts Q = 1. */
+static int measure(dtss_worker *w, double *A)
+{
+    char msg[256];
+    int q = probe_queue(&w->prb, msg, sizeof msg);
+    if (q < 0)
+        q = 1;
+    *A = sched_acp(w->job.V, q, w->prb.cpus, w->job.acp_integer);
+    return q;
+}
+
+/* Reads pending task-exit notices, every 20 ms at most, so that a worker
+ * outlives its master by a piece or 20 ms, not a whole chunk. */
+static int check_exits(dtss_worker *w)
+{
+    double now = wire_now();
+    if (now - w->last_poll < 0.02)
+        return DTSS_OK;
+    w->last_poll = now;
+    int rc = DTSS_OK;
+    while (rc == DTSS_OK && pvm_nrecv(-1, WIRE_TASKEXIT) > 0)
+        rc = worker_common(w, WIRE_TASKEXIT, NULL);
+    return rc;
+}
+
+/* Sends a request (with the results of the chunk just done, if any) and
+ * waits for the next chunk. */
+static int ask(dtss_worker *w)
+{
+    char msg[256];
+    int have = w->npieces > 0 || w->id >= 0;
+    double t_end = wire_now();
+    for (;;) {
+        double A;
+        int Q = measure(w, &A);
+        if (!(A > 0) && w->hello_sent) {
+            /* The paper's integer A_i = 0: measure again in 200 ms. */
+            struct timeval tv = {0, 200000};
+            int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src, rc;
+            if (bufid > 0) {
+                pvm_bufinfo(bufid, &bytes, &tag, &src);
+                if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
+                    return rc;
+            }
+            continue;
+        }
+        wire_request q = {.index = w->job.index, .Q = Q, .A = A,
+                          .t_measure = wire_now(), .hello = !w->hello_sent,
+                          .has_result = have};
+        if (q.hello) {
+            snprintf(q.h.host, sizeof q.h.host, "%s", w->host);
+            snprintf(q.h.cgroup, sizeof q.h.cgroup, "%s", w->prb.cgroup);
+            snprintf(q.h.backend, sizeof q.h.backend, "%s",
+                     probe_backend_name(w->prb.backend));
+        }
+        if (have)
+            worker_results(w, &q.result, t_end);
+        if (wire_send_request(w->parent, &q, msg, sizeof msg) < 0)
+            return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+        worker_clear_results(w);
+        w->id = -1;
+        have = 0;
+        w->hello_sent = 1;
+        if (A > 0)
+            break;
+    }
+    for (;;) {                                  /* wait for the reply */
+        int bufid = pvm_recv(-1, -1), bytes, tag, src, rc;
+        if (bufid < 0)
+            return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == WIRE_WORK) {
+            long id, start, size;
+            if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0 ||
+                start > w->job.iters - size)
+                return worker_fail(w, DTSS_EPVM, "worker %d: a bad chunk: %s",
+                                   w->job.index, msg);
+            worker_begin(w, id, start, size);
+            return DTSS_OK;
+        }
+        if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
+            return rc;
+    }
+}
+
+int dtss_worker_next(dtss_worker *w, long *start, long *size)
+{
+    if (w->state == W_DONE)
+        return DTSS_DONE;
+    if (w->state != W_RUNNING)
+        return worker_fail(w, DTSS_EMISUSE, "dtss_worker_next after an error: %s",
+                           w->err);
+    w->in_piece = 0;
+    if (w->job.tree)
+        return tree_next(w, start, size);
+    int rc = check_exits(w);
+    if (rc != DTSS_OK)
+        return rc;
+    if (w->cur >= w->end && (rc = ask(w)) != DTSS_OK)
+        return rc;
+    return worker_piece(w, start, size);
+}
+
+int dtss_probe(const char *backend, char *line, size_t len)
+{
+    probe_backend b;
+    probe p;
+    char msg[256], host[256] = "";
+    if (probe_backend_parse(backend ? backend : "auto", &b) != 0) {
+        snprintf(line, len, "probe back-end '%s': use auto, proc or cgroup", backend);
+        return DTSS_EINVAL;
+    }
+    if (probe_init(&p, b, msg, sizeof msg) != 0) {
+        snprintf(line, len, "%s", msg);
+        return DTSS_ENOENT;
+    }
+    int q = probe_queue(&p, msg, sizeof msg);
+    if (q < 0) {
+        probe_close(&p);
+        snprintf(line, len, "%s", msg);
+        return DTSS_ENOENT;
+    }
+    gethostname(host, sizeof host - 1);
+    probe_close(&p);
+    snprintf(line, len, "host=%s backend=%s cgroup=%s Q=%d cpus=%d", host,
+             probe_backend_name(p.backend), p.cgroup, q, p.cpus);
+    return DTSS_OK;
+}

@@ -1,0 +1,75 @@
+/* worker.h: what the worker's files share (not installed).
+ *
+ *   worker.c        the handle: open, the job, pieces and their results,
+ *                   and self-scheduling (Xu & Chronopoulos Sec. 5.3, worker):
+ *                   measure Q_i, send A_i with the last chunk's results, get
+ *                   the next chunk
+ *   worker_tree.c   Tree-Scheduling: the worker's own range, its partner,
+ *                   answering the requests of the worker that has it as
+ *                   partner
+ *
+ * A chunk (or a Tree range) is [cur, end) of the scheduled loop; pieces are
+ * handed out from cur on, so what is at or after cur can still be given
+ * away. The results of the pieces handed out since the chunk began are
+ * kept in hdr/data until they are sent.
+ */
+#ifndef WORKER_H
+#define WORKER_H
+
+#include "runtime/dtss.h"
+#include "runtime/probe.h"
+#include "runtime/wire.h"
+
+enum { W_RUNNING, W_DONE, W_FAILED };
+
+struct dtss_worker {
+    wire_job job;
+    int parent;
+    int joined;
+    int probed;                 /* prb is open */
+    probe prb;
+    char host[256];
+    long grain;
+    int state;
+    int hello_sent;
+    /* the chunk in hand */
+    long id;                    /* the master's chunk id (-1: a Tree range) */
+    long first, cur, end;       /* began at first; pieces handed out up to cur */
+    double t_recv, t_start;
+    int in_piece;               /* a piece is in hand */
+    long piece_start, piece_size;
+    size_t piece_off;           /* where its bytes begin in data */
+    /* its results so far */
+    long *hdr;
+    long npieces, cappieces;
+    unsigned char *data;
+    size_t len, cap;
+    /* Tree-Scheduling */
+    char *peer_dead;
+    double last_poll;
+    char err[512];
+};
+
+/* worker.c */
+int worker_fail(dtss_worker *w, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Hands out the next piece of [cur, end): DTSS_PIECE. */
+int worker_piece(dtss_worker *w, long *start, long *size);
+/* Closes the piece in hand (its bytes are what was appended since). */
+void worker_close_piece(dtss_worker *w);
+/* The results of [first, cur) as a wire_result (pointing into w's buffers),
+ * and forgetting them once sent. */
+void worker_results(const dtss_worker *w, wire_result *r, double t_end);
+void worker_clear_results(dtss_worker *w);
+/* A new chunk [start, start + size) with id. */
+void worker_begin(dtss_worker *w, long id, long start, long size);
+/* What every state does with a message of tag: STOP -> DTSS_DONE; a task
+ * exit notice -> DTSS_ELOST when the master is gone (else the peer is marked
+ * dead); DTSS_OK otherwise. *peer is the dead peer's index, or -1. */
+int worker_common(dtss_worker *w, int tag, int *peer);
+
+/* worker_tree.c */
+int tree_next(dtss_worker *w, long *start, long *size);
+int tree_open(dtss_worker *w);
+
+#endif

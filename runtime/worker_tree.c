@@ -1,0 +1,165 @@
+/* worker_tree.c: a worker under Tree-Scheduling (sched/tree.c has the
+ * policy and our reading of it). The worker computes its own range; between
+ * two pieces it answers the worker that has it as partner, giving away the
+ * upper half of what it has not handed out yet (tree_give); when its range
+ * is done it sends the results to the master and asks its own partner for
+ * work; when the partner has none (or is dead) it tells the master it is
+ * idle and waits: for a range lost with a dead worker (WORK) or the end.
+ */
+#include <stdlib.h>
+
+#include <pvm3.h>
+
+#include "runtime/worker.h"
+#include "sched/policy.h"
+
+int tree_open(dtss_worker *w)
+{
+    w->peer_dead = calloc((size_t)w->job.nworkers, 1);
+    if (!w->peer_dead)
+        return worker_fail(w, DTSS_ENOMEM, "out of memory");
+    for (int i = 0; i < w->job.nworkers; i++)
+        if (i != w->job.index) {
+            int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &w->job.tids[i]);
+            if (rc < 0)
+                return worker_fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+        }
+    worker_begin(w, -1, w->job.start, w->job.size);
+    return DTSS_OK;
+}
+
+/* The partner of this worker: the next one down the chain, or -1. */
+static int partner(const dtss_worker *w)
+{
+    for (int at = 0; at < w->job.nworkers - 1; at++)
+        if (w->job.chain[at] == w->job.index)
+            return w->job.chain[at + 1];
+    return -1;
+}
+
+/* A STEAL is in the receive buffer: give the thief the upper half of what
+ * is not handed out yet (nothing when idle: cur = end). */
+static int answer_steal(dtss_worker *w)
+{
+    int from;
+    char msg[256];
+    if (wire_unpack_steal(&from, msg, sizeof msg) < 0 || from < 0 ||
+        from >= w->job.nworkers)
+        return DTSS_OK;
+    long give = tree_give(w->end - w->cur);
+    if (wire_send_give(w->job.tids[from], w->end - give, give, msg, sizeof msg) < 0)
+        return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+    w->end -= give;
+    return DTSS_OK;
+}
+
+/* Every message waiting now (at most every millisecond). */
+static int poll_messages(dtss_worker *w)
+{
+    double now = wire_now();
+    if (now - w->last_poll < 0.001)
+        return DTSS_OK;
+    w->last_poll = now;
+    int bufid, bytes, tag, src, rc = DTSS_OK;
+    while (rc == DTSS_OK && (bufid = pvm_nrecv(-1, -1)) > 0) {
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        rc = tag == WIRE_STEAL ? answer_steal(w) : worker_common(w, tag, NULL);
+    }
+    if (bufid < 0)
+        return worker_fail(w, DTSS_EPVM, "pvm_nrecv: %s", wire_strerror(bufid));
+    return rc;
+}
+
+/* The next message, waiting for it: its tag and sender. */
+static int wait_message(dtss_worker *w, int *tag, int *src)
+{
+    int bufid = pvm_recv(-1, -1), bytes;
+    if (bufid < 0)
+        return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+    pvm_bufinfo(bufid, &bytes, tag, src);
+    return DTSS_OK;
+}
+
+/* Asks the partner for work: *got = 1 with a new range, 0 when it has none.
+ * Returns DTSS_OK, or the end (DTSS_DONE) or an error. */
+static int steal(dtss_worker *w, int *got)
+{
+    char msg[256];
+    int p = partner(w), tag, src, rc, dead;
+    *got = 0;
+    if (p < 0 || w->peer_dead[p])
+        return DTSS_OK;
+    if (wire_send_steal(w->job.tids[p], w->job.index, msg, sizeof msg) < 0)
+        return DTSS_OK;                         /* gone: as if it had none */
+    for (;;) {
+        if ((rc = wait_message(w, &tag, &src)) != DTSS_OK)
+            return rc;
+        if (tag == WIRE_GIVE && src == w->job.tids[p]) {
+            long start, size;
+            if (wire_unpack_give(&start, &size, msg, sizeof msg) < 0 || size == 0 ||
+                start > w->job.iters - size)
+                return DTSS_OK;
+            worker_begin(w, -1, start, size);
+            *got = 1;
+            return DTSS_OK;
+        }
+        if (tag == WIRE_STEAL) {
+            if ((rc = answer_steal(w)) != DTSS_OK)  /* nothing to give */
+                return rc;
+        } else if ((rc = worker_common(w, tag, &dead)) != DTSS_OK) {
+            return rc;
+        } else if (dead == p) {
+            return DTSS_OK;                     /* no answer will come */
+        }
+    }
+}
+
+/* Tells the master this worker is idle, and waits for a range or the end. */
+static int idle(dtss_worker *w)
+{
+    char msg[256];
+    int tag, src, rc;
+    if (wire_send_idle(w->parent, w->job.index, msg, sizeof msg) < 0)
+        return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+    for (;;) {
+        if ((rc = wait_message(w, &tag, &src)) != DTSS_OK)
+            return rc;
+        if (tag == WIRE_STEAL) {
+            if ((rc = answer_steal(w)) != DTSS_OK)
+                return rc;
+        } else if (tag == WIRE_WORK && src == w->parent) {
+            long id, start, size;
+            if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0 ||
+                start > w->job.iters - size)
+                return worker_fail(w, DTSS_EPVM, "worker %d: a bad range: %s",
+                                   w->job.index, msg);
+            worker_begin(w, id, start, size);
+            return DTSS_OK;
+        } else if ((rc = worker_common(w, tag, NULL)) != DTSS_OK) {
+            return rc;
+        }
+    }
+}
+
+int tree_next(dtss_worker *w, long *start, long *size)
+{
+    int rc = poll_messages(w);
+    if (rc != DTSS_OK)
+        return rc;
+    while (w->cur >= w->end) {
+        char msg[256];
+        if (w->cur > w->first) {                /* a range done: its results */
+            wire_result r;
+            worker_results(w, &r, wire_now());
+            if (wire_send_result(w->parent, w->job.index, &r, msg, sizeof msg) < 0)
+                return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+            worker_clear_results(w);
+        }
+        int got;
+        if ((rc = steal(w, &got)) != DTSS_OK)
+            return rc;
+        if (!got && (rc = idle(w)) != DTSS_OK)
+            return rc;
+    }
+    return worker_piece(w, start, size);
+}

@@ -1,0 +1,81 @@
+/* engine.h: what the simulator's engine files share (not part of sim.h).
+ *
+ *   engine.c   events, the hosts' speed under load, message delays, the
+ *              master's one-at-a-time service, and sim_run
+ *   self.c     self-scheduling (Xu & Chronopoulos Sec. 5.3) on the policy
+ *   tree.c     Tree-Scheduling on sched/tree.c
+ */
+#ifndef SIM_ENGINE_H
+#define SIM_ENGINE_H
+
+#include "sched/heap.h"
+#include "sched/policy.h"
+#include "sim/sim.h"
+
+enum { EV_REPORT, EV_WORK, EV_DONE, EV_REMEASURE, EV_FAIL, EV_NOTICE,
+       EV_STEAL, EV_GIVE, EV_RESULT, EV_IDLE };
+
+typedef struct event {
+    double t;
+    long seq;                       /* creation order: ties go first-made first */
+    int type, w, from, version;
+    /* a report: the worker's measure, and the results it carries */
+    int Q, has_result;
+    double A, t_measure;
+    long id, start, size;
+    double t_recv, t_start, t_end;
+} event;
+
+typedef struct sworker {
+    const sim_host *h;
+    int dead;
+    double to_master;               /* when its last message reaches the master */
+    /* Tree-Scheduling: computing [seg_pos, end) since seg_t */
+    int busy, version;
+    long seg_pos, end, piece_start, piece_id;
+    double seg_t, piece_recv, piece_t0;
+} sworker;
+
+typedef struct run {
+    const sim_config *c;
+    const sim_platform *pf;
+    const sim_workload *wl;
+    record *rec;
+    heap h;
+    long seq;
+    sworker *w;
+    int n;
+    policy *p;
+    tree *t;
+    double master_free;
+    int finished;
+    char *msg;
+    size_t len;
+} run;
+
+/* engine.c */
+int sim_fail(run *r, const char *what);
+int sim_post(run *r, event ev);
+/* The next event (0 when none is left). */
+int sim_pop(run *r, event *ev);
+/* When 'work' units started at t on host h are done, and the work done
+ * between t0 and t1; other busy processes on the host at t. */
+double sim_advance(const sim_host *h, double t, double work);
+double sim_work_between(const sim_host *h, double t0, double t1);
+int sim_extra_at(const sim_host *h, double t);
+/* Delay of a message of 'bytes' between two clusters. */
+double sim_delay(const run *r, const char *a, const char *b, double bytes);
+/* When a message of 'bytes' sent by worker w at t reaches the master:
+ * messages between the two arrive in the order sent (as PVM's do). */
+double sim_to_master(run *r, int w, double t, double bytes);
+/* When a message of 'bytes' sent by the master at t reaches worker w. */
+double sim_from_master(const run *r, int w, double t, double bytes);
+/* The master takes ev when it is free: 1 (now: ev->t), 0 (busy: ev is
+ * posted again for when it is free), -1 (out of memory). */
+int sim_master_take(run *r, event *ev);
+
+/* self.c and tree.c: the run. Return 0, or -1 with r->msg. */
+int sim_self(run *r);
+int sim_tree(run *r);
+
+#endif

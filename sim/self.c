@@ -1,0 +1,164 @@
+/* self.c: self-scheduling in the simulator, Xu & Chronopoulos Sec. 5.3
+ * exactly as the PVM master runs it, through the same policy
+ * (sched/policy.c):
+ *   t = 0    every worker measures Q_i and reports A_i = V_i / Q_i;
+ *   master   on a report: records the results it carries (policy_done), the
+ *            new A_i (policy_request); once every live worker has reported
+ *            (policy_ready), plans (policy_start); then serves the queue
+ *            (policy_assign);
+ *   worker   on a chunk: computes it at its host's speed / (1 + load), then
+ *            measures Q_i and sends its results with a new request; with the
+ *            integer rule and A_i = 0, measures again after 'remeasure'.
+ * A host that fails dies with its chunk; the master hears of it one latency
+ * later (PVM's task-exit notice) and the chunk goes back to the pool
+ * (policy_lost).
+ */
+#include "sim/engine.h"
+
+/* The worker measures Q at t and reports A_i, with the results of its last
+ * chunk if 'pending' carries some. With the integer rule and A_i = 0 it
+ * measures again after 'remeasure' instead, keeping the results; its first
+ * report goes out anyway (Sec. 5.3: the master waits for everyone). */
+static int report(run *r, int w, double t, const event *pending, int first)
+{
+    const sim_host *h = r->w[w].h;
+    int Q = 1 + sim_extra_at(h, t);
+    double A = sched_acp(r->rec->w[w].V, Q, 1, r->c->acp_integer);   /* one CPU a host */
+    event again = pending ? *pending : (event){.w = w};
+    again.type = EV_REMEASURE;
+    again.t = t + r->c->remeasure;
+    if (!(A > 0) && !first)
+        return sim_post(r, again);
+    event ev = pending ? *pending : (event){0};
+    double bytes = r->c->message_bytes;
+    if (ev.has_result)
+        bytes += r->c->result_bytes * (double)ev.size;
+    ev.type = EV_REPORT;
+    ev.w = w;
+    ev.Q = Q;
+    ev.A = A;
+    ev.t_measure = t;
+    ev.t = sim_to_master(r, w, t, bytes);
+    if (sim_post(r, ev) != 0)
+        return -1;
+    if (A > 0)
+        return 0;
+    again.has_result = 0;                   /* the results went out */
+    return sim_post(r, again);
+}
+
+/* Step 1 ends when every live worker has reported and one can work; then
+ * (and from then on) the master hands out every chunk it can, leaving at
+ * the time it is free. */
+static int serve(run *r)
+{
+    sched_err err;
+    if (policy_ready(r->p)) {
+        if (policy_start(r->p, &err) != 0)
+            return sim_fail(r, err.msg);
+        r->rec->t0 = r->master_free - r->c->master_overhead;
+    }
+    double t = r->master_free;
+    policy_chunk pc;
+    int got;
+    while ((got = policy_assign(r->p, &pc, &err)) == 1) {
+        rec_chunk *c = record_chunk(r->rec);
+        if (!c)
+            return sim_fail(r, "out of memory for the run record");
+        *c = (rec_chunk){.id = pc.id, .worker = pc.worker, .start = pc.start,
+                         .size = pc.size, .acp = pc.acp, .sent = t,
+                         .reissue = pc.reissue};
+        event ev = {.type = EV_WORK, .w = pc.worker, .id = pc.id, .start = pc.start,
+                    .size = pc.size};
+        ev.t = sim_from_master(r, pc.worker, t + r->c->dispatch, r->c->message_bytes);
+        if (sim_post(r, ev) != 0)
+            return -1;
+    }
+    return got < 0 ? sim_fail(r, err.msg) : 0;
+}
+
+static int on_report(run *r, const event *ev, double t)
+{
+    int w = ev->w;
+    if (ev->has_result && policy_done(r->p, w, ev->id, NULL) == 0)
+        record_done(r->rec, &r->rec->chunks[ev->id], ev->t_recv, ev->t_start,
+                    ev->t_end, t);
+    if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
+        return sim_fail(r, "out of memory for the run record");
+    if (r->w[w].dead || policy_request(r->p, w, ev->A, NULL) != 0)
+        return 0;
+    if (policy_finished(r->p)) {
+        r->finished = 1;
+        r->rec->finish = t - r->rec->t0;
+        return 0;
+    }
+    return serve(r);
+}
+
+int sim_self(run *r)
+{
+    sched_err err;
+    r->p = policy_new(&r->c->sched, r->n, &err);
+    if (!r->p)
+        return sim_fail(r, err.msg);
+    for (int w = 0; w < r->n; w++) {
+        if (r->w[w].h->fail >= 0 &&
+            sim_post(r, (event){.t = r->w[w].h->fail, .type = EV_FAIL, .w = w}) != 0)
+            return -1;
+        if (report(r, w, 0, NULL, 1) != 0)
+            return -1;
+    }
+    event ev;
+    while (!r->finished && sim_pop(r, &ev)) {
+        sworker *x = &r->w[ev.w];
+        switch (ev.type) {
+        case EV_REPORT:
+        case EV_NOTICE: {
+            int now = sim_master_take(r, &ev);
+            if (now <= 0) {
+                if (now < 0)
+                    return -1;
+                break;
+            }
+            if (ev.type == EV_REPORT) {
+                if (on_report(r, &ev, ev.t) != 0)
+                    return -1;
+                break;
+            }
+            if (policy_lost(r->p, ev.w, &err) < 0)
+                return sim_fail(r, err.msg);
+            if (policy_alive(r->p) == 0)
+                return sim_fail(r, "every worker's host failed before the end");
+            if (serve(r) != 0)
+                return -1;
+            break;
+        }
+        case EV_WORK:
+            if (x->dead)
+                break;
+            ev.t_recv = ev.t_start = ev.t;
+            ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
+            ev.type = EV_DONE;
+            ev.has_result = 1;
+            ev.t = ev.t_end;
+            if (sim_post(r, ev) != 0)
+                return -1;
+            break;
+        case EV_DONE:
+        case EV_REMEASURE:
+            if (!x->dead && report(r, ev.w, ev.t, &ev, 0) != 0)
+                return -1;
+            break;
+        case EV_FAIL:
+            x->dead = 1;
+            if (sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t, 0),
+                                    .type = EV_NOTICE, .w = ev.w}) != 0)
+                return -1;
+            break;
+        }
+    }
+    if (!r->finished)
+        return sim_fail(r, "the simulation stalled: no event left before the end");
+    r->rec->replans = policy_replans(r->p);
+    return 0;
+}

@@ -1,0 +1,126 @@
+/* pingpong.c: bin/pingpong, a raw PVM request/reply round trip carrying the
+ * messages of one master-worker chunk, for `make bench`.
+ *
+ *   pingpong [-n ROUNDS] [-w WIDTH]
+ *
+ * Spawns a copy of itself on this host; the parent sends what the master
+ * sends for a chunk (WORK), the child answers with what a worker sends back
+ * for a one-row chunk (a REQUEST with one result of WIDTH 32-bit counts in
+ * one piece), ROUNDS times, through the runtime's own wire functions -- the
+ * same messages, without the runtime around them. Prints the mean round trip
+ * in microseconds.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "runtime/wire.h"
+#include "sched/parse.h"
+
+static int child(int width)
+{
+    int parent = pvm_parent();
+    unsigned char *row = calloc((size_t)width, 4);
+    char msg[256];
+    for (;;) {
+        int bufid = pvm_recv(parent, -1), bytes, tag, src;
+        if (bufid < 0)
+            return 1;
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == WIRE_STOP)
+            break;
+        long id, start, size;
+        if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0)
+            return 1;
+        double t = wire_now();
+        long hdr[3] = {start, size, 4L * width};
+        wire_request q = {.Q = 1, .A = 1, .t_measure = t, .has_result = 1,
+                          .result = {.id = id, .start = start, .size = size,
+                                     .t_recv = t, .t_start = t, .t_end = t,
+                                     .npieces = 1, .hdr = hdr, .data = row,
+                                     .len = 4 * (size_t)width}};
+        if (wire_send_request(parent, &q, msg, sizeof msg) < 0)
+            return 1;
+    }
+    free(row);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"rounds", required_argument, NULL, 'n'},
+        {"width", required_argument, NULL, 'w'},
+        {"child", required_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}
+    };
+    long rounds = 2000;
+    int width = 200, c, is_child = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":n:w:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (parse_long(optarg, &rounds) != 0 || rounds < 1)
+                return parse_fail("pingpong", "-n '%s' must be an integer >= 1", optarg);
+            break;
+        case 'w':
+        case 'c':
+            if (parse_int(optarg, &width) != 0 || width < 1 || width > 1 << 24)
+                return parse_fail("pingpong", "-w '%s' must be an integer in [1, %d]",
+                                  optarg, 1 << 24);
+            is_child = c == 'c';
+            break;
+        case 'h':
+            printf("usage: pingpong [-n ROUNDS] [-w WIDTH]  (on a running PVM)\n");
+            return 0;
+        default:
+            return parse_getopt_error("pingpong", c, argv);
+        }
+    }
+    pvm_setopt(PvmAutoErr, 0);
+    if (pvm_mytid() < 0) {
+        fprintf(stderr, "pingpong: no PVM daemon (start one first)\n");
+        return 1;
+    }
+    if (is_child) {
+        int rc = child(width);
+        pvm_exit();
+        return rc;
+    }
+    pvm_setopt(PvmRoute, PvmRouteDirect);      /* as the master does */
+    char wtext[32], self[4096], flag[] = "--child", msg[256];
+    snprintf(wtext, sizeof wtext, "%d", width);
+    char *args[] = {flag, wtext, NULL};
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    int tid;
+    if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1) {
+        fprintf(stderr, "pingpong: pvm_spawn(%s): %s\n", self, wire_strerror(tid));
+        pvm_exit();
+        return 1;
+    }
+    double t0 = 0;
+    for (long i = -10; i < rounds; i++) {       /* 10 rounds of warm-up */
+        if (i == 0)
+            t0 = wire_now();
+        wire_request q;
+        if (wire_send_work(tid, i, i > 0 ? i : 0, 1, msg, sizeof msg) < 0 ||
+            pvm_recv(tid, WIRE_REQUEST) < 0 ||
+            wire_unpack_request(&q, msg, sizeof msg) < 0) {
+            fprintf(stderr, "pingpong: %s\n", msg);
+            pvm_exit();
+            return 1;
+        }
+        wire_result_free(&q.result);
+    }
+    double us = (wire_now() - t0) * 1e6 / (double)rounds;
+    wire_send_stop(tid, msg, sizeof msg);
+    printf("%.1f\n", us);
+    pvm_exit();
+    return 0;
+}

@@ -1,0 +1,279 @@
+/* test_record.c: the run record's writer and reader (sched/record.c) share
+ * one schema: what is written reads back the same, byte for byte; columns
+ * are found by name; bad records are refused with the file and line named;
+ * workload fields are checked. Also the line reader (sched/lines.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sched/lines.h"
+#include "sched/record.h"
+#include "tests/test.h"
+
+static char dir[] = "/tmp/dtss-test-record.XXXXXX";
+
+static const char *path(const char *name)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+static void put(const char *name, const char *text)
+{
+    FILE *f = fopen(path(name), "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *slurp(const char *p)
+{
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return strdup(buf);
+}
+
+/* A small run: two workers, three chunks (one not done), two reports. */
+static void sample(record *r)
+{
+    char msg[200];
+    record_init(r, 2);
+    snprintf(r->scheme, sizeof r->scheme, "dtss");
+    r->iters = 10;
+    r->sample = 4;
+    r->t0 = 100;
+    r->finish = 2.5;
+    r->replans = 1;
+    snprintf(r->date, sizeof r->date, "2026-11-23T10:00:00+0000");
+    record_field(r, "width", "10", msg, sizeof msg);
+    record_field(r, "checksum", "00ff", msg, sizeof msg);
+    for (int w = 0; w < 2; w++) {
+        snprintf(r->w[w].host, sizeof r->w[w].host, "w%d", w + 1);
+        snprintf(r->w[w].seen_host, sizeof r->w[w].seen_host, "w%d", w + 1);
+        snprintf(r->w[w].backend, sizeof r->w[w].backend, "proc");
+        snprintf(r->w[w].cgroup, sizeof r->w[w].cgroup, "/dtss/x/w%d", w + 1);
+        r->w[w].tid = 0x40001 + w;
+        r->w[w].V = w + 1;
+    }
+    record_report(r, 0, 1, 1.0, 100.0);
+    record_report(r, 1, 2, 1.0, 100.5);
+    static const long starts[3] = {0, 6, 9}, sizes[3] = {6, 3, 1};
+    for (int i = 0; i < 3; i++) {
+        rec_chunk *c = record_chunk(r);
+        *c = (rec_chunk){.id = i, .worker = i % 2, .start = starts[i], .size = sizes[i],
+                         .acp = 1.5, .sent = 100 + i * 0.1, .reissue = i == 2};
+        if (i < 2)
+            record_done(r, c, 100.2 + i, 100.3 + i, 101 + i, 101.1 + i);
+    }
+}
+
+static void test_round_trip(void)
+{
+    record r, back;
+    char msg[300];
+    sample(&r);
+    test_cond("write", record_write(&r, path("a.csv"), msg, sizeof msg) == 0);
+    test_condf(record_read(&back, path("a.csv"), msg, sizeof msg) == 0, "read (%s)", msg);
+    test_cond("workers, chunks, reports", back.nw == 2 && back.nchunks == 3 &&
+              back.nreports == 2);
+    test_cond("run line", strcmp(back.scheme, "dtss") == 0 && back.iters == 10 &&
+              back.sample == 4 && back.finish == 2.5 && back.replans == 1);
+    test_cond("workload fields by name", record_get(&back, "width") &&
+              strcmp(record_get(&back, "width"), "10") == 0 &&
+              strcmp(record_get(&back, "checksum"), "00ff") == 0 &&
+              record_get(&back, "maxiter") == NULL);
+    test_cond("worker totals from record_done", back.w[0].chunks == 1 &&
+              back.w[0].iters == 6 && back.w[1].iters == 3);
+    test_cond("times relative to t0", back.chunks[1].received > 2.09 &&
+              back.chunks[1].received < 2.11 && back.chunks[2].done == 0);
+    test_cond("write again", record_write(&back, path("b.csv"), msg, sizeof msg) == 0);
+    char *a = slurp(path("a.csv")), *b = slurp(path("b.csv"));
+    test_cond("what is read writes back byte for byte", a && b && strcmp(a, b) == 0);
+    free(a);
+    free(b);
+    record_free(&back);
+    record_free(&r);
+}
+
+/* Columns by name: reordered and extra columns are fine. */
+static void test_by_name(void)
+{
+    record r;
+    char msg[300];
+    put("c.csv",
+        "#run,workers,scheme,iterations,sample,finish,imbalance,replans,date,extra\n"
+        "run,1,tss,5,1,1.000000,0.000000,0,,x,mine=yes\n"
+        "#worker,worker,host,seen_host,tid,V,backend,cgroup,chunks,iterations,finish\n"
+        "worker,1,h,h,1,1,sim,c,1,5,1.000000\n"
+        "#chunk,extra,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
+        "chunk,zz,0,1,0,5,1,0.000000,0,0,1,1,0,1\n");
+    int rc = record_read(&r, path("c.csv"), msg, sizeof msg);
+    test_condf(rc == 0, "columns found by their names (%s)", rc ? msg : "");
+    if (rc == 0) {
+        test_cond("reordered run columns", strcmp(r.scheme, "tss") == 0 && r.iters == 5);
+        test_cond("workload field after an extra column",
+                  record_get(&r, "mine") && strcmp(record_get(&r, "mine"), "yes") == 0);
+        test_cond("chunk with an extra column", r.nchunks == 1 && r.chunks[0].size == 5);
+        record_free(&r);
+    }
+}
+
+static void expect_bad(const char *name, const char *text, const char *want)
+{
+    record r;
+    char msg[300] = "";
+    put(name, text);
+    int rc = record_read(&r, path(name), msg, sizeof msg);
+    test_condf(rc != 0 && strstr(msg, want) != NULL, "%s refused: '%s' (got: %s)", name,
+               want, msg);
+}
+
+static void test_bad(void)
+{
+    const char *run = "#run,scheme,workers,iterations,sample,finish,imbalance,replans,date\n"
+                      "run,dtss,1,5,1,1,0,0,\n";
+    const char *wk = "#worker,worker,host,seen_host,tid,V,backend,cgroup,chunks,iterations,finish\n"
+                     "worker,1,h,h,1,1,sim,c,0,0,\n";
+    char buf[2048];
+    expect_bad("nofile.csv", "", "no run line");
+    expect_bad("noheader.csv", "run,dtss,1,5,1,1,0,0,\n", "before its '#run");
+    snprintf(buf, sizeof buf, "%s", "#run,scheme,workers\nrun,dtss,1\n");
+    expect_bad("missingcol.csv", buf, "no column 'iterations'");
+    snprintf(buf, sizeof buf, "%s%s", run, "#worker,worker\n");
+    expect_bad("missingworker.csv", buf, "no column 'host'");
+    snprintf(buf, sizeof buf, "%s", "#run,scheme,workers,iterations,sample,finish,imbalance,replans,date\n"
+             "run,dtss,1,-5,1,1,0,0,\n");
+    expect_bad("negative.csv", buf, "iterations '-5'");
+    snprintf(buf, sizeof buf, "%s", "#run,scheme,workers,iterations,sample,finish,imbalance,replans,date\n"
+             "run,dtss,1,5,1,nan,0,0,\n");
+    expect_bad("nan.csv", buf, "finish 'nan'");
+    snprintf(buf, sizeof buf, "%s", "#run,scheme,workers,iterations,sample,finish,imbalance,replans,date\n"
+             "run,dtss,1,5,1,1,0,0,,novalue\n");
+    expect_bad("kv.csv", buf, "not key=value");
+    snprintf(buf, sizeof buf, "%s", run);
+    expect_bad("noworkers.csv", buf, "no line for worker 1");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk,
+             "#chunk,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
+             "chunk,0,2,0,5,1,0,1,1,1,1,0,1\n");
+    expect_bad("badworker.csv", buf, "worker '2'");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk,
+             "#chunk,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
+             "chunk,0,1,0,5,1,0,,,,,0,1\n");
+    expect_bad("donetimes.csv", buf, "recv ''");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk, "bogus,1\n");
+    expect_bad("kind.csv", buf, "unknown record kind 'bogus'");
+    snprintf(buf, sizeof buf, "%s%s", run, "worker,1,h,h,1,1,sim,c,0,0,,extra\n");
+    expect_bad("fields.csv", buf, "before its '#worker");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk, wk + strlen(wk) - 28);
+    expect_bad("twice.csv", buf, "worker 1 twice");
+    snprintf(buf, sizeof buf, "%s:2:", path("negative.csv"));
+    record r;
+    char msg[300];
+    put("negative.csv", "#run,scheme,workers,iterations,sample,finish,imbalance,replans,date\n"
+        "run,dtss,1,-5,1,1,0,0,\n");
+    record_read(&r, path("negative.csv"), msg, sizeof msg);
+    test_condf(strncmp(msg, buf, strlen(buf)) == 0, "errors name the file and line (%s)", msg);
+}
+
+static void test_fields(void)
+{
+    record r;
+    char msg[300];
+    record_init(&r, 1);
+    test_cond("a field", record_field(&r, "maxiter", "16000", msg, sizeof msg) == 0);
+    test_cond("replaced, not repeated", record_field(&r, "maxiter", "8000", msg,
+              sizeof msg) == 0 && r.nfields == 1 &&
+              strcmp(record_get(&r, "maxiter"), "8000") == 0);
+    test_cond("a comma in a value refused",
+              record_field(&r, "x", "a,b", msg, sizeof msg) != 0 && strstr(msg, "comma"));
+    test_cond("a line break in a value refused",
+              record_field(&r, "x", "a\nb", msg, sizeof msg) != 0);
+    test_cond("'=' in a key refused", record_field(&r, "a=b", "1", msg, sizeof msg) != 0);
+    test_cond("a run line name as key refused",
+              record_field(&r, "finish", "1", msg, sizeof msg) != 0);
+    test_cond("an empty key refused", record_field(&r, "", "1", msg, sizeof msg) != 0);
+    int ok = 1;
+    for (int i = 1; i < RECORD_MAX_FIELDS; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "k%d", i);
+        ok &= record_field(&r, k, "v", msg, sizeof msg) == 0;
+    }
+    test_cond("up to RECORD_MAX_FIELDS fields", ok);
+    test_cond("one more refused", record_field(&r, "more", "v", msg, sizeof msg) != 0);
+    snprintf(r.scheme, sizeof r.scheme, "a,b\nc");
+    snprintf(r.w[0].host, sizeof r.w[0].host, "h,1");
+    test_cond("write", record_write(&r, path("text.csv"), msg, sizeof msg) == 0);
+    record back;
+    test_condf(record_read(&back, path("text.csv"), msg, sizeof msg) == 0 &&
+               strcmp(back.scheme, "a_b_c") == 0 && strcmp(back.w[0].host, "h_1") == 0,
+               "commas and line breaks in text fields become '_' (%s)", msg);
+    record_free(&back);
+    record_free(&r);
+}
+
+static void test_lines(void)
+{
+    lines in;
+    char msg[300], *line;
+    char big[10000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    FILE *f = fopen(path("l.txt"), "w");
+    fprintf(f, "a,b,,c\r\n  one   two\t three \n%s\n# note\nlast", big);
+    fclose(f);
+    test_cond("open", lines_open(&in, path("l.txt"), msg, sizeof msg) == 0);
+    char *fld[8];
+    line = lines_next(&in);
+    test_cond("commas: empty fields kept, CR removed",
+              line && lines_split(line, ",", fld, 8) == 4 && strcmp(fld[2], "") == 0 &&
+              strcmp(fld[3], "c") == 0);
+    line = lines_next(&in);
+    test_cond("blanks: runs count as one",
+              line && lines_split(line, " \t", fld, 8) == 3 && strcmp(fld[2], "three") == 0);
+    line = lines_next(&in);
+    test_cond("a 10,000-byte line is one line", line && strlen(line) == sizeof big - 1 &&
+              in.lineno == 3);
+    line = lines_next(&in);
+    test_cond("a comment is blank", line && lines_blank(line));
+    line = lines_next(&in);
+    test_cond("last line without newline", line && strcmp(line, "last") == 0);
+    test_cond("end", lines_next(&in) == NULL && !lines_error(&in));
+    lines_close(&in);
+    char two[] = "a,b,c";
+    test_cond("too many fields: -1", lines_split(two, ",", fld, 2) == -1);
+    test_cond("missing file named", lines_open(&in, path("nope"), msg, sizeof msg) != 0 &&
+              strstr(msg, "nope"));
+    f = fopen(path("nul.txt"), "w");
+    fwrite("ab\0cd\n", 1, 6, f);
+    fclose(f);
+    lines_open(&in, path("nul.txt"), msg, sizeof msg);
+    test_cond("a NUL byte is an error", lines_next(&in) == NULL && lines_error(&in) &&
+              strstr(in.msg, ":1:"));
+    lines_close(&in);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_round_trip();
+    test_by_name();
+    test_bad();
+    test_fields();
+    test_lines();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("note: could not remove %s\n", dir);
+    return test_report();
+}
