@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sched/parse.h"
+#include "sched/policy.h"
 #include "sched/sched.h"
 
 #define MAX_WORKERS 4096
@@ -18,8 +19,9 @@ static void usage(FILE *f)
 "\n"
 "Prints the chunk sequence of a loop self-scheduling scheme as CSV:\n"
 "  step,start,size                  (every scheme)\n"
-"  step,start,size,worker,acp       (dtss: requests served in ACPSA order,\n"
-"                                    i.e. by decreasing A_i, round after round)\n"
+"  step,start,size,worker,acp       (dtss: requests served by the policy of\n"
+"                                    the PVM master, in ACPSA order, i.e. by\n"
+"                                    decreasing A_i, round after round)\n"
 "Chunks are ceil(C(t)), at least the minimum, at most what remains.\n"
 "\n"
 "options:\n"
@@ -43,20 +45,41 @@ static void usage(FILE *f)
 
 #define fail(...) parse_fail("chunks", __VA_ARGS__)
 
-/* The requests in ACPSA order (Xu & Chronopoulos Sec. 5.3): worker indices
- * sorted by decreasing A_i, ties by index. */
-static void acpsa_order(const double *acp, int n, int *order)
+/* DTSS with --acp: the policy itself (sched/policy.c) serves the requests,
+ * each worker asking again with the same A_i as soon as it is served, so
+ * the requests come round after round in ACPSA order (Sec. 5.3). Prints
+ * the chunks; returns the number of steps, or -1 after a message. */
+static long dtss_steps(const sched_config *cfg, const double *acp, int P, int quiet)
 {
-    for (int i = 0; i < n; i++)
-        order[i] = i;
-    for (int i = 1; i < n; i++) {               /* insertion sort, stable */
-        int w = order[i], j = i;
-        while (j > 0 && acp[order[j - 1]] < acp[w]) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = w;
+    sched_err err;
+    policy *p = policy_new(cfg, P, &err);
+    if (!p) {
+        fprintf(stderr, "chunks: %s\n", err.msg);
+        return -1;
     }
+    for (int i = 0; i < P; i++)
+        policy_request(p, i, acp[i], NULL);
+    if (policy_start(p, &err) != SCHED_OK) {
+        fprintf(stderr, "chunks: %s\n", err.msg);
+        policy_free(p);
+        return -1;
+    }
+    policy_chunk c;
+    long step = 0;
+    int got;
+    while ((got = policy_assign(p, &c, &err)) == 1) {
+        if (!quiet)
+            printf("%ld,%ld,%ld,%d,%g\n", step, c.start, c.size, c.worker + 1, c.acp);
+        step++;
+        policy_done(p, c.worker, c.id, NULL);
+        policy_request(p, c.worker, acp[c.worker], NULL);
+    }
+    policy_free(p);
+    if (got < 0) {
+        fprintf(stderr, "chunks: %s\n", err.msg);
+        return -1;
+    }
+    return step;
 }
 
 int main(int argc, char **argv)
@@ -157,20 +180,20 @@ int main(int argc, char **argv)
     if (!s)
         return fail("%s", err.msg);
 
-    static int order[MAX_WORKERS];
-    acpsa_order(acp, P, order);
     int dtss = T == &sched_dtss;
     if (!count_only)
         printf(dtss ? "step,start,size,worker,acp\n" : "step,start,size\n");
-    long start, size, step = 0;
-    while ((size = sched_next(s, dtss ? acp[order[step % P]] : 1.0, &start)) > 0) {
-        if (!count_only) {
-            if (dtss)
-                printf("%ld,%ld,%ld,%d,%g\n", step, start, size,
-                       order[step % P] + 1, acp[order[step % P]]);
-            else
-                printf("%ld,%ld,%ld\n", step, start, size);
+    long start, size = 0, step = 0;
+    if (dtss) {
+        step = dtss_steps(&cfg, acp, P, count_only);
+        if (step < 0) {
+            sched_free(s);
+            return 1;
         }
+    }
+    while (!dtss && (size = sched_next(s, 1.0, &start)) > 0) {
+        if (!count_only)
+            printf("%ld,%ld,%ld\n", step, start, size);
         step++;
     }
     if (size < 0) {
