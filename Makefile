@@ -28,25 +28,29 @@ MANDEL_SRC  := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 SIM_SRC     := $(filter-out sim/main.c,$(wildcard sim/*.c))
 DAG_MAINS   := dag/dagsched.c dag/daggen.c dag/dagexp.c
 DAG_SRC     := $(filter-out $(DAG_MAINS),$(wildcard dag/*.c))
+MATRIX_SRC  := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
 
 SCHED_LIB  := $(BUILD)/libsched.a
 DTSS_LIB   := $(BUILD)/libdtss.a
 MANDEL_LIB := $(BUILD)/libmandel.a
 SIM_LIB    := $(BUILD)/libsim.a
 DAG_LIB    := $(BUILD)/libdag.a
+MATRIX_LIB := $(BUILD)/libmatrix.a
 
-PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator \
-              $(BIN)/tabulate $(BIN)/sim $(BIN)/stats \
-              $(BIN)/dagsched $(BIN)/daggen $(BIN)/dagexp
+PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator $(BIN)/integral \
+              $(BIN)/tabulate $(BIN)/record $(BIN)/sim $(BIN)/stats \
+              $(BIN)/dagsched $(BIN)/daggen $(BIN)/dagexp $(BIN)/matrix
 TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/test_sim \
-              $(BIN)/test_dag $(BIN)/test_record
+              $(BIN)/test_dag $(BIN)/test_record $(BIN)/test_runtime \
+              $(BIN)/test_matrix
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
-              $(BIN)/bench_dag
+              $(BIN)/bench_dag $(BIN)/bench_matrix
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 # ---- targets ----------------------------------------------------------------
-.PHONY: all deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag run
+.PHONY: all deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag run \
+        install uninstall
 
 all: $(PROGRAMS)
 
@@ -55,16 +59,17 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all-tests
-	@BIN=$(BIN) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    scripts/run-tests $(TESTS) tests/cli.sh tests/sim.sh tests/dag.sh tests/pvm.sh tests/cluster.sh \
-	    tests/coordinator_cluster.sh tests/reproduce.sh
+	@BIN=$(BIN) STRICT=$(STRICT) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	    scripts/run-tests $(TESTS) tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh \
+	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/matrix.sh tests/install.sh \
+	    tests/cluster.sh tests/coordinator_cluster.sh tests/reproduce.sh
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
-	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && BIN=$(BIN) tests/bench_sim.sh && \
+	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && \
 	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_cluster.sh
 
 # QUICK=1: a small version (under 2 minutes); REPS=N runs per scenario.
@@ -93,6 +98,17 @@ run: deps
 	    --load "$(LOAD)" $(if $(AFTER),--after $(AFTER)) --hostfile $(HOSTFILE) \
 	    -- $(ARGS)
 
+# libdtss for users' programs: dtss.h, libdtss.a, dtss.pc (pkg-config) and
+# the man page dtss(3) under PREFIX; uninstall removes exactly those (and the
+# folders install created). PREFIX reaches the script through the
+# environment, as data.
+PREFIX ?= /usr/local
+install: $(DTSS_LIB)
+	@DTSS_PREFIX="$$DTSS_INSTALL_PREFIX" DTSS_LIB=$(DTSS_LIB) scripts/install install
+uninstall:
+	@DTSS_PREFIX="$$DTSS_INSTALL_PREFIX" scripts/install uninstall
+install uninstall: export DTSS_INSTALL_PREFIX = $(PREFIX)
+
 clean:
 	rm -rf build bin
 
@@ -106,13 +122,16 @@ echo:
 help:
 	@echo "make                  build every program into bin/"
 	@echo "make deps             install missing Debian packages (apt-get)"
-	@echo "make test [SAN=1]     install, build and run every test (SAN=1: ASan+UBSan)"
+	@echo "make test [SAN=1] [STRICT=1]  install, build and run every test (SAN=1: ASan+UBSan;"
+	@echo "                      STRICT=1: a skipped check fails)"
 	@echo "make bench            benchmarks (kernel, chunk cost, DAG, simulator, PVM, cluster)"
 	@echo "make reproduce-tables the papers' tables and plots into results/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
+	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, dtss.pc, dtss(3)"
+	@echo "make uninstall [PREFIX=...]       remove exactly what install put there"
 	@echo "make clean            remove build/ and bin/"
 	@echo "make echo             print the compiler settings"
 
@@ -138,13 +157,18 @@ $(DAG_LIB): $(call obj,$(DAG_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
+$(MATRIX_LIB): $(call obj,$(MATRIX_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(DTSS_LIB)
 $(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(DTSS_LIB)
 $(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(SCHED_LIB)
-$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB)
-$(BIN)/stats: $(call obj,scripts/stats.c)
+$(BIN)/record: $(call obj,scripts/record.c) $(SCHED_LIB)
+$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB) $(MATRIX_LIB)
+$(BIN)/stats: $(call obj,scripts/stats.c) $(SCHED_LIB)
 $(BIN)/dagsched: $(call obj,dag/dagsched.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/daggen: $(call obj,dag/daggen.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/dagexp: $(call obj,dag/dagexp.c) $(DAG_LIB) $(SCHED_LIB)
@@ -153,8 +177,10 @@ $(BIN)/bench_dag: $(call obj,tests/bench_dag.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_record: $(call obj,tests/test_record.c) $(SCHED_LIB)
+$(BIN)/test_runtime: $(call obj,tests/test_runtime.c) $(DTSS_LIB)
+$(BIN)/test_runtime: LIBS += -lpvm3
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB)
+$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB) $(MATRIX_LIB)
 $(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
 $(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(SCHED_LIB)
@@ -162,6 +188,15 @@ $(BIN)/bench_omp: LDFLAGS += -fopenmp
 $(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
 $(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
 $(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong: LIBS += -lpvm3
+# bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
+$(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(DTSS_LIB)
+$(BIN)/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS)) -lpvm3
+$(BIN)/test_matrix: $(call obj,tests/test_matrix.c) $(MATRIX_LIB)
+$(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB)
+# The example includes <dtss.h> as a user's program does.
+$(BIN)/integral: $(call obj,examples/integral.c) $(DTSS_LIB)
+$(BIN)/integral: LIBS += -lpvm3
+$(BUILD)/examples/integral.o: CFLAGS += -Iruntime
 
 $(BIN)/%:
 	@mkdir -p $(dir $@)

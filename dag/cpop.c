@@ -19,44 +19,17 @@
 #include <stdlib.h>
 
 #include "dag_impl.h"
+#include "sched/heap.h"
 
-/* The ready tasks: a binary heap, highest priority on top. */
-typedef struct { int *t, n; const double *prio; } heap;
-
-static int above(const heap *h, int a, int b)
+/* The order of the ready tasks (sched/heap.h, smallest first): the highest
+ * priority first, ties to the lower task index. */
+static int before(const void *a, const void *b, void *ctx)
 {
-    if (h->prio[a] != h->prio[b])
-        return h->prio[a] > h->prio[b];
-    return a < b;
-}
-
-static void push(heap *h, int task)
-{
-    int k = h->n++;
-    while (k > 0 && above(h, task, h->t[(k - 1) / 2])) {
-        h->t[k] = h->t[(k - 1) / 2];
-        k = (k - 1) / 2;
-    }
-    h->t[k] = task;
-}
-
-static int pop(heap *h)
-{
-    int top = h->t[0], last = h->t[--h->n], k = 0;
-    for (;;) {
-        int c = 2 * k + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && above(h, h->t[c + 1], h->t[c]))
-            c++;
-        if (!above(h, h->t[c], last))
-            break;
-        h->t[k] = h->t[c];
-        k = c;
-    }
-    if (h->n > 0)
-        h->t[k] = last;
-    return top;
+    const double *prio = ctx;
+    int i = *(const int *)a, j = *(const int *)b;
+    if (prio[i] != prio[j])
+        return prio[i] > prio[j];
+    return i < j;
 }
 
 int dag_cpop_run(dag_schedule *s, dag_place_fn place, dag_err *err)
@@ -67,9 +40,10 @@ int dag_cpop_run(dag_schedule *s, dag_place_fn place, dag_err *err)
     double *prio = malloc(n * sizeof *prio);
     int *path = malloc(n * sizeof *path), *oncp = calloc(n, sizeof *oncp);
     int *waiting = malloc(n * sizeof *waiting);
-    heap h = {malloc(n * sizeof *h.t), 0, NULL};
+    heap ready;
+    heap_init(&ready, sizeof(int), before, prio);
     int rc = DAG_OK;
-    if (!ru || !rd || !prio || !path || !oncp || !waiting || !h.t) {
+    if (!ru || !rd || !prio || !path || !oncp || !waiting) {
         rc = dag_fail(err, DAG_ENOMEM, "out of memory");
         goto out;
     }
@@ -77,27 +51,28 @@ int dag_cpop_run(dag_schedule *s, dag_place_fn place, dag_err *err)
     dag_rank_down(g, rd);
     for (size_t i = 0; i < n; i++)
         prio[i] = ru[i] + rd[i];
-    h.prio = prio;
     int pcp, len = dag_critical_path(g, ru, rd, path, &pcp);
     for (int k = 0; k < len; k++)
         oncp[path[k]] = 1;
     for (size_t i = 0; i < n; i++)
         waiting[i] = g->pred_at[i + 1] - g->pred_at[i];
-    push(&h, g->entry);
-    while (h.n > 0 && rc == DAG_OK) {
-        int i = pop(&h);
+    if (heap_push(&ready, &g->entry) != 0)
+        rc = dag_fail(err, DAG_ENOMEM, "out of memory");
+    int i;
+    while (rc == DAG_OK && heap_pop(&ready, &i)) {
         if (oncp[i]) {
             double w = DAG_W(g, i, pcp);
             rc = dag_place(s, i, pcp, dag_slot(s, pcp, dag_ready(s, i, pcp), w),
                            0, err);
         } else
             rc = place(s, i, err);
-        for (int e = g->succ_at[i]; e < g->succ_at[i + 1]; e++)
-            if (--waiting[g->succ[e]] == 0)
-                push(&h, g->succ[e]);
+        for (int e = g->succ_at[i]; e < g->succ_at[i + 1] && rc == DAG_OK; e++)
+            if (--waiting[g->succ[e]] == 0 && heap_push(&ready, &g->succ[e]) != 0)
+                rc = dag_fail(err, DAG_ENOMEM, "out of memory");
     }
 out:
-    free(ru); free(rd); free(prio); free(path); free(oncp); free(waiting); free(h.t);
+    free(ru); free(rd); free(prio); free(path); free(oncp); free(waiting);
+    heap_free(&ready);
     return rc;
 }
 

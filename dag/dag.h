@@ -15,7 +15,7 @@
  * Typical use:
  *
  *     dag_err err;
- *     dag *g = dag_read_file("app.dag", &err);          (or dag_generate)
+ *     dag *g = dag_read_file("app.dag", DAG_FORMAT_AUTO, &err);  (or dag_generate)
  *     const dag_algo *A = dag_algo_find("heft", &err);
  *     dag_schedule *s = dag_schedule_new(A, g, &err);
  *     ... s->makespan, dag_slr(s), dag_speedup(s), s->copy[0 .. ncopies) ...
@@ -90,14 +90,16 @@ int dag_add_edge(dag *g, int from, int to, double c, dag_err *err);
  * an error the graph can only be freed. */
 int dag_finish(dag *g, dag_err *err);
 
-/* ---- reading and writing (io.c) ---------------------------------------- */
+/* ---- reading and writing (io.c, dot.c) --------------------------------- */
 
 enum { DAG_FORMAT_AUTO = 0, DAG_FORMAT_TEXT, DAG_FORMAT_DOT };
 
 /* Reads a finished graph from f in the given format (AUTO: DOT when the
- * first word is "digraph" or "strict", else the text format); 'fname' names
- * the source in messages ("app.dag:7: ..."). NULL with err set on any error:
- * syntax, a missing or negative cost, an unknown task, a cycle. */
+ * first line that is not blank or a '#' comment starts with "digraph",
+ * "strict" or "graph", or with a DOT comment, // or slash-star; else the
+ * text format); 'fname' names the source in messages ("app.dag:7: ...").
+ * NULL with err set on any error: syntax, a missing or negative cost, an
+ * unknown task, a cycle, a NUL byte (DAG_EINVAL), a read error (DAG_EIO). */
 dag *dag_read(FILE *f, const char *fname, int format, dag_err *err);
 
 /* Opens 'path' ("-" is stdin) and reads it with dag_read. */

@@ -3,6 +3,7 @@
 #define DAG_IMPL_H
 
 #include "dag.h"
+#include "sched/lines.h"
 
 /* Sets err (if not NULL) to code and a printf-style message, made one line;
  * returns code. */
@@ -48,5 +49,55 @@ typedef int (*dag_place_fn)(dag_schedule *s, int i, dag_err *err);
 
 /* CPOP (cpop.c) with 'place' for the tasks off the critical path. */
 int dag_cpop_run(dag_schedule *s, dag_place_fn place, dag_err *err);
+
+/* ---- reading (io.c: the text format and what both readers share; dot.c)
+ * A reader collects the tasks and edges as the file names them, with their
+ * cost texts; io.c then builds the graph, so both formats check costs, and
+ * say what is wrong, alike. Lines are numbered from 1; 0: no line. */
+
+typedef struct dag_reader {
+    const char *fname;
+    dag_err *err;
+    int q;                  /* processors, 0 until known */
+    int q_line;             /* the line that gave them, 0 if none did */
+    /* tasks in order of appearance; cost text NULL until given */
+    char **name, **cost;
+    int *line, *defined;
+    int n, cap;
+    int *hash;              /* open addressing, -1 empty */
+    int hcap;
+    /* edges; comm text NULL when none was given */
+    int *ef, *et, *eline;
+    char **comm;
+    int m, mcap;
+} dag_reader;
+
+/* Sets r's error to DAG_EINVAL and "FILE:LINE: message" (no LINE when line
+ * is 0); returns DAG_EINVAL. */
+int dag_reader_fail(dag_reader *r, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* DAG_ENOMEM with "FILE: out of memory". */
+int dag_reader_nomem(dag_reader *r);
+/* DAG_OK, or the line reader's error (a read error: DAG_EIO; a NUL byte:
+ * DAG_EINVAL) with its message. */
+int dag_reader_lines(dag_reader *r, const lines *in);
+
+/* The index of task 'name', created (undefined, at 'line') if new; -1 when
+ * out of memory. */
+int dag_reader_task(dag_reader *r, const char *name, int line);
+/* Records the edge from -> to with communication text comm (copied; may be
+ * NULL); -1 when out of memory. */
+int dag_reader_edge(dag_reader *r, int from, int to, const char *comm, int line);
+/* Sets the number of processors from the text v (an integer >= 1). */
+int dag_reader_processors(dag_reader *r, const char *v, int line);
+
+/* dot.c: non-zero when 'line', the first that is neither blank nor a '#'
+ * comment from the first column on, starts a DOT file: "digraph", "strict",
+ * "graph", or a C or C++ comment (which the text format does not have). */
+int dag_dot_begins(const char *line);
+/* Reads a DOT graph into r: 'first', the line just read from 'in' (NULL:
+ * none read yet; the lines before it were blank or '#' comments from the
+ * first column on), and the rest of 'in'. */
+int dag_dot_read(dag_reader *r, lines *in, const char *first);
 
 #endif

@@ -80,8 +80,7 @@ int main(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case 'h': usage(stdout); return 0;
-        case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
-        default: return fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        default: return parse_getopt_error("daggen", c, argv);
         }
     }
     if (optind < argc)

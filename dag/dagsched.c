@@ -176,8 +176,7 @@ int main(int argc, char **argv)
         case 's': summary = 1; break;
         case 'f': fmt = optarg; break;
         case 'h': usage(stdout); return 0;
-        case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
-        default: return fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        default: return parse_getopt_error("dagsched", c, argv);
         }
     }
     if (optind == argc)

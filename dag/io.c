@@ -1,4 +1,6 @@
-/* io.c: reading and writing task graphs: our text format and a DOT subset.
+/* io.c: reading and writing task graphs: the text format, what the text and
+ * DOT readers share (the collected tasks and edges, the graph built from
+ * them), and the writers of both formats. The DOT reader is dot.c.
  *
  * Text format (docs/dag.md), one statement a line, '#' to the end of a line a
  * comment:
@@ -7,19 +9,9 @@
  *     task n1 14 16 9            a name and one cost per processor
  *     edge n1 n2 18              parent, child, communication cost
  *
- * DOT (Graphviz), the subset a task graph needs:
- *
- *     digraph g {
- *         graph [processors=3];  optional: else the first task's cost count
- *         n1 [cost="14,16,9"];   costs, separated by commas or spaces
- *         n1 -> n2 [comm=18];    chains a -> b -> c take the attributes too
- *         edge [comm=0];         defaults for the statements that follow
- *     }
- *
- * Other attributes (label, shape, ...) are ignored, so a drawing's file reads
- * as is; subgraphs, ports and undirected graphs are refused. Tasks are
- * numbered in the order they first appear. Every error names the file, the
- * line and the bad value.
+ * Lines are read whole (sched/lines.h), however long. Tasks are numbered in
+ * the order they first appear. Every error names the file, the line and the
+ * bad value.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -32,29 +24,9 @@
 
 #include "dag_impl.h"
 
-/* ---- what both readers collect ------------------------------------------ */
+/* ---- what both readers collect (dag_impl.h) ------------------------------ */
 
-typedef struct {
-    const char *fname;
-    dag_err *err;
-    int q;                  /* 0 until known */
-    int q_line;
-    /* tasks in order of appearance; cost text NULL until given */
-    char **name, **cost;
-    int *line, *defined;
-    int n, cap;
-    int *hash;              /* open addressing, -1 empty */
-    int hcap;
-    /* edges; comm text NULL when none was given */
-    int *ef, *et, *eline;
-    char **comm;
-    int m, mcap;
-} reader;
-
-static int rfail(reader *r, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int rfail(reader *r, int line, const char *fmt, ...)
+int dag_reader_fail(dag_reader *r, int line, const char *fmt, ...)
 {
     char msg[200];
     va_list ap;
@@ -66,12 +38,31 @@ static int rfail(reader *r, int line, const char *fmt, ...)
     return dag_fail(r->err, DAG_EINVAL, "%s: %s", r->fname, msg);
 }
 
-static int rnomem(reader *r)
+int dag_reader_nomem(dag_reader *r)
 {
     return dag_fail(r->err, DAG_ENOMEM, "%s: out of memory", r->fname);
 }
 
-static void reader_free(reader *r)
+int dag_reader_lines(dag_reader *r, const lines *in)
+{
+    if (!lines_error(in))
+        return DAG_OK;
+    return dag_fail(r->err, ferror(in->f) ? DAG_EIO : DAG_EINVAL, "%s", in->msg);
+}
+
+int dag_reader_processors(dag_reader *r, const char *v, int line)
+{
+    char *end;
+    long q = strtol(v, &end, 10);
+    if (end == v || *end || q < 1 || q > 1000000)
+        return dag_reader_fail(r, line, "processors '%s': expected a number of "
+                               "processors >= 1", v);
+    r->q = (int)q;
+    r->q_line = line;
+    return DAG_OK;
+}
+
+static void reader_free(dag_reader *r)
 {
     for (int i = 0; i < r->n; i++) {
         free(r->name[i]);
@@ -92,9 +83,7 @@ static uint32_t fnv(const char *s)
     return h;
 }
 
-/* The index of task 'name', created (undefined, at 'line') if new; -1 when
- * out of memory. */
-static int task_ref(reader *r, const char *name, int line)
+int dag_reader_task(dag_reader *r, const char *name, int line)
 {
     if (r->hcap) {
         for (uint32_t k = fnv(name) & (uint32_t)(r->hcap - 1);; k = (k + 1) & (uint32_t)(r->hcap - 1)) {
@@ -150,9 +139,7 @@ static int task_ref(reader *r, const char *name, int line)
     return i;
 }
 
-/* Records the edge from -> to with communication text comm (copied; may be
- * NULL); -1 when out of memory. */
-static int edge_ref(reader *r, int from, int to, const char *comm, int line)
+int dag_reader_edge(dag_reader *r, int from, int to, const char *comm, int line)
 {
     if (r->m == r->mcap) {
         int cap = r->mcap ? 2 * r->mcap : 64;
@@ -220,18 +207,28 @@ static int parse_number(const char *s, double *out)
     return 0;
 }
 
+/* A library error met at 'line' of the file: out of memory stays so, any
+ * other becomes a message naming the file and line. */
+static int pass_on(dag_reader *r, int line, const dag_err *e)
+{
+    if (e->code == DAG_ENOMEM)
+        return dag_reader_nomem(r);
+    return dag_reader_fail(r, line, "%s", e->msg);
+}
+
 /* Builds the graph from what the reader collected. */
-static dag *build(reader *r, int dot)
+static dag *build(dag_reader *r, int dot)
 {
     if (r->n == 0) {
-        rfail(r, 0, "no tasks");
+        dag_reader_fail(r, 0, "no tasks");
         return NULL;
     }
     const char *bad = NULL;
     int badlen = 0;
     if (r->q == 0) {            /* DOT without processors=: the first task's */
         if (!r->cost[0]) {
-            rfail(r, r->line[0], "task '%s' has no cost attribute", r->name[0]);
+            dag_reader_fail(r, r->line[0], "task '%s' has no cost attribute",
+                            r->name[0]);
             return NULL;
         }
         double dummy;
@@ -241,56 +238,50 @@ static dag *build(reader *r, int dot)
     dag *g = dag_new(r->q, r->err);
     double *w = malloc(((size_t)r->q + 1) * sizeof *w);
     if (!g || !w) {
-        if (g) rnomem(r);
+        if (g) dag_reader_nomem(r);
         dag_free(g);
         free(w);
         return NULL;
     }
     int rc = DAG_OK;
+    dag_err e;
     for (int i = 0; i < r->n && rc == DAG_OK; i++) {
+        int line = r->line[i];
+        const char *name = r->name[i];
         if (!r->cost[i]) {
             if (dot)
-                rc = rfail(r, r->line[i], "task '%s' has no cost attribute", r->name[i]);
+                rc = dag_reader_fail(r, line, "task '%s' has no cost attribute", name);
             else
-                rc = rfail(r, r->line[i], "unknown task '%s' (no 'task %s ...' line)",
-                           r->name[i], r->name[i]);
+                rc = dag_reader_fail(r, line, "unknown task '%s' (no 'task %s ...' "
+                                     "line)", name, name);
             break;
         }
         int k = parse_costs(r->cost[i], w, r->q, &bad, &badlen);
         if (k < 0)
-            rc = rfail(r, r->line[i], "task '%s': cost '%.*s' is not a number",
-                       r->name[i], badlen, bad);
+            rc = dag_reader_fail(r, line, "task '%s': cost '%.*s' is not a number",
+                                 name, badlen, bad);
         else if (k != r->q)
-            rc = rfail(r, r->line[i], "task '%s' has %d cost%s, expected %d (one "
-                       "per processor%s)", r->name[i], k, k == 1 ? "" : "s",
-                       r->q, r->q_line ? "" : ", as many as the first task");
-        else {
-            dag_err e;
-            if (dag_add_task(g, r->name[i], w, &e) < 0)
-                rc = e.code == DAG_ENOMEM ? rnomem(r) : rfail(r, r->line[i], "%s", e.msg);
-        }
+            rc = dag_reader_fail(r, line, "task '%s' has %d cost%s, expected %d "
+                                 "(one per processor%s)", name, k, k == 1 ? "" : "s",
+                                 r->q, r->q_line ? "" : ", as many as the first task");
+        else if (dag_add_task(g, name, w, &e) < 0)
+            rc = pass_on(r, line, &e);
     }
-    for (int e = 0; e < r->m && rc == DAG_OK; e++) {
-        const char *a = r->name[r->ef[e]], *b = r->name[r->et[e]];
+    for (int j = 0; j < r->m && rc == DAG_OK; j++) {
+        const char *a = r->name[r->ef[j]], *b = r->name[r->et[j]];
         double c;
-        if (!r->comm[e])
-            rc = rfail(r, r->eline[e], "edge %s -> %s has no %s", a, b,
-                       dot ? "comm attribute" : "communication cost");
-        else if (parse_number(r->comm[e], &c) != 0)
-            rc = rfail(r, r->eline[e], "edge %s -> %s: communication cost '%s' "
-                       "is not a number", a, b, r->comm[e]);
-        else {
-            dag_err er;
-            if (dag_add_edge(g, r->ef[e], r->et[e], c, &er) != DAG_OK)
-                rc = er.code == DAG_ENOMEM ? rnomem(r) : rfail(r, r->eline[e], "%s", er.msg);
-        }
+        if (!r->comm[j])
+            rc = dag_reader_fail(r, r->eline[j], "edge %s -> %s has no %s", a, b,
+                                 dot ? "comm attribute" : "communication cost");
+        else if (parse_number(r->comm[j], &c) != 0)
+            rc = dag_reader_fail(r, r->eline[j], "edge %s -> %s: communication "
+                                 "cost '%s' is not a number", a, b, r->comm[j]);
+        else if (dag_add_edge(g, r->ef[j], r->et[j], c, &e) != DAG_OK)
+            rc = pass_on(r, r->eline[j], &e);
     }
     free(w);
-    if (rc == DAG_OK) {
-        dag_err e;
-        if (dag_finish(g, &e) != DAG_OK)
-            rc = e.code == DAG_ENOMEM ? rnomem(r) : rfail(r, 0, "%s", e.msg);
-    }
+    if (rc == DAG_OK && dag_finish(g, &e) != DAG_OK)
+        rc = pass_on(r, 0, &e);
     if (rc != DAG_OK) {
         dag_free(g);
         return NULL;
@@ -318,484 +309,103 @@ static char *word(char **s)
     return w;
 }
 
-static int read_text(reader *r, char *text)
+/* Reads the statements of 'in', from 'line' (the line just read; NULL: none
+ * yet) on. */
+static int read_text(dag_reader *r, lines *in, char *line)
 {
-    int lineno = 0;
-    char *next = text;
-    while (next) {
-        char *line = next;
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        lineno++;
+    for (; line; line = lines_next(in)) {
+        int lineno = (int)in->lineno;
         line[strcspn(line, "#")] = '\0';        /* comments */
         char *s = line, *kw = word(&s);
         if (!kw)
             continue;
         if (strcmp(kw, "processors") == 0) {
-            char *v = word(&s), *end;
-            long q = v ? strtol(v, &end, 10) : 0;
-            if (!v || *end || q < 1 || q > 1000000)
-                return rfail(r, lineno, "processors '%s': expected a number of "
-                             "processors >= 1", v ? v : "");
-            if (r->q_line)
-                return rfail(r, lineno, "a second 'processors' line (the first "
-                             "is line %d)", r->q_line);
+            char *v = word(&s);
+            int first = r->q_line, rc = dag_reader_processors(r, v ? v : "", lineno);
+            if (rc != DAG_OK)
+                return rc;
+            if (first)
+                return dag_reader_fail(r, lineno, "a second 'processors' line "
+                                       "(the first is line %d)", first);
             if (r->n > 0)
-                return rfail(r, lineno, "'processors' must come before the "
-                             "first task or edge");
+                return dag_reader_fail(r, lineno, "'processors' must come before "
+                                       "the first task or edge");
             if ((v = word(&s)))
-                return rfail(r, lineno, "unexpected '%s' after processors", v);
-            r->q = (int)q;
-            r->q_line = lineno;
+                return dag_reader_fail(r, lineno, "unexpected '%s' after "
+                                       "processors", v);
         } else if (strcmp(kw, "task") == 0) {
             char *name = word(&s);
             if (!name)
-                return rfail(r, lineno, "task without a name");
+                return dag_reader_fail(r, lineno, "task without a name");
             if (!r->q_line)
-                return rfail(r, lineno, "task '%s' before the 'processors' line",
-                             name);
-            int i = task_ref(r, name, lineno);
+                return dag_reader_fail(r, lineno, "task '%s' before the "
+                                       "'processors' line", name);
+            int i = dag_reader_task(r, name, lineno);
             if (i < 0)
-                return rnomem(r);
+                return dag_reader_nomem(r);
             if (r->defined[i])
-                return rfail(r, lineno, "task '%s' is defined twice (first on "
-                             "line %d)", name, r->line[i]);
+                return dag_reader_fail(r, lineno, "task '%s' is defined twice "
+                                       "(first on line %d)", name, r->line[i]);
             r->defined[i] = 1;
             r->line[i] = lineno;
             if (!(r->cost[i] = strdup(s)))
-                return rnomem(r);
+                return dag_reader_nomem(r);
         } else if (strcmp(kw, "edge") == 0) {
             char *a = word(&s), *b = word(&s), *c = word(&s), *x = word(&s);
             if (!a || !b)
-                return rfail(r, lineno, "edge needs a parent and a child: "
-                             "edge FROM TO COST");
+                return dag_reader_fail(r, lineno, "edge needs a parent and a "
+                                       "child: edge FROM TO COST");
             if (x)
-                return rfail(r, lineno, "edge %s -> %s: unexpected '%s' after "
-                             "the cost", a, b, x);
-            int i = task_ref(r, a, lineno), j = task_ref(r, b, lineno);
-            if (i < 0 || j < 0 || edge_ref(r, i, j, c, lineno) != 0)
-                return rnomem(r);
+                return dag_reader_fail(r, lineno, "edge %s -> %s: unexpected '%s' "
+                                       "after the cost", a, b, x);
+            int i = dag_reader_task(r, a, lineno), j = dag_reader_task(r, b, lineno);
+            if (i < 0 || j < 0 || dag_reader_edge(r, i, j, c, lineno) != 0)
+                return dag_reader_nomem(r);
         } else
-            return rfail(r, lineno, "unknown statement '%s' (expected "
-                         "processors, task or edge)", kw);
+            return dag_reader_fail(r, lineno, "unknown statement '%s' (expected "
+                                   "processors, task or edge)", kw);
     }
+    int rc = dag_reader_lines(r, in);
+    if (rc != DAG_OK)
+        return rc;
     /* A name only ever seen in edges is an unknown task: say so at the
      * first edge naming it. */
     for (int e = 0; e < r->m; e++) {
         int bad = !r->defined[r->ef[e]] ? r->ef[e] : !r->defined[r->et[e]] ? r->et[e] : -1;
         if (bad >= 0)
-            return rfail(r, r->eline[e], "edge %s -> %s: unknown task '%s'",
-                         r->name[r->ef[e]], r->name[r->et[e]], r->name[bad]);
+            return dag_reader_fail(r, r->eline[e], "edge %s -> %s: unknown "
+                                   "task '%s'", r->name[r->ef[e]],
+                                   r->name[r->et[e]], r->name[bad]);
     }
     return DAG_OK;
-}
-
-/* ---- DOT ------------------------------------------------------------------ */
-
-enum { T_END, T_ID, T_ARROW, T_UNDIRECTED, T_PUNCT };
-
-typedef struct {
-    const char *p;
-    int line;
-    int kind;               /* T_* */
-    char punct;             /* for T_PUNCT: { } [ ] = ; , : */
-    char *id;               /* for T_ID, owned */
-    int quoted;
-} lexer;
-
-/* Skips white space and comments; returns 0, or -1 for an unclosed comment. */
-static int skip(lexer *L)
-{
-    for (;;) {
-        int bol = L->p[-1] == '\n';
-        while (isspace((unsigned char)*L->p)) {
-            if (*L->p == '\n') { L->line++; bol = 1; }
-            else bol = 0;
-            L->p++;
-        }
-        if (L->p[0] == '/' && L->p[1] == '/')
-            L->p += strcspn(L->p, "\n");
-        else if (L->p[0] == '#' && bol)       /* C preprocessor line */
-            L->p += strcspn(L->p, "\n");
-        else if (L->p[0] == '/' && L->p[1] == '*') {
-            const char *end = strstr(L->p + 2, "*/");
-            if (!end)
-                return -1;
-            for (const char *c = L->p; c < end; c++)
-                L->line += *c == '\n';
-            L->p = end + 2;
-        } else
-            return 0;
-    }
-}
-
-/* Reads the next token into L; DAG_OK or an error. */
-static int lex(reader *r, lexer *L)
-{
-    free(L->id);
-    L->id = NULL;
-    if (skip(L) != 0)
-        return rfail(r, L->line, "unclosed /* comment");
-    const char *p = L->p;
-    L->quoted = 0;
-    if (!*p) {
-        L->kind = T_END;
-        return DAG_OK;
-    }
-    if (p[0] == '-' && (p[1] == '>' || p[1] == '-')) {
-        L->kind = p[1] == '>' ? T_ARROW : T_UNDIRECTED;
-        L->p += 2;
-        return DAG_OK;
-    }
-    if (strchr("{}[]=;,:", *p)) {
-        L->kind = T_PUNCT;
-        L->punct = *p;
-        L->p++;
-        return DAG_OK;
-    }
-    if (*p == '"') {
-        size_t cap = 32, n = 0;
-        char *s = malloc(cap);
-        if (!s)
-            return rnomem(r);
-        int start = L->line;
-        for (p++; *p != '"'; p++) {
-            if (!*p) {
-                free(s);
-                return rfail(r, start, "unclosed string");
-            }
-            if (*p == '\\' && p[1] == '\n') {     /* line continuation */
-                p++;
-                L->line++;
-                continue;
-            }
-            if (*p == '\\' && p[1] == '"')
-                p++;
-            if (*p == '\n')
-                L->line++;
-            if (n + 2 > cap) {
-                char *t = realloc(s, cap *= 2);
-                if (!t) { free(s); return rnomem(r); }
-                s = t;
-            }
-            s[n++] = *p;
-        }
-        s[n] = '\0';
-        L->p = p + 1;
-        L->kind = T_ID;
-        L->id = s;
-        L->quoted = 1;
-        return DAG_OK;
-    }
-    if (*p == '<')
-        return rfail(r, L->line, "HTML strings (<...>) are not supported");
-    size_t n = 0;
-    if (isalpha((unsigned char)*p) || *p == '_' || (unsigned char)*p >= 0x80)
-        while (isalnum((unsigned char)p[n]) || p[n] == '_' || (unsigned char)p[n] >= 0x80)
-            n++;
-    else if (isdigit((unsigned char)*p) || *p == '.' || *p == '-')
-        for (n = *p == '-'; isdigit((unsigned char)p[n]) || p[n] == '.'; n++)
-            ;
-    if (n == 0 || (n == 1 && *p == '-'))
-        return rfail(r, L->line, "unexpected character '%c'", *p);
-    if (!(L->id = strndup(p, n)))
-        return rnomem(r);
-    L->kind = T_ID;
-    L->p += n;
-    return DAG_OK;
-}
-
-static int is_kw(const lexer *L, const char *kw)
-{
-    return L->kind == T_ID && !L->quoted && strcasecmp(L->id, kw) == 0;
-}
-
-static int is_punct(const lexer *L, char c)
-{
-    return L->kind == T_PUNCT && L->punct == c;
-}
-
-static const char *tok_text(const lexer *L)
-{
-    static char buf[4];
-    switch (L->kind) {
-    case T_END: return "the end of the file";
-    case T_ID: return L->id;
-    case T_ARROW: return "->";
-    case T_UNDIRECTED: return "--";
-    default: buf[0] = L->punct; buf[1] = '\0'; return buf;
-    }
-}
-
-/* The attributes we use, from one or more [a=b, ...] lists. */
-typedef struct { char *cost, *comm, *processors; } attrs;
-
-static void attrs_free(attrs *a)
-{
-    free(a->cost); free(a->comm); free(a->processors);
-    *a = (attrs){NULL, NULL, NULL};
-}
-
-static int set_attr(char **slot, const char *v)
-{
-    free(*slot);
-    return (*slot = strdup(v)) ? 0 : -1;
-}
-
-/* Reads attribute lists at the current token (none is fine) into a. */
-static int read_attrs(reader *r, lexer *L, attrs *a)
-{
-    int rc;
-    while (is_punct(L, '[')) {
-        if ((rc = lex(r, L)) != DAG_OK)
-            return rc;
-        while (!is_punct(L, ']')) {
-            if (L->kind != T_ID)
-                return rfail(r, L->line, "expected an attribute name, found '%s'",
-                             tok_text(L));
-            char *key = L->id;
-            L->id = NULL;
-            if ((rc = lex(r, L)) != DAG_OK || !is_punct(L, '=') ||
-                (rc = lex(r, L)) != DAG_OK || L->kind != T_ID) {
-                if (rc == DAG_OK)
-                    rc = rfail(r, L->line, "attribute '%s' needs a value (%s=...)",
-                               key, key);
-                free(key);
-                return rc;
-            }
-            char **slot = strcmp(key, "cost") == 0 ? &a->cost :
-                          strcmp(key, "comm") == 0 ? &a->comm :
-                          strcmp(key, "processors") == 0 ? &a->processors : NULL;
-            free(key);
-            if (slot && set_attr(slot, L->id) != 0)
-                return rnomem(r);
-            if ((rc = lex(r, L)) != DAG_OK)
-                return rc;
-            if ((is_punct(L, ',') || is_punct(L, ';')) && (rc = lex(r, L)) != DAG_OK)
-                return rc;
-        }
-        if ((rc = lex(r, L)) != DAG_OK)
-            return rc;
-    }
-    return DAG_OK;
-}
-
-static int set_processors(reader *r, const char *v, int line)
-{
-    char *end;
-    long q = strtol(v, &end, 10);
-    if (end == v || *end || q < 1 || q > 1000000)
-        return rfail(r, line, "processors '%s': expected a number of processors "
-                     ">= 1", v);
-    r->q = (int)q;
-    r->q_line = line;
-    return DAG_OK;
-}
-
-/* task_ref for DOT: a task new here takes the node defaults of this moment
- * (node [cost=...] before it). */
-static int dot_ref(reader *r, const char *name, int line, const attrs *node_def)
-{
-    int n = r->n, i = task_ref(r, name, line);
-    if (i >= 0 && r->n > n && node_def->cost && !(r->cost[i] = strdup(node_def->cost)))
-        return -1;
-    return i;
-}
-
-static int read_dot(reader *r, const char *text)
-{
-    lexer L = {text + 1, 1, T_END, 0, NULL, 0};  /* text[0] is a '\n' guard */
-    attrs node_def = {0}, edge_def = {0}, a = {0};
-    char *first = NULL;         /* a statement's first ID */
-    int rc;
-#define NEXT() do { if ((rc = lex(r, &L)) != DAG_OK) goto out; } while (0)
-#define FAIL(...) do { rc = rfail(r, __VA_ARGS__); goto out; } while (0)
-    NEXT();
-    if (is_kw(&L, "strict"))
-        NEXT();
-    if (is_kw(&L, "graph"))
-        FAIL(L.line, "an undirected graph: a task graph is a 'digraph'");
-    if (!is_kw(&L, "digraph"))
-        FAIL(L.line, "expected 'digraph', found '%s'", tok_text(&L));
-    NEXT();
-    if (L.kind == T_ID)
-        NEXT();
-    if (!is_punct(&L, '{'))
-        FAIL(L.line, "expected '{', found '%s'", tok_text(&L));
-    NEXT();
-    while (!is_punct(&L, '}')) {
-        int line = L.line;
-        if (L.kind == T_END)
-            FAIL(line, "missing '}' at the end of the graph");
-        if (is_punct(&L, ';')) {
-            NEXT();
-            continue;
-        }
-        if (is_kw(&L, "subgraph") || is_punct(&L, '{'))
-            FAIL(line, "subgraphs are not supported");
-        if (is_kw(&L, "graph") || is_kw(&L, "node") || is_kw(&L, "edge")) {
-            char kind = (char)tolower((unsigned char)L.id[0]);
-            NEXT();
-            if (!is_punct(&L, '['))
-                FAIL(L.line, "expected '[' after '%s'",
-                     kind == 'g' ? "graph" : kind == 'n' ? "node" : "edge");
-            if ((rc = read_attrs(r, &L, &a)) != DAG_OK)
-                goto out;
-            if (kind == 'g' && a.processors &&
-                (rc = set_processors(r, a.processors, line)) != DAG_OK)
-                goto out;
-            if ((kind == 'n' && a.cost && set_attr(&node_def.cost, a.cost) != 0) ||
-                (kind == 'e' && a.comm && set_attr(&edge_def.comm, a.comm) != 0)) {
-                rc = rnomem(r);
-                goto out;
-            }
-            attrs_free(&a);
-            continue;
-        }
-        if (L.kind != T_ID)
-            FAIL(line, "expected a statement, found '%s'", tok_text(&L));
-        free(first);
-        first = L.id;
-        L.id = NULL;
-        NEXT();
-        if (is_punct(&L, '=')) {                /* graph attribute a = b */
-            NEXT();
-            if (L.kind != T_ID)
-                FAIL(L.line, "'%s =' needs a value", first);
-            if (strcmp(first, "processors") == 0 &&
-                (rc = set_processors(r, L.id, line)) != DAG_OK)
-                goto out;
-            NEXT();
-            continue;
-        }
-        if (is_punct(&L, ':'))
-            FAIL(L.line, "ports (node:port) are not supported");
-        /* A node, or a chain of edges. */
-        int chain[2] = {dot_ref(r, first, line, &node_def), -1};
-        if (chain[0] < 0) {
-            rc = rnomem(r);
-            goto out;
-        }
-        int edges_from = r->m;
-        while (L.kind == T_ARROW || L.kind == T_UNDIRECTED) {
-            if (L.kind == T_UNDIRECTED)
-                FAIL(L.line, "'--' is an undirected edge: use '->'");
-            NEXT();
-            if (is_punct(&L, '{') || is_kw(&L, "subgraph"))
-                FAIL(L.line, "subgraphs are not supported");
-            if (L.kind != T_ID)
-                FAIL(L.line, "expected a task after '->', found '%s'", tok_text(&L));
-            chain[1] = dot_ref(r, L.id, L.line, &node_def);
-            if (chain[1] < 0 || edge_ref(r, chain[0], chain[1], NULL, L.line) != 0) {
-                rc = rnomem(r);
-                goto out;
-            }
-            chain[0] = chain[1];
-            NEXT();
-        }
-        if ((rc = read_attrs(r, &L, &a)) != DAG_OK)
-            goto out;
-        if (r->m > edges_from) {                /* edge statement */
-            const char *comm = a.comm ? a.comm : edge_def.comm;
-            for (int e = edges_from; e < r->m; e++)
-                if (comm && !(r->comm[e] = strdup(comm))) {
-                    rc = rnomem(r);
-                    goto out;
-                }
-        } else {                                /* node statement */
-            int i = chain[0];
-            if (a.cost && set_attr(&r->cost[i], a.cost) != 0) {
-                rc = rnomem(r);
-                goto out;
-            }
-            if (!r->defined[i]) {
-                r->defined[i] = 1;
-                r->line[i] = line;
-            }
-        }
-        attrs_free(&a);
-    }
-    NEXT();
-    if (L.kind != T_END)
-        FAIL(L.line, "unexpected '%s' after the graph's closing '}'", tok_text(&L));
-    rc = DAG_OK;
-out:
-    free(L.id);
-    free(first);
-    attrs_free(&node_def);
-    attrs_free(&edge_def);
-    attrs_free(&a);
-    return rc;
-#undef NEXT
-#undef FAIL
 }
 
 /* ---- entry points ---------------------------------------------------------- */
 
-/* The whole of f, after a '\n' guard byte; NULL on error (err set). */
-static char *slurp(FILE *f, const char *fname, dag_err *err)
+/* A line both formats skip: blank, or a comment from the first column on
+ * (DOT's '#' lines, C preprocessor output, must start there). */
+static int skipped(const char *line)
 {
-    size_t cap = 1 << 16, n = 1;
-    char *buf = malloc(cap);
-    if (!buf) {
-        dag_fail(err, DAG_ENOMEM, "%s: out of memory", fname);
-        return NULL;
-    }
-    buf[0] = '\n';
-    for (;;) {
-        if (cap - n < 4096) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                dag_fail(err, DAG_ENOMEM, "%s: out of memory", fname);
-                return NULL;
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        dag_fail(err, DAG_EIO, "%s: read error: %s", fname, strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    if (strlen(buf) != n) {
-        dag_fail(err, DAG_EINVAL, "%s: a NUL byte: not a text file", fname);
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return line[0] == '#' || (lines_blank(line) && !strchr(line, '#'));
 }
 
 dag *dag_read(FILE *f, const char *fname, int format, dag_err *err)
 {
-    char *text = slurp(f, fname, err);
-    if (!text)
-        return NULL;
-    if (format == DAG_FORMAT_AUTO) {
-        /* DOT when the first word (after comments) is digraph, strict or
-         * graph. */
-        lexer L = {text + 1, 1, T_END, 0, NULL, 0};
-        format = DAG_FORMAT_TEXT;
-        if (skip(&L) == 0) {
-            size_t n = strspn(L.p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
-            if ((n == 7 && strncasecmp(L.p, "digraph", 7) == 0) ||
-                (n == 6 && strncasecmp(L.p, "strict", 6) == 0) ||
-                (n == 5 && strncasecmp(L.p, "graph", 5) == 0))
-                format = DAG_FORMAT_DOT;
-        }
-    }
-    reader r = {0};
+    lines in;
+    lines_from(&in, f, fname);
+    /* The first line that both formats would not skip tells the format. */
+    char *line = NULL;
+    if (format != DAG_FORMAT_DOT)
+        while ((line = lines_next(&in)) && skipped(line))
+            ;
+    if (format == DAG_FORMAT_AUTO)
+        format = line && dag_dot_begins(line) ? DAG_FORMAT_DOT : DAG_FORMAT_TEXT;
+    dag_reader r = {0};
     r.fname = fname;
     r.err = err;
     int dot = format == DAG_FORMAT_DOT;
-    int rc = dot ? read_dot(&r, text) : read_text(&r, text + 1);
-    free(text);
+    int rc = dot ? dag_dot_read(&r, &in, line) : read_text(&r, &in, line);
+    lines_close(&in);
     dag *g = rc == DAG_OK ? build(&r, dot) : NULL;
     reader_free(&r);
     return g;

@@ -126,10 +126,7 @@ int main(int argc, char **argv)
             break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        case ':': return fail("option '%s' needs a value (try --help)",
-                              argv[optind - 1]);
-        default: return fail("unknown option '%s' (try --help)",
-                             argv[optind - 1]);
+        default: return parse_getopt_error("mandel", c, argv);
         }
     }
     if (optind < argc)

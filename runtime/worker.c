@@ -158,9 +158,8 @@ void worker_begin(dtss_worker *w, long id, long start, long size)
 int worker_piece(dtss_worker *w, long *start, long *size)
 {
     const long I = w->job.iters, R = w->job.sample;
-    long m = sched_sample_run(w->cur, w->end, I, R);
-    if (m > w->grain)
-        m = w->grain;
+    long limit = w->end - w->cur > w->grain ? w->cur + w->grain : w->end;
+    long m = sched_sample_run(w->cur, limit, I, R);
     if (m < 1)
         return worker_fail(w, DTSS_EINVAL, "iteration %ld of the scheduled loop is "
                            "outside the loop of %ld", w->cur, I);

@@ -31,9 +31,16 @@ long sched_unsample(long i, long n, long R)
 
 long sched_sample_run(long k, long end, long n, long R)
 {
-    long i = sched_sample(k, n, R), m = 1;
+    long i = sched_sample(k, n, R);
     if (i < 0)
         return 0;
+    if (end > n)
+        end = n;
+    if (R == 1 || n <= R)                   /* the original order */
+        return end - k;
+    /* Within a class the stride is R > 1: only a class's last iteration
+     * and the next class's first can be neighbours (n <= R aside). */
+    long m = 1;
     while (k + m < end && sched_sample(k + m, n, R) == i + m)
         m++;
     return m;

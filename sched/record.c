@@ -51,6 +51,7 @@ int record_init(record *r, int nworkers)
         return -1;
     r->nw = nworkers;
     r->sample = 1;
+    r->imbalance = NAN;
     return 0;
 }
 
@@ -158,6 +159,8 @@ void record_done(record *r, rec_chunk *c, double recv, double started,
 
 double record_imbalance(const record *r)
 {
+    if (!isnan(r->imbalance))
+        return r->imbalance;
     double lo = 0, hi = 0;
     int any = 0;
     for (int w = 0; w < r->nw; w++) {
@@ -370,7 +373,8 @@ static int on_run(reader *rd, record *r)
     long workers;
     if (get_text(rd, 0, r->scheme, sizeof r->scheme) || get_long(rd, 1, 1, 1 << 20, &workers) ||
         get_long(rd, 2, 0, 1L << 50, &r->iters) || get_int(rd, 3, 1, 1 << 30, &r->sample) ||
-        get_double(rd, 4, 0, 0, &r->finish) || get_int(rd, 6, 0, 1 << 30, &r->replans) ||
+        get_double(rd, 4, 0, 0, &r->finish) || get_double(rd, 5, 0, 0, &r->imbalance) ||
+        get_int(rd, 6, 0, 1 << 30, &r->replans) ||
         get_text(rd, 7, r->date, sizeof r->date))
         return -1;
     if (r->w)

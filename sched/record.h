@@ -75,6 +75,8 @@ typedef struct record {
     char date[40];                  /* when the run was made ("": simulated) */
     double t0;                      /* the clock's value at t = 0 */
     double finish;                  /* seconds from t0 */
+    double imbalance;               /* as read by record_read; NAN (record_init):
+                                       computed from the workers */
     int replans;
     rec_field fields[RECORD_MAX_FIELDS];
     int nfields;
@@ -111,6 +113,8 @@ int record_report(record *r, int w, int Q, double A, double time);
 void record_done(record *r, rec_chunk *c, double recv, double started,
                  double finished, double received);
 
+/* Imbalance = max - min of the W_i over the workers with chunks (or, for a
+ * record read back, the value the file holds: exactly what was written). */
 double record_imbalance(const record *r);
 /* The paper's line: "SCHEME: W1 t ... Finish t Imbalance t". */
 void record_summary(const record *r, FILE *f);

@@ -2,53 +2,136 @@
  * (GSL's gsl_stats_mean and gsl_stats_sd, the sample standard deviation),
  * for the shell scripts that tabulate repeated runs.
  *
- *   ... | stats          prints: mean sd n min max
+ *   ... | stats            prints: mean sd n min max
+ *   ... | stats --groups   reads lines "KEY NUMBER"; prints "KEY mean sd n min
+ *                          max" for every run of lines with the same KEY
+ *                          (many groups in one call: scripts/reproduce-dag)
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "sched/parse.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: stats [--groups] < numbers\n"
+            "prints the mean, standard deviation (n - 1), count, minimum and maximum\n"
+            "of the numbers read\n"
+            "  -g, --groups  read lines KEY NUMBER; one line KEY mean sd n min max\n"
+            "                for every run of lines with the same KEY\n"
+            "  -h, --help    this help\n");
+}
+
+typedef struct { double *x; size_t n, cap; } sample;
+
+static int add(sample *s, double v)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        double *x = realloc(s->x, sizeof *x * cap);
+        if (!x)
+            return -1;
+        s->x = x;
+        s->cap = cap;
+    }
+    s->x[s->n++] = v;
+    return 0;
+}
+
+/* Prints [KEY ]mean sd n min max of s (n >= 1). */
+static void report(const char *key, const sample *s)
+{
+    double lo, hi;
+    gsl_stats_minmax(&lo, &hi, s->x, 1, s->n);
+    if (key)
+        printf("%s ", key);
+    printf("%.6g %.6g %zu %.6g %.6g\n", gsl_stats_mean(s->x, 1, s->n),
+           s->n > 1 ? gsl_stats_sd(s->x, 1, s->n) : 0.0, s->n, lo, hi);
+}
+
+/* Reads stdin; returns the exit status. */
+static int run(int groups, sample *s, char **line, char **key)
+{
+    size_t cap = 0;
+    long lineno = 0;
+    while (getline(line, &cap, stdin) >= 0) {
+        lineno++;
+        const char *sep = " \t\r\n";
+        char *save = NULL, *w = strtok_r(*line, sep, &save);
+        if (groups && w) {
+            char *k = w;
+            w = strtok_r(NULL, sep, &save);
+            if (!w || strtok_r(NULL, sep, &save)) {
+                fprintf(stderr, "stats: line %ld: expected KEY NUMBER\n", lineno);
+                return 2;
+            }
+            if (*key && strcmp(*key, k) != 0) {
+                report(*key, s);
+                s->n = 0;
+            }
+            if (s->n == 0) {
+                free(*key);
+                if (!(*key = strdup(k))) {
+                    fprintf(stderr, "stats: out of memory\n");
+                    return 1;
+                }
+            }
+        }
+        for (; w; w = groups ? NULL : strtok_r(NULL, sep, &save)) {
+            char *end;
+            double v = strtod(w, &end);
+            if (end == w || *end) {
+                fprintf(stderr, "stats: '%s' is not a number\n", w);
+                return 2;
+            }
+            if (add(s, v) != 0) {
+                fprintf(stderr, "stats: out of memory\n");
+                return 1;
+            }
+        }
+    }
+    if (ferror(stdin)) {
+        fprintf(stderr, "stats: read error\n");
+        return 1;
+    }
+    if (s->n == 0) {
+        fprintf(stderr, "stats: no numbers\n");
+        return 1;
+    }
+    report(groups ? *key : NULL, s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 1) {
-        if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-            printf("usage: stats < numbers\nprints the mean, standard deviation "
-                   "(n - 1), count, minimum and maximum of the numbers read\n");
-            return 0;
+    static const struct option opts[] = {
+        {"groups", no_argument, NULL, 'g'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int groups = 0, c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":gh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': groups = 1; break;
+        case 'h': usage(stdout); return 0;
+        default:
+            return parse_getopt_error("stats", c, argv);
         }
+    }
+    if (optind < argc) {
         fprintf(stderr, "stats: no arguments (try --help)\n");
         return 2;
     }
-    size_t n = 0, cap = 64;
-    double *x = malloc(sizeof *x * cap), v;
-    char word[128];
-    while (x && scanf("%127s", word) == 1) {
-        char *end;
-        v = strtod(word, &end);
-        if (end == word || *end) {
-            fprintf(stderr, "stats: '%s' is not a number\n", word);
-            free(x);
-            return 2;
-        }
-        if (n == cap) {
-            double *y = realloc(x, sizeof *x * (cap *= 2));
-            if (!y)
-                break;
-            x = y;
-        }
-        x[n++] = v;
-    }
-    if (!x || n == 0) {
-        fprintf(stderr, "stats: no numbers\n");
-        free(x);
-        return 1;
-    }
-    double lo, hi;
-    gsl_stats_minmax(&lo, &hi, x, 1, n);
-    printf("%.6g %.6g %zu %.6g %.6g\n", gsl_stats_mean(x, 1, n),
-           n > 1 ? gsl_stats_sd(x, 1, n) : 0.0, n, lo, hi);
-    free(x);
-    return 0;
+    sample s = {NULL, 0, 0};
+    char *line = NULL, *key = NULL;
+    int rc = run(groups, &s, &line, &key);
+    free(s.x);
+    free(line);
+    free(key);
+    return rc;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "sched/lines.h"
 #include "sched/parse.h"
 #include "sched/record.h"
 #include "sim/sim.h"
@@ -69,21 +70,24 @@ typedef struct scenario {
     double result_bytes, message_bytes, master_overhead, dispatch, remeasure;
 } scenario;
 
+/* Copies src into dst[size]; -1 when it does not fit. */
+static int copy(char *dst, size_t size, const char *src)
+{
+    return (size_t)snprintf(dst, size, "%s", src) < size ? 0 : -1;
+}
+
 static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    lines in;
+    char why[320];
+    if (lines_open(&in, path, why, sizeof why) != 0) {
         snprintf(msg, len, "%s: cannot open it", path);
         return -1;
     }
-    char line[2048];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        line[strcspn(line, "\r\n")] = '\0';
+    char *line;
+    while ((line = lines_next(&in))) {
+        int lineno = (int)in.lineno;
+        line[strcspn(line, "#")] = '\0';
         char *key = line + strspn(line, " \t");
         if (!*key)
             continue;
@@ -91,6 +95,9 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
         if (*rest)
             *rest++ = '\0';
         rest += strspn(rest, " \t");
+        size_t n = strlen(rest);
+        while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\t'))
+            rest[--n] = '\0';
         double d;
 #define NEED_NUM(field, lo) do {                                               \
         if (parse_double(rest, &d) != 0 || !(d >= (lo))) {                     \
@@ -98,17 +105,24 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
                      lineno, key, rest, (double)(lo));                         \
             goto bad; }                                                        \
         s->field = d; } while (0)
-        if (strcmp(key, "platform") == 0)
-            snprintf(s->platform, sizeof s->platform, "%s", rest);
-        else if (strcmp(key, "workload") == 0)
-            snprintf(s->workload, sizeof s->workload, "%s", rest);
-        else if (strcmp(key, "scheme") == 0) {
+#define TOO_LONG(what, size) do {                                              \
+        snprintf(msg, len, "%s:%d: the %s is longer than %zu characters", path, \
+                 lineno, what, (size_t)(size) - 1);                            \
+        goto bad; } while (0)
+        if (strcmp(key, "platform") == 0) {
+            if (copy(s->platform, sizeof s->platform, rest) != 0)
+                TOO_LONG("platform file name", sizeof s->platform);
+        } else if (strcmp(key, "workload") == 0) {
+            if (copy(s->workload, sizeof s->workload, rest) != 0)
+                TOO_LONG("workload line", sizeof s->workload);
+        } else if (strcmp(key, "scheme") == 0) {
             char *save = NULL, *name = strtok_r(rest, " \t", &save);
             if (!name) {
                 snprintf(msg, len, "%s:%d: scheme needs a name", path, lineno);
                 goto bad;
             }
-            snprintf(s->scheme, sizeof s->scheme, "%s", name);
+            if (copy(s->scheme, sizeof s->scheme, name) != 0)
+                TOO_LONG("scheme name", sizeof s->scheme);
             for (char *t = strtok_r(NULL, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
                 char *eq = strchr(t, '=');
                 if (!eq || s->nparams == MAX_PARAM_OPTS) {
@@ -117,8 +131,9 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
                     goto bad;
                 }
                 *eq = '\0';
-                snprintf(s->params[s->nparams][0], 64, "%s", t);
-                snprintf(s->params[s->nparams][1], 64, "%s", eq + 1);
+                if (copy(s->params[s->nparams][0], 64, t) != 0 ||
+                    copy(s->params[s->nparams][1], 64, eq + 1) != 0)
+                    TOO_LONG("scheme parameter", 64);
                 s->nparams++;
             }
         } else if (strcmp(key, "sample") == 0) {
@@ -158,11 +173,16 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
             goto bad;
         }
 #undef NEED_NUM
+#undef TOO_LONG
     }
-    fclose(f);
+    if (lines_error(&in)) {
+        snprintf(msg, len, "%s", in.msg);
+        goto bad;
+    }
+    lines_close(&in);
     return 0;
 bad:
-    fclose(f);
+    lines_close(&in);
     return -1;
 }
 
@@ -215,8 +235,7 @@ int main(int argc, char **argv)
         case 'r': rec_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        case ':': return fail("option '%s' needs a value (try --help)", argv[optind - 1]);
-        default: return fail("unknown option '%s' (try --help)", argv[optind - 1]);
+        default: return parse_getopt_error("sim", c, argv);
         }
     }
     if (optind >= argc)

@@ -10,11 +10,11 @@
  * matches any cluster; the last matching line wins. Numbers take the usual
  * suffixes of nothing: seconds and bytes (1e8 is fine).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/lines.h"
 #include "sched/parse.h"
 #include "sim/sim.h"
 
@@ -37,50 +37,48 @@ static int add_host(sim_platform *p, const sim_host *h)
     return 0;
 }
 
-/* "T:N,T:N" into steps (at most max), by increasing T. */
+/* "T:N,T:N" into steps (at most max), by increasing T; -1 when malformed or
+ * out of memory. */
 static int parse_load(const char *v, sim_step *steps, int max)
 {
+    char *buf = strdup(v), *save = NULL;
+    if (!buf)
+        return -1;
     int n = 0;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", v);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *tok = strtok_r(buf, ",", &save); tok && n >= 0;
+         tok = strtok_r(NULL, ",", &save)) {
         char *colon = strchr(tok, ':');
         double t;
         int x;
-        if (!colon || n == max)
-            return -1;
+        if (!colon || n == max) {
+            n = -1;
+            break;
+        }
         *colon = '\0';
-        if (parse_double(tok, &t) != 0 || t < 0 || parse_int(colon + 1, &x) != 0 || x < 0)
-            return -1;
-        if (n > 0 && t <= steps[n - 1].t)
-            return -1;
-        steps[n++] = (sim_step){t, x};
+        if (parse_double(tok, &t) != 0 || t < 0 || parse_int(colon + 1, &x) != 0 ||
+            x < 0 || (n > 0 && t <= steps[n - 1].t))
+            n = -1;
+        else
+            steps[n++] = (sim_step){t, x};
     }
+    free(buf);
     return n;
 }
 
 int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
 {
     memset(p, 0, sizeof *p);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(msg, len, "%s: %s", path, strerror(errno));
+    lines in;
+    if (lines_open(&in, path, msg, len) != 0)
         return -1;
-    }
-    char line[4096];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
+    char *line;
+    while ((line = lines_next(&in))) {
+        int lineno = (int)in.lineno;
+        line[strcspn(line, "#")] = '\0';
         char *tok[64];
-        int nt = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(line, " \t\r\n", &save); t && nt < 64;
-             t = strtok_r(NULL, " \t\r\n", &save))
-            tok[nt++] = t;
+        int nt = lines_split(line, " \t", tok, 64);
+        if (nt < 0)
+            FAIL("%s:%d: more than 64 words", path, lineno);
         if (nt == 0)
             continue;
         if (strcmp(tok[0], "master") == 0) {
@@ -164,8 +162,9 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
         } else
             FAIL("%s:%d: unknown line '%s' (master, host, link)", path, lineno, tok[0]);
     }
-    fclose(f);
-    f = NULL;
+    if (lines_error(&in))
+        FAIL("%s", in.msg);
+    lines_close(&in);
     if (p->nhosts == 0) {
         snprintf(msg, len, "%s: no host lines", path);
         sim_platform_free(p);
@@ -175,8 +174,7 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
         snprintf(p->master, sizeof p->master, "%s", p->hosts[0].cluster);
     return 0;
 fail:
-    if (f)
-        fclose(f);
+    lines_close(&in);
     sim_platform_free(p);
     return -1;
 }

@@ -8,7 +8,7 @@
  * the linear kinds in closed form, so a loop of 10^8 iterations costs nothing
  * to hold: a simulation's time grows with its chunks, not its iterations.
  */
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "mandel/mandel.h"
+#include "matrix/matrix.h"
+#include "sched/lines.h"
 #include "sched/parse.h"
 #include "sim/sim.h"
 
@@ -101,21 +103,21 @@ static void finish_array(sim_workload *w)
 static int read_costs(sim_workload *w, const char *path, int column, int index_column,
                       char *msg, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(msg, len, "workload: %s: %s", path, strerror(errno));
+    lines in;
+    char why[320];
+    if (lines_open(&in, path, why, sizeof why) != 0) {
+        snprintf(msg, len, "workload: %s", why);
         return -1;
     }
     double *vals = NULL;
-    long *idx = NULL, n = 0, cap = 0, lineno = 0;
-    char line[4096];
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
+    long *idx = NULL, n = 0, cap = 0;
+    char *line;
+    while ((line = lines_next(&in))) {
         char *field[32];
         int nf = 0;
         char *save = NULL;
-        for (char *t = strtok_r(line, ", \t\r\n", &save); t && nf < 32;
-             t = strtok_r(NULL, ", \t\r\n", &save))
+        for (char *t = strtok_r(line, ", \t", &save); t && nf < 32;
+             t = strtok_r(NULL, ", \t", &save))
             field[nf++] = t;
         if (nf < column || nf < index_column)
             continue;
@@ -124,29 +126,31 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
             (index_column > 0 && parse_double(field[index_column - 1], &iv) != 0))
             continue;                       /* a header */
         if (v < 0) {
-            snprintf(msg, len, "workload: %s:%ld: negative cost %g", path, lineno, v);
+            snprintf(msg, len, "workload: %s:%ld: negative cost %g", path, in.lineno, v);
             goto fail;
         }
         if (n == cap) {
             cap = cap ? 2 * cap : 1024;
             double *nv = realloc(vals, sizeof *vals * (size_t)cap);
+            if (nv)
+                vals = nv;
             long *ni = realloc(idx, sizeof *idx * (size_t)cap);
+            if (ni)
+                idx = ni;
             if (!nv || !ni) {
-                free(nv ? nv : vals);
-                free(ni ? ni : idx);
-                fclose(f);
                 snprintf(msg, len, "workload: out of memory reading %s", path);
-                return -1;
+                goto fail;
             }
-            vals = nv;
-            idx = ni;
         }
         vals[n] = v;
         idx[n] = (long)iv;
         n++;
     }
-    fclose(f);
-    f = NULL;
+    if (lines_error(&in)) {
+        snprintf(msg, len, "workload: %s", in.msg);
+        goto fail;
+    }
+    lines_close(&in);
     if (n == 0) {
         snprintf(msg, len, "workload: %s has no costs (column %d)", path, column);
         goto fail;
@@ -166,8 +170,7 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
     finish_array(w);
     return 0;
 fail:
-    if (f)
-        fclose(f);
+    lines_close(&in);
     free(vals);
     free(idx);
     return -1;
@@ -248,9 +251,10 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                 num(kvs, n, "max", 1000, 0, &hi, msg, len) ||
                 num(kvs, n, "scale", 1, 0, &scale, msg, len))
                 goto out;
-            if (!(lo >= 1) || lo != floor(lo) || hi != floor(hi) || hi < lo || !(scale > 0)) {
+            if (!(lo >= 1) || lo != floor(lo) || hi != floor(hi) || hi < lo ||
+                hi > INT_MAX || !(scale > 0)) {
                 snprintf(msg, len, "workload matrix: min=%g max=%g must be integers, "
-                         "1 <= min <= max; scale=%g > 0", lo, hi, scale);
+                         "1 <= min <= max <= %d; scale=%g > 0", lo, hi, INT_MAX, scale);
                 goto out;
             }
         }
@@ -266,8 +270,15 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             if (cond)
                 w->prefix[i + 1] = gsl_rng_uniform(rng) < p ? hi : lo;
             else {
-                double s = lo + (double)gsl_rng_uniform_int(rng, (unsigned long)(hi - lo + 1));
-                w->prefix[i + 1] = scale * (s / 1000) * (s / 1000) * (s / 1000);
+                /* bin/matrix's sizes (matrix_size: the stream of (seed, i)),
+                 * costing scale per 1000 x 1000 product: 2 s^3 flops */
+                matrix_params mp = {seed, (int)lo, (int)hi};
+                int s = matrix_size(&mp, i);
+                if (s < 0) {
+                    snprintf(msg, len, "workload: out of memory");
+                    goto out;
+                }
+                w->prefix[i + 1] = scale * matrix_flops(s) / matrix_flops(1000);
             }
         }
         finish_array(w);

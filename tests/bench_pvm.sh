@@ -29,7 +29,7 @@ rows=3000
 for _ in 1 2 3 4 5 6 7; do
     taskset -c 1 "$BIN/pingpong" -n $rows -w 200 >>pp.txt
     taskset -c 1 "$BIN/coordinator" -s pss --local 1 -W 200 -H $rows -m 1 -R 1 -o none -r rec.csv -q >/dev/null
-    awk -F, -v n=$rows '$1 == "run" { printf "%.1f\n", $9 / n * 1e6 }' rec.csv >>co.txt
+    "$BIN/record" rec.csv run finish | awk -v n=$rows '{ printf "%.1f\n", $1 / n * 1e6 }' >>co.txt
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 minimum() { sort -n "$1" | head -n 1; }
@@ -49,7 +49,7 @@ omp=$(OMP_NUM_THREADS=2 "$BIN/bench_omp" | awk '{ print $1 }')
 t0=$(now)
 "$BIN/coordinator" -s dtss --local 2 -o none -r dtss.csv -q >/dev/null
 t1=$(now)
-fin=$(awk -F, '$1 == "run" { print $9 }' dtss.csv)
+fin=$("$BIN/record" dtss.csv run finish)
 wall=$(echo "$t0 $t1" | awk '{ printf "%.3f", $2 - $1 }')
 echo "  sequential bin/mandel       $seq s"
 echo "  OpenMP guided, 2 threads    $omp s"

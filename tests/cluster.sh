@@ -6,7 +6,7 @@
 # CLUSTER_DIR, cluster number, namespaces, cgroups), removed even on failure;
 # a cluster the user has up is not touched. The emulation checks need root,
 # network namespaces and the cpu cgroup controller: without them they are
-# skipped with a note, and the rest still runs.
+# skipped (counted, with the reason), and the rest still runs.
 set -u
 BIN=${BIN:-bin}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
@@ -122,7 +122,7 @@ run "load --for not a number" 1 "'soon' is not a number" "$load" w1 1 --for soon
 "$cl" up --emulate "$here/hostfiles/table2" >"$tmp/up.out" 2>&1
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "cannot emulate hosts here" "$tmp/up.out"; then
-    echo "note: emulated-cluster checks skipped: $(sed 's/^cluster: //' "$tmp/up.out" | head -n 1)"
+    skip "emulated-cluster checks: $(sed 's/^cluster: //' "$tmp/up.out" | head -n 1)"
     emulate=0
 else
     emulate=1

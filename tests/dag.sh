@@ -2,7 +2,8 @@
 # dag.sh: bin/dagsched, bin/daggen, bin/dagexp and scripts/reproduce-dag as a
 # user runs them: known schedules of the example files, the generator's
 # graphs read back, an experiment line regenerated, bad input refused with
-# one line naming it, the quick reproduction end to end.
+# one line naming it, bin/stats --groups (reproduce-dag's statistics), the
+# quick reproduction end to end.
 set -u
 BIN=${BIN:-bin}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -134,6 +135,14 @@ run "no FILE" 2 "no task graph FILE" "$BIN/dagsched" -a heft
 run "two FILEs" 2 "one FILE only" "$BIN/dagsched" "$EX/chain.dag" "$EX/chain.dag"
 run "bad --format" 2 "--format 'xml'" "$BIN/dagsched" -f xml "$EX/chain.dag"
 run "unknown option" 2 "unknown option '--bogus'" "$BIN/dagsched" --bogus
+
+# ---- bin/stats --groups: reproduce-dag's means and standard deviations ----------------
+got=$(printf 'a 1\na 3\nb 2\n\nb 4\na 5\n' | "$BIN/stats" --groups | tr '\n' ';')
+[ "$got" = "a 2 1.41421 2 1 3;b 3 1.41421 2 2 4;a 5 0 1 5 5;" ]
+check "stats --groups: one line per run of a key (got $got)" $?
+run "stats --groups: a line without its number" 2 "line 2: expected KEY NUMBER" \
+    sh -c "printf 'a 1\nb\n' | '$BIN/stats' --groups"
+run "stats: unknown option" 2 "unknown option '--bogus'" "$BIN/stats" --bogus
 
 # ---- the quick reproduction ---------------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then

@@ -1,9 +1,15 @@
-# lib.sh: the shell tests' helpers (sourced). Counts passes and failures;
-# 'finish' prints "N passed, N failed" and returns non-zero on any failure.
+# lib.sh: the shell tests' helpers (sourced). Counts passes, failures and
+# skips; 'finish' prints "N passed, N failed, N skipped" and returns non-zero
+# on any failure (scripts/run-tests sums these lines; with STRICT=1 it counts
+# a skip as a failure).
 pass=0
 fail=0
+skipped=0
 ok()   { pass=$((pass + 1)); [ -n "${TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
 bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
+# skip REASON: checks that cannot run here (not root, no namespaces, one
+# CPU): counted and said, never passed silently.
+skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
 # check NAME STATUS: passes when STATUS is 0.
 check() { if [ "$2" = 0 ]; then ok "$1"; else bad "$1"; fi; }
 # run NAME EXPECTED_STATUS PATTERN CMD...: runs CMD, checks the exit status
@@ -22,6 +28,6 @@ run() {
     fi
 }
 finish() {
-    echo "$pass passed, $fail failed"
+    echo "$pass passed, $fail failed, $skipped skipped"
     [ "$fail" -eq 0 ]
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <pvm3.h>
@@ -109,8 +110,10 @@ int main(int argc, char **argv)
         if (i == 0)
             t0 = wire_now();
         wire_request q;
-        if (wire_send_work(tid, i, i > 0 ? i : 0, 1, msg, sizeof msg) < 0 ||
-            pvm_recv(tid, WIRE_REQUEST) < 0 ||
+        struct timeval tv = {10, 0};
+        snprintf(msg, sizeof msg, "no answer from the child in 10 s");
+        if (wire_send_work(tid, i + 10, i + 10, 1, msg, sizeof msg) < 0 ||
+            pvm_trecv(tid, WIRE_REQUEST, &tv) <= 0 ||
             wire_unpack_request(&q, msg, sizeof msg) < 0) {
             fprintf(stderr, "pingpong: %s\n", msg);
             pvm_exit();

@@ -12,12 +12,14 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
-    echo "note: the reproduction needs the emulated cluster (root, namespaces); skipped"
+    skip "the reproduction needs the emulated cluster (root, namespaces)"
     finish
     exit
 fi
 
-BIN=$BIN RESULTS=$tmp/results "$REPO/scripts/reproduce" --quick >"$tmp/log" 2>&1
+# Its own cluster (not build/reproduce-cluster, which make reproduce-tables uses).
+REPRODUCE_CLUSTER_DIR=$tmp/cluster BIN=$BIN RESULTS=$tmp/results "$REPO/scripts/reproduce" --quick \
+    >"$tmp/log" 2>&1
 rc=$?
 check "reproduce --quick finishes (exit $rc)" $rc
 [ $rc -eq 0 ] || tail -n 20 "$tmp/log"
@@ -34,32 +36,38 @@ done
 n=$(ls "$R"/runs/*/*.csv "$R"/runs/*/*/*.csv 2>/dev/null | wc -l)
 [ "$n" = 12 ]; check "12 run records (got $n)" $?
 
-# Every record: the image's checksum is bin/mandel's (every row computed,
-# once, right); done chunks cover every row once; times positive; the run
-# line's imbalance is max - min of the workers' finish times.
+# Every record (its fields by name, bin/record): the image's checksum is
+# bin/mandel's (every row computed, once, right); done chunks cover every row
+# once; times positive; the run line's imbalance is max - min of the workers'
+# finish times.
 size=600 maxiter=8000
 want=$("$BIN/mandel" -s $size -m $maxiter |
        sed 's/.*checksum \([0-9a-f]*\).*/\1/')
 for f in "$R"/runs/*/*/*.csv "$R"/runs/midrun/*.csv "$R"/runs/sampling/*.csv; do
     name=$(echo "$f" | sed "s|$R/runs/||")
-    ck=$(awk -F, '$1 == "run" { print $12 }' "$f")
+    ck=$("$BIN/record" "$f" run checksum)
     [ "$ck" = "$want" ]; check "$name: image checksum is bin/mandel's" $?
-    awk -F, -v rows=$size '
-        $1 == "chunk" && $13 == 1 { for (k = $4; k < $4 + $5; k++) c[k]++
-                                    if ($9 < 0 || $10 < $9 || $11 <= 0) bad = 1 }
-        $1 == "run" { fin = $9; imb = $10 }
-        $1 == "worker" && $11 != "" { if (!n || $11 > hi) hi = $11; if (!n || $11 < lo) lo = $11; n++ }
+    "$BIN/record" "$f" chunk done,start,size,started,finished,received >"$tmp/chunks" &&
+        "$BIN/record" "$f" worker finish >"$tmp/workers" &&
+        "$BIN/record" "$f" run finish,imbalance >"$tmp/run" &&
+        awk -F, -v rows=$size -v chunks="$tmp/chunks" -v workers="$tmp/workers" '
+        FILENAME == chunks && $1 == 1 { for (k = $2; k < $2 + $3; k++) c[k]++
+                                        if ($4 < 0 || $5 < $4 || $6 <= 0) bad = 1 }
+        FILENAME == workers && $1 != "" { if (!n || $1 > hi) hi = $1; if (!n || $1 < lo) lo = $1; n++ }
+        FILENAME != chunks && FILENAME != workers { fin = $1; imb = $2 }
         END { for (k = 0; k < rows; k++) if (c[k] != 1) bad = 1
               if (fin <= 0 || n < 1) bad = 1
               d = hi - lo - imb; if (d > 1e-5 || d < -1e-5) bad = 1
-              exit bad }' "$f"
+              exit bad }' "$tmp/chunks" "$tmp/workers" "$tmp/run"
     check "$name: rows once, times positive, imbalance = max - min" $?
 done
 
-# The tables parse: four rows of ours, four of the paper's, numbers sane.
+# The tables parse (columns by the header's names): four rows of ours, four
+# of the paper's, numbers sane.
 for t in 1 2; do
-    awk -F, 'NR > 1 && $4 == "ours" { n++; if (!($14 > 0) || $5 < 1) bad = 1 }
-             NR > 1 && $4 == "paper" { p++ }
+    awk -F, 'NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
+             $col["source"] == "ours" { n++; if (!($col["finish"] > 0) || $col["runs"] < 1) bad = 1 }
+             $col["source"] == "paper" { p++ }
              END { exit !(n == 4 && p == 4 && !bad) }' "$R/table$t.csv"
     check "table$t.csv: 4 rows ours, 4 paper, finish times > 0" $?
     grep -q "^- \*\*\(held\|did not hold\)\*\*" "$R/table$t.md"; check "table$t.md states the shape checks" $?
@@ -88,8 +96,8 @@ CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --scheme tss --load "w1:3 w
 check "run-one with a load finishes" $?
 grep -q "^tss: W1 .* Finish .* Imbalance" "$tmp/one.log"; check "run-one prints the paper's line" $?
 [ -s "$tmp/one/run-tss.png" ] && [ -s "$tmp/one/run-tss.csv" ]; check "run-one writes the timeline and record" $?
-awk -F, '$1 == "report" && $2 == 1 && $4 == 4 { a = 1 } $1 == "report" && $2 == 2 && $4 == 3 { b = 1 }
-         END { exit !(a && b) }' "$tmp/one/run-tss.csv"
+"$BIN/record" "$tmp/one/run-tss.csv" report worker,Q >"$tmp/reports" &&
+    grep -qx '1,4' "$tmp/reports" && grep -qx '2,3' "$tmp/reports"
 check "run-one: the loaded hosts report Q = 4 and 3" $?
 [ ! -e "$tmp/cl/env" ]; check "run-one takes down the cluster it brought up" $?
 "$REPO/scripts/run-one" --load "w1:x" >/dev/null 2>&1

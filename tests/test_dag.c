@@ -9,10 +9,10 @@
 #include "dag/dag.h"
 #include "tests/test.h"
 
-/* Reads a graph from a string (NULL with *err set on error). */
-static dag *parse(const char *text, dag_err *err)
+/* Reads a graph from text[0 .. len) (NULL with *err set on error). */
+static dag *parse_n(const char *text, size_t len, dag_err *err)
 {
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    FILE *f = fmemopen((void *)text, len, "r");
     if (!f) {
         snprintf(err->msg, sizeof err->msg, "fmemopen failed");
         return NULL;
@@ -20,6 +20,11 @@ static dag *parse(const char *text, dag_err *err)
     dag *g = dag_read(f, "test", DAG_FORMAT_AUTO, err);
     fclose(f);
     return g;
+}
+
+static dag *parse(const char *text, dag_err *err)
+{
+    return parse_n(text, strlen(text), err);
 }
 
 static int task_index(const dag *g, const char *name)
@@ -667,6 +672,68 @@ static void test_io(void)
     dag_free(g);
 }
 
+/* Lines longer than any buffer: read whole, a comment stays one comment
+ * (a reader that reads 4096 bytes at a time would take the rest of a long
+ * line for statements). The format is told by the first line that is not a
+ * comment, and the lines before it still count. */
+static void test_long_lines(void)
+{
+    enum { BIG = 12000 };
+    char *text = malloc(2 * BIG + 100), *pad = malloc(BIG + 1);
+    if (!text || !pad) {
+        test_cond("memory for the long lines", 0);
+        free(text);
+        free(pad);
+        return;
+    }
+    for (int k = 0; k < BIG; k++)                /* "task b 1 task b 1 ..." */
+        pad[k] = "task b 1 "[k % 9];
+    pad[BIG] = '\0';
+    dag_err err;
+    snprintf(text, 2 * BIG + 100, "processors 1\ntask a 1\n# %s\ntask c 2\n"
+             "edge a c 1\n", pad);
+    dag *g = parse(text, &err);
+    test_condf(g && g->n_user == 2 && strcmp(g->name[1], "c") == 0,
+               "text: a long comment line is one comment, no task in it%s%s",
+               g ? "" : ": ", g ? "" : err.msg);
+    dag_free(g);
+
+    snprintf(text, 2 * BIG + 100, "digraph {\n// %s\n  a [cost=1]\n}\n", pad);
+    g = parse(text, &err);
+    test_condf(g && g->n_user == 1, "DOT: a long // comment line is one comment%s%s",
+               g ? "" : ": ", g ? "" : err.msg);
+    dag_free(g);
+
+    /* One task on 3000 processors: a line of 9000 characters. */
+    int n = snprintf(text, 2 * BIG + 100, "processors 3000\ntask a");
+    for (int p = 0; p < 3000; p++)
+        n += snprintf(text + n, (size_t)(2 * BIG + 100 - n), " %d", p % 100);
+    snprintf(text + n, (size_t)(2 * BIG + 100 - n), "\n");
+    g = parse(text, &err);
+    test_condf(g && g->q == 3000 && DAG_W(g, 0, 2999) == 99,
+               "text: a task line of 3000 costs read whole%s%s", g ? "" : ": ",
+               g ? "" : err.msg);
+    dag_free(g);
+    free(text);
+    free(pad);
+
+    static const char nul[] = "processors 1\ntask a 1\0\n";
+    g = parse_n(nul, sizeof nul - 1, &err);
+    test_condf(!g && err.code == DAG_EINVAL && strstr(err.msg, "test:2: a NUL byte"),
+               "a NUL byte is refused naming its line (%s)", g ? "-" : err.msg);
+    dag_free(g);
+
+    g = parse("\n\n# a comment\ndigraph { a [cost=\"1\"]; b }\n", &err);
+    test_condf(!g && strstr(err.msg, "test:4: task 'b' has no cost attribute"),
+               "DOT after blank and '#' lines: the line numbers hold (%s)",
+               g ? "-" : err.msg);
+    dag_free(g);
+    g = parse("// a DOT comment\ndigraph { a [cost=\"1\"] }\n", &err);
+    test_condf(g && g->n_user == 1, "a file opening with a // comment is DOT%s%s",
+               g ? "" : ": ", g ? "" : err.msg);
+    dag_free(g);
+}
+
 /* ---- bad input --------------------------------------------------------------- */
 
 static void test_bad_input(void)
@@ -753,6 +820,7 @@ int main(void)
     test_checker();
     test_generator();
     test_io();
+    test_long_lines();
     test_bad_input();
     return test_report();
 }

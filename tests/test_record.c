@@ -70,8 +70,10 @@ static void sample(record *r)
         rec_chunk *c = record_chunk(r);
         *c = (rec_chunk){.id = i, .worker = i % 2, .start = starts[i], .size = sizes[i],
                          .acp = 1.5, .sent = 100 + i * 0.1, .reissue = i == 2};
+        /* W_1 = 1.1000004, W_2 = 2.1000006: written 1.100000 and 2.100001;
+         * the imbalance 1.0000002 is written 1.000000, not 2.100001 - 1.100000. */
         if (i < 2)
-            record_done(r, c, 100.2 + i, 100.3 + i, 101 + i, 101.1 + i);
+            record_done(r, c, 100.2 + i, 100.3 + i, 101 + i, i ? 102.1000006 : 101.1000004);
     }
 }
 
@@ -92,6 +94,8 @@ static void test_round_trip(void)
               record_get(&back, "maxiter") == NULL);
     test_cond("worker totals from record_done", back.w[0].chunks == 1 &&
               back.w[0].iters == 6 && back.w[1].iters == 3);
+    test_cond("the imbalance as written, not recomputed from rounded times",
+              back.imbalance == 1.0 && record_imbalance(&back) == 1.0);
     test_cond("times relative to t0", back.chunks[1].received > 2.09 &&
               back.chunks[1].received < 2.11 && back.chunks[2].done == 0);
     test_cond("write again", record_write(&back, path("b.csv"), msg, sizeof msg) == 0);

@@ -385,8 +385,46 @@ static void test_bad_parameters(void)
     sched_free(s);
 }
 
+/* The orders every part shares (sched/order.c). */
+static void test_orders(void)
+{
+    /* Xu & Chronopoulos Sec. 4.2 with n = 10, R = 4: rows 0 4 8 1 5 9 2 6 3 7. */
+    static const long want[10] = {0, 4, 8, 1, 5, 9, 2, 6, 3, 7};
+    int ok = 1;
+    for (long k = 0; k < 10; k++)
+        ok &= sched_sample(k, 10, 4) == want[k] && sched_unsample(want[k], 10, 4) == k;
+    test_cond("sampling n = 10, R = 4: 0 4 8 1 5 9 2 6 3 7, and its inverse", ok);
+    /* sched_sample_run against a brute force count, for every start and end. */
+    ok = 1;
+    static const long ns[] = {1, 3, 4, 7, 10, 33}, Rs[] = {1, 2, 4, 5, 40};
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 5; b++) {
+            long n = ns[a], R = Rs[b];
+            for (long k = 0; k < n; k++)
+                for (long end = k + 1; end <= n; end++) {
+                    long m = 1, i = sched_sample(k, n, R);
+                    while (k + m < end && sched_sample(k + m, n, R) == i + m)
+                        m++;
+                    ok &= sched_sample_run(k, end, n, R) == m;
+                }
+        }
+    test_cond("sched_sample_run: the consecutive original iterations, brute-forced", ok);
+    test_cond("sched_sample_run of an index outside the loop: 0",
+              sched_sample_run(10, 12, 10, 4) == 0 && sched_sample_run(-1, 2, 10, 4) == 0);
+    sched_rank r[5] = {{1, 3}, {4, 0}, {1, 1}, {2.5, 4}, {4, 2}};
+    sched_rank_sort(r, 5);
+    test_cond("ranking: decreasing power, ties by index: 0 2 4 1 3",
+              r[0].w == 0 && r[1].w == 2 && r[2].w == 4 && r[3].w == 1 && r[4].w == 3);
+    double V[3];
+    static const double sp[3] = {2000, 1000, 6000}, bad[2] = {1000, 0};
+    test_cond("V_i = speed / slowest (Sec. 5.1): 2, 1, 6",
+              sched_speeds(sp, 3, V) == 0 && V[0] == 2 && V[1] == 1 && V[2] == 6);
+    test_cond("a speed of 0 refused", sched_speeds(bad, 2, V) == -1);
+}
+
 int main(void)
 {
+    test_orders();
     test_diaz_table1();
     test_known_values();
     test_dtss();

@@ -318,6 +318,71 @@ static void test_platform_errors(void)
         sim_platform_free(&p);
 }
 
+/* Lines longer than any buffer (the readers once read 4096 bytes at a time
+ * and took the rest of a long line for a line of its own). */
+static void test_long_lines(void)
+{
+    char msg[256];
+    size_t big = 10000;
+    char *text = malloc(big + 200), *pad = malloc(big + 1);
+    if (!text || !pad) {
+        test_cond("memory for the long lines", 0);
+        free(text);
+        free(pad);
+        return;
+    }
+    memset(pad, 'x', big);
+    pad[big] = '\0';
+
+    /* A comment line whose tail looks like a host line. */
+    snprintf(text, big + 200, "host a speed=1\n#%s host b speed=2\nhost c speed=3\n", pad);
+    sim_platform p;
+    int rc = sim_platform_read(&p, file("long.plat", text), msg, sizeof msg);
+    test_condf(rc == 0 && p.nhosts == 2 && strcmp(p.hosts[1].name, "c") == 0,
+               "platform: a long comment line is one comment, no host in it (%s)",
+               rc == 0 ? "" : msg);
+    if (rc == 0)
+        sim_platform_free(&p);
+
+    /* A host line of 200 load steps, 1.3 KB. */
+    size_t n = (size_t)snprintf(text, big + 200, "host a speed=1 load=");
+    for (int k = 0; k < 200; k++)
+        n += (size_t)snprintf(text + n, big + 200 - n, "%s%d:%d", k ? "," : "", k, k % 2);
+    snprintf(text + n, big + 200 - n, "\n");
+    rc = sim_platform_read(&p, file("load.plat", text), msg, sizeof msg);
+    test_condf(rc == 0 && p.nhosts == 1 && p.hosts[0].nload == 200 &&
+               p.hosts[0].load[199].t == 199, "platform: a host line of 200 load "
+               "steps read whole (%s)", rc == 0 ? "" : msg);
+    if (rc == 0)
+        sim_platform_free(&p);
+
+    /* A cost file: a long comment line of numbers "# 7 7 7 ...". */
+    for (size_t k = 0; k < big; k++)
+        pad[k] = k % 2 ? ' ' : '7';
+    snprintf(text, big + 200, "cost\n1\n2\n# %s\n3\n", pad);
+    file("long.txt", text);
+    sim_workload w;
+    rc = sim_workload_parse(&w, "costs file=long.txt", 1, dir, msg, sizeof msg);
+    test_condf(rc == 0 && w.n == 3 && near(w.total, 6), "costs file: a long comment "
+               "line is no cost (%s)", rc == 0 ? "" : msg);
+    if (rc == 0)
+        sim_workload_free(&w);
+
+    /* A NUL byte is named with its line. */
+    static const char nul[] = "host a speed=1\nhost b\0 speed=2\n";
+    const char *path = file("nul.plat", "");
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fwrite(nul, 1, sizeof nul - 1, f);
+        fclose(f);
+    }
+    rc = sim_platform_read(&p, path, msg, sizeof msg);
+    test_condf(rc == -1 && strstr(msg, "nul.plat:2: a NUL byte"), "platform: a NUL "
+               "byte named with its line (%s)", msg);
+    free(text);
+    free(pad);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -331,6 +396,7 @@ int main(void)
     test_faults_and_replan();
     test_workloads();
     test_platform_errors();
+    test_long_lines();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -1,0 +1,87 @@
+#!/bin/sh
+# install.sh: libdtss as a user gets it. `make install PREFIX=...` puts the
+# header, library, pkg-config file and man page there; a user's program --
+# examples/integral.c, copied away from the source tree -- compiles with
+# nothing but `cc $(pkg-config --cflags --libs dtss)` and runs on a private
+# PVM with every scheme and 1-4 workers, giving pi (every iteration counted
+# once: a lost or doubled iteration moves the sum by 1.6e-3); `make
+# uninstall` removes exactly what install put there. Ends only what it
+# started.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d /tmp/dtss-install.XXXXXX)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pvmlib.sh"
+cleanup() {
+    pvm_down
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+prefix="$tmp/pre fix"               # a space, to keep the prefix data
+mkdir -p "$tmp/before" && : >"$tmp/before/keep"
+make -s -C "$REPO" install PREFIX="$prefix" >"$tmp/inst.out" 2>&1
+check "make install PREFIX=... (a space in it)" $?
+for f in include/dtss.h lib/libdtss.a lib/pkgconfig/dtss.pc share/man/man3/dtss.3; do
+    [ -f "$prefix/$f" ]; check "installed $f" $?
+done
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+flags=$(pkg-config --cflags --libs dtss 2>&1)
+check "pkg-config --cflags --libs dtss: $flags" $?
+pkg-config --modversion dtss | grep -qx "1.0"; check "pkg-config knows the version" $?
+man -l "$prefix/share/man/man3/dtss.3" 2>/dev/null | grep -q "dtss_master_next"
+check "man page dtss(3) renders" $?
+
+# The user's program, away from the source tree: only the installed files.
+mkdir -p "$tmp/user" && cp "$REPO/examples/integral.c" "$tmp/user/"
+cd "$tmp/user" || exit 1
+# The prefix holds a space: pkg-config's output is split at it, so the
+# flags are given by hand from pkg-config's variables (as a user would).
+inc=$(pkg-config --variable=includedir dtss)
+lib=$(pkg-config --variable=libdir dtss)
+libs=$(pkg-config --libs-only-l dtss)
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -o integral integral.c -I"$inc" -L"$lib" $libs >cc.out 2>&1
+check "the example compiles against the installed header and library: $(head -c 300 cc.out)" $?
+grep -q "warning" cc.out; [ $? -ne 0 ]; check "without warnings" $?
+PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/nopvm" run "the example outside PVM: one clear error" 1 "no PVM daemon" ./integral -n 10
+
+pvm_up "$tmp" "$BIN"
+check "private pvmd started" $?
+# pi to 1e-9: an iteration lost or counted twice moves the sum by pi/n.
+for s in dtss tss gss fss css pss qss ess rss tree; do
+    for n in 1 2 3 4; do
+        timeout 60 ./integral -n 300 --scheme "$s" --local "$n" >out.txt 2>&1
+        rc=$?
+        err=$(sed -n 's/^pi = .* (error \(.*\))$/\1/p' out.txt)
+        awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }'
+        check "$s, $n workers: pi to 1e-9 (exit $rc, error ${err:-none})" $?
+    done
+done
+timeout 60 ./integral -n 300 --scheme dtss --local 3 --sample 4 >out.txt 2>&1
+grep -q "^dtss: W1 .* W3 .* Finish" out.txt; check "sampling R = 4: summary line" $?
+awk '/^pi/ { e = $NF; gsub(/[()]/, "", e); exit !(e + 0 < 1e-9) }' out.txt
+check "sampling R = 4: pi" $?
+run "a bad runtime option: named, exit 1" 1 "unknown scheme 'nosuch'" ./integral --scheme nosuch
+run "a bad argument: usage, exit 2" 2 "usage: integral" ./integral -x
+pvm_down; check "pvmd halted" $?
+cd "$tmp" || exit 1
+
+# uninstall: exactly what install put there, and again is harmless.
+make -s -C "$REPO" install PREFIX="$prefix" >/dev/null 2>&1
+check "install again over an install" $?
+make -s -C "$REPO" uninstall PREFIX="$prefix" >"$tmp/un.out" 2>&1
+check "make uninstall" $?
+[ ! -e "$prefix" ]; check "uninstall leaves nothing (the prefix it created is gone)" $?
+make -s -C "$REPO" uninstall PREFIX="$prefix" >/dev/null 2>&1
+check "uninstall again: nothing to do, no error" $?
+mkdir -p "$tmp/own/include" && : >"$tmp/own/include/other.h"
+make -s -C "$REPO" install PREFIX="$tmp/own" >/dev/null 2>&1 &&
+    make -s -C "$REPO" uninstall PREFIX="$tmp/own" >/dev/null 2>&1
+[ -f "$tmp/own/include/other.h" ] && [ ! -e "$tmp/own/include/dtss.h" ] &&
+    [ ! -e "$tmp/own/lib" ]
+check "uninstall keeps what was there before and removes the folders it made" $?
+finish

@@ -1,0 +1,40 @@
+#!/bin/sh
+# layout.sh: the layers of DESIGN.md, checked on the sources and binaries:
+# the wire protocol is in one file (no pvm_pk / pvm_upk / pvm_send call
+# outside runtime/wire.c), PVM stays out of sched/, sim/, dag/ and mandel/,
+# the applications see the runtime only through its public header, the
+# master does not include the worker's headers, and bin/coordinator does not
+# link the worker's /proc load probe.
+set -u
+BIN=${BIN:-bin}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+cd "$REPO" || exit 1
+
+srcs=$(find . -path ./build -prune -o -path ./.git -prune -o \( -name '*.c' -o -name '*.h' \) -print)
+calls=$(grep -ln 'pvm_pk[a-z]*(\|pvm_upk[a-z]*(\|pvm_send(\|pvm_mcast(' $srcs | grep -v '^./runtime/wire\.c$')
+[ -z "$calls" ]; check "pvm_pk*/pvm_upk*/pvm_send only in runtime/wire.c (also in: $calls)" $?
+pvm=$(grep -ln '#include <pvm3.h>' $(find sched sim dag mandel coordinator worker examples \
+      -name '*.[ch]' 2>/dev/null))
+[ -z "$pvm" ]; check "no PVM header in sched/ sim/ dag/ mandel/ or the applications ($pvm)" $?
+priv=$(grep -ln '#include "runtime/\(master\|worker\|wire\|probe\)\.h"' \
+       $(find coordinator worker examples -name '*.[ch]'))
+[ -z "$priv" ]; check "applications include only runtime/dtss.h ($priv)" $?
+cross=$(grep -ln '#include "worker/' $(find coordinator runtime -name '*.[ch]'))
+[ -z "$cross" ]; check "the master includes no worker/ header ($cross)" $?
+mw=$(grep -ln '#include "runtime/worker\.h"\|#include "runtime/probe\.h"' runtime/master.c \
+     runtime/hosts.c runtime/options.c runtime/serve_self.c runtime/serve_tree.c)
+# master.h includes probe.h for the back-end names only (inline): allowed.
+[ -z "$(printf '%s' "$mw" | grep -v master.h)" ]; check "master files include no worker header ($mw)" $?
+if command -v nm >/dev/null 2>&1 && [ -x "$BIN/coordinator" ]; then
+    nm "$BIN/coordinator" >"$tmp/nm" 2>/dev/null
+    grep -q ' T probe_init$' "$tmp/nm"; [ $? -ne 0 ]
+    check "bin/coordinator does not link the load probe" $?
+    nm "$BIN/worker" 2>/dev/null | grep -q ' T probe_init$'
+    check "bin/worker does (the check can fail)" $?
+else
+    skip "nm or bin/coordinator missing: binary checks not run"
+fi
+finish

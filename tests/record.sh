@@ -1,0 +1,141 @@
+#!/bin/sh
+# record.sh: bin/record, the scripts' way into a run record: fields by name in
+# the order asked, the text exactly as the writer stored it, workload fields,
+# --count, and clear errors (exit 2 usage, naming the valid names; exit 1 a
+# bad record, naming FILE:LINE).
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+cd "$tmp" || exit 1
+
+# A record of the simulator (the coordinator writes the same): four hosts,
+# w2 failing at once (no chunk done: empty finish; its chunk not done:
+# empty worker times), the Mandelbrot rows of a small image.
+cat >fail.plat <<'P'
+host w1 speed=2.5e7
+host w2 speed=2.5e7 fail=0.005
+host w3 speed=2.5e7 load=0:1
+host w4 speed=2.5e7
+link * * latency=0.0002 bandwidth=1e8
+P
+cat >run.scn <<'S'
+platform fail.plat
+workload mandel size=200 maxiter=500
+scheme dtss
+sample 4
+S
+"$BIN/sim" run.scn -r a.csv -q
+check "a record to read (bin/sim)" $?
+
+run "record --help lists the kinds and fields" 0 "chunk .*received,reissue,done" "$BIN/record" --help
+run "record -h" 0 "^usage: record FILE KIND" "$BIN/record" -h
+
+# ---- fields by name -----------------------------------------------------------
+v=$("$BIN/record" a.csv run scheme,workers,iterations,sample)
+[ "$v" = "dtss,4,200,4" ]; check "run: scheme,workers,iterations,sample (got $v)" $?
+v=$("$BIN/record" a.csv run sample,scheme)
+[ "$v" = "4,dtss" ]; check "fields in the order asked (got $v)" $?
+v=$("$BIN/record" a.csv run width,height,maxiter)
+[ "$v" = "200,200,500" ]; check "run: workload fields width,height,maxiter (got $v)" $?
+v=$("$BIN/record" a.csv run scheme,checksum,date)
+[ "$v" = "dtss,," ]; check "an absent workload field and the simulator's empty date (got '$v')" $?
+v=$("$BIN/record" a.csv run workload)
+[ "$v" = "mandel size=200 maxiter=500" ]; check "run: the workload's description (got '$v')" $?
+v=$("$BIN/record" a.csv run scheme,scheme)
+[ "$v" = "dtss,dtss" ]; check "a field asked twice prints twice" $?
+v=$("$BIN/record" a.csv worker worker,host,chunks,finish | sed -n 2p)
+[ "$v" = "2,w2,0," ]; check "worker without chunks: finish empty (got '$v')" $?
+n=$("$BIN/record" a.csv chunk done,recv | grep -c '^0,$')
+[ "$n" -ge 1 ]; check "a chunk not done: recv empty ($n such)" $?
+
+# ---- the text as stored: every line of every kind rebuilt from its fields ------
+for kind in run worker report chunk; do
+    fields=$(sed -n "s/^#$kind,//p" a.csv)
+    "$BIN/record" a.csv "$kind" "$fields" | sed "s/^/$kind,/" >"$kind.got"
+    if [ "$kind" = run ]; then
+        grep "^run," a.csv | cut -d, -f1-9 >"$kind.want"
+    else
+        grep "^$kind," a.csv >"$kind.want"
+    fi
+    [ -s "$kind.want" ] && cmp -s "$kind.want" "$kind.got"
+    check "$kind: every line rebuilt byte for byte from the named fields" $?
+done
+
+# Columns are found by the header's names, not by position: the same record
+# with the worker columns reordered and one more column prints the same.
+awk -F, -v OFS=, '$1 == "#worker" || $1 == "worker" { t = $3; $3 = $11; $11 = t; $0 = $0 ",extra" } { print }' \
+    a.csv >moved.csv
+"$BIN/record" moved.csv worker worker,host,finish >moved.got &&
+    "$BIN/record" a.csv worker worker,host,finish >moved.want
+cmp -s moved.want moved.got; check "columns found by header name (reordered, one added)" $?
+
+# ---- --count ------------------------------------------------------------------
+for kind in run worker report chunk; do
+    n=$("$BIN/record" --count a.csv "$kind")
+    want=$(grep -c "^$kind," a.csv)
+    [ "$n" = "$want" ]; check "--count $kind = $want (got $n)" $?
+done
+n=$("$BIN/record" -c a.csv worker)
+[ "$n" = 4 ]; check "-c worker = 4 (got $n)" $?
+
+# ---- errors -------------------------------------------------------------------
+run "unknown kind: names the valid ones" 2 "unknown kind 'runs' (valid: run, worker, report, chunk)" \
+    "$BIN/record" a.csv runs finish
+run "unknown field: names the valid ones" 2 "worker has no field 'rows' (valid: worker, host, seen_host" \
+    "$BIN/record" a.csv worker worker,rows
+run "run: a name that cannot be a workload key" 2 "run has no field 'fin ish'" \
+    "$BIN/record" a.csv run "fin ish"
+run "an empty field name" 2 "run has no field ''" "$BIN/record" a.csv run finish,
+run "missing FIELD" 2 "needs FILE KIND FIELD" "$BIN/record" a.csv run
+run "--count takes no FIELD" 2 "unexpected argument 'finish'" "$BIN/record" --count a.csv run finish
+run "unknown option" 2 "unknown option '--bogus'" "$BIN/record" --bogus a.csv run finish
+run "standard input refused" 2 "FILE '-'" "$BIN/record" - run finish
+run "missing file" 1 "nosuch.csv: No such file" "$BIN/record" nosuch.csv run finish
+sed 's/^\(worker,3,.*\),[0-9.]*$/\1,soon/' a.csv >bad.csv
+line=$(grep -n '^worker,3,' bad.csv | cut -d: -f1)
+run "a bad value: record_read's FILE:LINE" 1 "bad.csv:$line: finish 'soon' is not a finite number" \
+    "$BIN/record" bad.csv worker finish
+printf 'index,row,cost\n0,0,1\n' >costs.csv
+run "not a run record" 1 "costs.csv:1: unknown record kind 'index'" "$BIN/record" costs.csv run finish
+[ -z "$("$BIN/record" bad.csv run finish 2>/dev/null)" ]
+check "a bad record prints nothing on stdout" $?
+
+# ---- bin/tabulate, the records' other reader ---------------------------------
+# Table 1's four cases simulated (one run each), the scenario files, the costs.
+"$BIN/mandel" -s 100 -m 300 -R 4 -c costs.csv -q
+for scen in dedicated nondedicated; do
+    mkdir -p t1/$scen
+    load=""; [ $scen = nondedicated ] && load=" load=0:3"
+    printf 'host w1 speed=1e5%s\nhost w2 speed=1e5\n' "$load" >t1/$scen/plat
+    printf 'seq 1\nhost w1 0.5 %d\nhost w2 0.5 1\n' $([ $scen = nondedicated ] && echo 4 || echo 1) \
+        >t1/$scen/info
+    for s in tss dtss; do
+        printf 'platform plat\nworkload mandel costs=%s\nscheme %s\nsample 4\n' "$tmp/costs.csv" $s \
+            >t1/$scen/$s.scn
+        "$BIN/sim" t1/$scen/$s.scn -r t1/$scen/$s-1.csv -q
+    done
+done
+"$BIN/tabulate" --table 1 --dir t1 --costs costs.csv --out tab
+check "tabulate reads the records" $?
+n=$(grep -c '^1,[a-z]*,[a-z]*,ours,1,' tab.csv)
+[ "$n" = 4 ]; check "tabulate: tab.csv has the 4 cases (got $n)" $?
+f=$("$BIN/record" t1/nondedicated/dtss-1.csv run finish)
+grep -q "^1,dtss,nondedicated,t1/nondedicated/dtss-1.csv,.*,$(printf %.4f "$f")," tab-runs.csv
+check "tabulate: a run's finish as in its record ($f)" $?
+grep -q '^| DTSS | Not dedicated | [0-9.]*% | [0-9.]*% | ' tab.md; check "tabulate: the last chunk's share" $?
+run "tabulate without --out" 2 "need --table 1|2" "$BIN/tabulate" --table 1 --dir t1
+run "tabulate --table 3" 2 "'3'" "$BIN/tabulate" --table 3 --dir t1 --out tab
+run "tabulate unknown option" 2 "unknown option '--tables'" "$BIN/tabulate" --tables 1
+echo "host w3 0.5 0" >>t1/dedicated/info
+run "tabulate: a bad info line names FILE:LINE" 1 "t1/dedicated/info:4: host w3: Q '0'" \
+    "$BIN/tabulate" --table 1 --dir t1 --out tab
+sed -i '$d' t1/dedicated/info
+cp bad.csv t1/dedicated/tss-2.csv
+run "tabulate: a bad record names FILE:LINE" 1 "t1/dedicated/tss-2.csv:$line: finish 'soon'" \
+    "$BIN/tabulate" --table 1 --dir t1 --out tab
+
+finish

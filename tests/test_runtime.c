@@ -1,0 +1,144 @@
+/* test_runtime.c: libdtss's public interface without a PVM daemon: options
+ * and their errors, taking them from a command line, calls out of order, a
+ * worker not spawned by a master, the load probe. (The runtime at work, on a
+ * private PVM: tests/pvm.sh, tests/install.sh, tests/matrix.sh.) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/dtss.h"
+#include "tests/test.h"
+
+static void test_set(void)
+{
+    dtss_master *m = dtss_master_new();
+    test_cond("defaults check out", dtss_master_check(m) == DTSS_OK);
+    test_cond("a scheme by name", dtss_master_set(m, "scheme", "TSS") == DTSS_OK);
+    test_cond("tree is a scheme too", dtss_master_set(m, "scheme", "tree") == DTSS_OK);
+    test_cond("an unknown scheme: ENOENT listing the valid ones",
+              dtss_master_set(m, "scheme", "nosuch") == DTSS_ENOENT &&
+              strstr(dtss_master_errmsg(m), "'nosuch'") &&
+              strstr(dtss_master_errmsg(m), "dtss") && strstr(dtss_master_errmsg(m), "tree"));
+    test_cond("an unknown option: ENOENT naming it",
+              dtss_master_set(m, "bogus", "1") == DTSS_ENOENT &&
+              strstr(dtss_master_errmsg(m), "--bogus"));
+    test_cond("a value missing", dtss_master_set(m, "hosts", NULL) == DTSS_EINVAL);
+    test_cond("sample 0 refused, naming it", dtss_master_set(m, "sample", "0") == DTSS_EINVAL &&
+              strstr(dtss_master_errmsg(m), "'0'"));
+    test_cond("iterations beyond PVM's 32 bits refused",
+              dtss_master_set(m, "iterations", "2147483648") == DTSS_EINVAL);
+    test_cond("iterations -1 refused", dtss_master_set(m, "iterations", "-1") == DTSS_EINVAL);
+    test_cond("iterations 2^31 - 1 taken",
+              dtss_master_set(m, "iterations", "2147483647") == DTSS_OK);
+    test_cond("local 0 refused", dtss_master_set(m, "local", "0") == DTSS_EINVAL);
+    test_cond("probe back-end checked", dtss_master_set(m, "probe", "x") == DTSS_EINVAL &&
+              dtss_master_set(m, "probe", "cgroup") == DTSS_OK);
+    test_cond("tree takes no parameters",
+              dtss_master_set(m, "F", "20") == DTSS_OK && dtss_master_check(m) == DTSS_EINVAL &&
+              strstr(dtss_master_errmsg(m), "tree takes no"));
+    dtss_master_set(m, "scheme", "tss");
+    dtss_master_set(m, "iterations", "100");
+    test_cond("tss with F = 20 of 100", dtss_master_check(m) == DTSS_OK);
+    dtss_master_set(m, "F", "0.5");
+    test_cond("F out of range: named by check, before PVM",
+              dtss_master_check(m) == DTSS_EINVAL && strstr(dtss_master_errmsg(m), "F=0.5"));
+    dtss_master_set(m, "F", "20");
+    dtss_master_set(m, "delta", "4");
+    test_cond("a parameter the scheme does not take",
+              dtss_master_check(m) == DTSS_ENOENT);
+    dtss_master_free(m);
+    m = dtss_master_new();
+    dtss_master_set(m, "local", "2");
+    dtss_master_set(m, "hosts", "a,b");
+    test_cond("--local with --hosts refused", dtss_master_check(m) == DTSS_EINVAL &&
+              strstr(dtss_master_errmsg(m), "does not go with"));
+    dtss_piece p;
+    test_cond("next before start: EMISUSE", dtss_master_next(m, &p) == DTSS_EMISUSE);
+    test_cond("no record before the run", dtss_master_write_record(m, "/dev/null") ==
+              DTSS_EMISUSE);
+    test_cond("a workload field with a comma refused",
+              dtss_master_field(m, "k", "a,b") == DTSS_EINVAL);
+    test_cond("a workload field", dtss_master_field(m, "width", "10") == DTSS_OK);
+    char big[64];
+    memset(big, 'x', sizeof big);
+    test_cond("a job", dtss_master_job(m, big, sizeof big) == DTSS_OK &&
+              dtss_master_job(m, NULL, 0) == DTSS_OK);
+    dtss_master_free(m);
+    dtss_master_free(NULL);
+}
+
+static void test_args(void)
+{
+    dtss_master *m = dtss_master_new();
+    char a0[] = "prog", a1[] = "--scheme", a2[] = "gss", a3[] = "-n", a4[] = "7",
+         a5[] = "--sample=4", a6[] = "--include-self", a7[] = "--mine", a8[] = "--",
+         a9[] = "--local";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, NULL};
+    int argc = 10;
+    test_cond("runtime options taken out", dtss_master_args(m, &argc, argv) == DTSS_OK);
+    test_condf(argc == 6 && strcmp(argv[1], "-n") == 0 && strcmp(argv[2], "7") == 0 &&
+               strcmp(argv[3], "--mine") == 0 && strcmp(argv[4], "--") == 0 &&
+               strcmp(argv[5], "--local") == 0 && argv[6] == NULL,
+               "the application's left in order, '--' and all after it too (argc %d)",
+               argc);
+    dtss_master_free(m);
+    m = dtss_master_new();
+    char b1[] = "--hosts";
+    char *bad[] = {a0, b1, NULL};
+    argc = 2;
+    test_cond("a value missing at the end",
+              dtss_master_args(m, &argc, bad) == DTSS_EINVAL &&
+              strstr(dtss_master_errmsg(m), "needs a value"));
+    char c1[] = "--acp-int=1";
+    char *flag[] = {a0, c1, NULL};
+    argc = 2;
+    test_cond("a flag with a value", dtss_master_args(m, &argc, flag) == DTSS_EINVAL);
+    char d1[] = "--scheme", d2[] = "nosuch";
+    char *sch[] = {a0, d1, d2, NULL};
+    argc = 3;
+    test_cond("the first bad value is the error",
+              dtss_master_args(m, &argc, sch) == DTSS_ENOENT);
+    dtss_master_free(m);
+    FILE *f = tmpfile();
+    dtss_master_usage(f);
+    long n = ftell(f);
+    char buf[4096] = "";
+    rewind(f);
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    test_cond("usage lists the options and the scheme parameters",
+              n > 200 && strstr(buf, "--scheme") && strstr(buf, "--hosts") &&
+              strstr(buf, "--delta") && strstr(buf, "--acp-int"));
+}
+
+static void test_worker(void)
+{
+    char a0[] = "prog", a1[] = "--dtss-worker";
+    char *plain[] = {a0, NULL}, *spawned[] = {a0, a1, NULL};
+    test_cond("a worker is told apart by the runtime's flag",
+              !dtss_is_worker(1, plain) && dtss_is_worker(2, spawned));
+    dtss_worker *w;
+    test_cond("a worker not spawned by a master: EMISUSE, said so",
+              dtss_worker_open(&w, 1, plain) == DTSS_EMISUSE &&
+              strstr(dtss_worker_errmsg(w), "not spawned by a master"));
+    long s, n;
+    test_cond("then next refuses", dtss_worker_next(w, &s, &n) == DTSS_EMISUSE);
+    test_cond("a result with no piece in hand",
+              dtss_worker_result(w, "x", 1) == DTSS_EMISUSE);
+    dtss_worker_close(w);
+    dtss_worker_close(NULL);
+    char line[512];
+    test_cond("the probe", dtss_probe("proc", line, sizeof line) == DTSS_OK &&
+              strstr(line, "backend=proc") && strstr(line, " Q="));
+    test_cond("a bad back-end named", dtss_probe("bogus", line, sizeof line) == DTSS_EINVAL &&
+              strstr(line, "'bogus'"));
+}
+
+int main(void)
+{
+    test_set();
+    test_args();
+    test_worker();
+    return test_report();
+}
