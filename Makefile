@@ -44,6 +44,7 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
               $(BIN)/test_dag $(BIN)/test_record $(BIN)/test_runtime \
               $(BIN)/test_matrix
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
+              $(BIN)/bench_runtime \
               $(BIN)/bench_dag $(BIN)/bench_matrix
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -187,7 +188,8 @@ $(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/bench_omp: LDFLAGS += -fopenmp
 $(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
 $(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
-$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong: LIBS += -lpvm3
+$(BIN)/bench_runtime: $(call obj,tests/bench_runtime.c) $(DTSS_LIB)
+$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime: LIBS += -lpvm3
 # bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
 $(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(DTSS_LIB)
 $(BIN)/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS)) -lpvm3

@@ -224,15 +224,24 @@ void worker_clear_results(dtss_worker *w)
 
 /* ---- self-scheduling ------------------------------------------------------------ */
 
-/* Q_i and A_i now. A probe that fails counts Q = 1. */
+/* Q_i and A_i now. A probe that fails counts Q = 1. The run-queue is read
+ * at most every PROBE_EVERY seconds: a request sooner than that after the
+ * last reading reports the same Q (a host's load changes on that scale, not
+ * per chunk, and a reading costs a system call -- with the cgroup back-end,
+ * one per task of the host). */
+#define PROBE_EVERY 0.01
 static int measure(dtss_worker *w, double *A)
 {
-    char msg[256];
-    int q = probe_queue(&w->prb, msg, sizeof msg);
-    if (q < 0)
-        q = 1;
-    *A = sched_acp(w->job.V, q, w->prb.cpus, w->job.acp_integer);
-    return q;
+    double now = wire_now();
+    if (!w->measured || now - w->t_probe >= PROBE_EVERY) {
+        char msg[256];
+        int q = probe_queue(&w->prb, msg, sizeof msg);
+        w->Q = q < 0 ? 1 : q;
+        w->t_probe = now;
+        w->measured = 1;
+    }
+    *A = sched_acp(w->job.V, w->Q, w->prb.cpus, w->job.acp_integer);
+    return w->Q;
 }
 
 /* Reads pending task-exit notices, every 20 ms at most, so that a worker

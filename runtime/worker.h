@@ -32,6 +32,8 @@ struct dtss_worker {
     long grain;
     int state;
     int hello_sent;
+    int measured, Q;            /* the last reading of the run-queue, */
+    double t_probe;             /* and when it was taken */
     /* the chunk in hand */
     long id;                    /* the master's chunk id (-1: a Tree range) */
     long first, cur, end;       /* began at first; pieces handed out up to cur */
