@@ -35,7 +35,8 @@ static void usage(FILE *f)
 "Díaz et al. Sec. 4's workload: N products of two random square matrices,\n"
 "each of a size uniform in [min, max] (the paper's 300..1000 times --scale),\n"
 "by gsl_blas_dgemm, self-scheduled over the running PVM virtual machine:\n"
-"one worker per host (this same program). Start PVM first (pvm HOSTFILE,\n"
+"one worker per host (this same program, found by PVM through the hostfile's\n"
+"ep= path: --worker PATH otherwise). Start PVM first (pvm HOSTFILE,\n"
 "or make cluster-up). Iteration i's size and matrices come from a random\n"
 "stream seeded by (seed, i) alone; its result is the sum of its product's\n"
 "entries (an exact integer), and the run's checksum hashes the results in\n"
@@ -336,6 +337,11 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": out of memory\n");
         return 1;
     }
+    /* The workers are this program, spawned by name through the hostfile's
+     * ep= path (as bin/coordinator spawns bin/worker): on the emulated
+     * cluster, ep= leads to the wrapper that puts a task into its host's CPU
+     * share (scripts/cluster); an absolute path would bypass it. */
+    dtss_master_set(m, "worker", PROG);
     if (dtss_master_args(m, &argc, argv) != DTSS_OK) {
         int rc = fail("%s", dtss_master_errmsg(m));
         dtss_master_free(m);

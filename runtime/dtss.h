@@ -174,7 +174,7 @@ double dtss_master_speed(const dtss_master *m, int i);
 /* A workload field of the run record's run line (key=value: letters,
  * digits, '_', '-', '.'; the value without commas or line breaks). */
 int dtss_master_field(dtss_master *m, const char *key, const char *value);
-/* Writes the run record (CSV, docs/record.md) to path ("-": stdout). */
+/* Writes the run record (CSV, docs/runtime.md "The run record") to path ("-": stdout). */
 int dtss_master_write_record(dtss_master *m, const char *path);
 /* Prints the paper's summary line: "SCHEME: W1 t ... Finish t Imbalance t". */
 void dtss_master_summary(const dtss_master *m, FILE *f);

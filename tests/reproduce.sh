@@ -75,6 +75,28 @@ for t in 1 2; do
 done
 grep -q "Made by .make reproduce-tables QUICK=1. on" "$R/README.md"; check "README.md says how and when" $?
 
+# Part 1b, the matrix products on the emulated cluster (bin/matrix on libdtss).
+for f in matrix/README.md matrix/table.md matrix/table.csv matrix/finish.png matrix/sequential.txt \
+         matrix/platform.plat matrix/sim/scenario.scn; do
+    [ -s "$R/$f" ]; check "results/$f exists (part 1b)" $?
+done
+# Per scheme: a measured finish and imbalance, chunks, and the simulator's.
+rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["finish_mean"] > 0 && $c["imbalance_mean"] != "" && $c["chunks_mean"] >= 1 &&
+    $c["sim_finish"] > 0 { n++ } END { print n + 0 }' "$R/matrix/table.csv")
+[ "$rows" = 8 ]; check "matrix/table.csv: the seven Díaz schemes and DTSS, measured and simulated (got $rows)" $?
+sum=$(sed -n 's/^checksum \([0-9a-f]*\)$/\1/p' "$R/matrix/sequential.txt")
+bad=0
+for f in "$R"/matrix/runs/*.csv; do
+    [ "$("$BIN/record" "$f" run checksum)" = "$sum" ] || bad=$((bad + 1))
+done
+[ -n "$sum" ] && [ "$bad" = 0 ]; check "matrix: every run's checksum is the sequential one ($sum)" $?
+# The workers ran in their hosts' CPU shares: the records name each host's
+# cgroup (the cluster's wrappers applied to bin/matrix too).
+in_cg=$(for f in "$R"/matrix/runs/*.csv; do "$BIN/record" "$f" worker backend,cgroup; done |
+        awk -F, '$1 == "cgroup" && $2 ~ "^/dtss/" && $2 !~ "/_pvmd/" { n++ } END { print n + 0 }')
+[ "$in_cg" = 32 ]; check "matrix: every worker ran in its host's cgroup (got $in_cg of 32)" $?
+
 # Part 2, the simulator.
 for f in sim-xu.md diaz/README.md diaz/table1.md diaz/table2.md diaz/table2.csv \
          diaz/fig2-qss.png diaz/fig3-ess.png diaz/fig4-rss.png diaz/fig5-speedup.png; do

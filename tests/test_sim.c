@@ -212,6 +212,29 @@ static void test_faults_and_replan(void)
               rc == -1 && strstr(msg, "failed") != NULL);
     record_free(&r);
 
+    /* Tree-Scheduling loses a worker with its range; the master serves the
+     * missing iterations again once every live worker is idle (sched/tree.c,
+     * as the PVM master does). Each host failing in turn, the fast one
+     * first in the chain included. */
+    static const char *fails[3] = {
+        "host a speed=2e6 fail=0.02\nhost b speed=1e6\nhost c speed=1e6\n",
+        "host a speed=2e6\nhost b speed=1e6 fail=0.02\nhost c speed=1e6\n",
+        "host a speed=2e6\nhost b speed=1e6\nhost c speed=1e6 fail=0.02\n"};
+    for (int k = 0; k < 3; k++) {
+        char plat[256];
+        snprintf(plat, sizeof plat, "%slink * * latency=0.001\n", fails[k]);
+        rc = simulate(plat, "mandel size=80 maxiter=500", NULL, NULL, 4, &r, msg,
+                      sizeof msg);
+        reissued = 0;
+        for (long i = 0; rc == 0 && i < r.nchunks; i++)
+            reissued += r.chunks[i].reissue && r.chunks[i].done;
+        test_condf(rc == 0 && covers_once(&r, 80) && reissued >= 1 &&
+                   r.w[k].chunks == 0,
+                   "tree, host %c failing: finishes, every row once, its range served "
+                   "again (%s)", 'a' + k, rc ? msg : "ok");
+        record_free(&r);
+    }
+
     /* Load arriving on 3 of 4 hosts at t = 2: more than half of the A_i
      * change, DTSS re-plans; TSS never does. */
     static const char *plat = "host w speed=1e5 count=4 load=2:3\nhost v speed=1e5\n";
