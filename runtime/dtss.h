@@ -56,7 +56,10 @@
  * prints (but where asked to, dtss_master_log), never exits and never calls
  * back.
  *
- * Build: cc prog.c $(pkg-config --cflags --libs dtss)   (links PVM and GSL)
+ * One master or one worker per process (a PVM task is a process), used from
+ * one thread.
+ *
+ * Build: cc -O2 prog.c $(pkg-config --cflags --libs dtss)   (links PVM)
  */
 #ifndef DTSS_H
 #define DTSS_H

@@ -89,12 +89,14 @@ int parse_fail(const char *prog, const char *fmt, ...)
 
 int parse_getopt_error(const char *prog, int c, char **argv)
 {
+    /* getopt leaves the option in argv[optind - 1] when it needs a value, or
+     * is an unknown long option (optopt 0); an unknown short option may sit
+     * inside a group (-qZ) that optind has not passed yet: name the letter. */
     const char *opt = optind > 0 ? argv[optind - 1] : "?";
     char shortopt[3] = {'-', (char)optopt, '\0'};
-    /* A short option glued to others (-qZ): name the letter itself. */
-    if (optopt && opt[0] == '-' && opt[1] != '-' && opt[1] != (char)optopt)
-        opt = shortopt;
     if (c == ':')
         return parse_fail(prog, "option '%s' needs a value (try --help)", opt);
+    if (optopt)
+        opt = shortopt;
     return parse_fail(prog, "unknown option '%s' (try --help)", opt);
 }

@@ -65,6 +65,28 @@ timeout 60 ./integral -n 300 --scheme dtss --local 3 --sample 4 >out.txt 2>&1
 grep -q "^dtss: W1 .* W3 .* Finish" out.txt; check "sampling R = 4: summary line" $?
 awk '/^pi/ { e = $NF; gsub(/[()]/, "", e); exit !(e + 0 < 1e-9) }' out.txt
 check "sampling R = 4: pi" $?
+# A worker killed mid-run: its chunk is served again, pi comes out all the same.
+for s in dtss tree; do
+    ./integral -n 60000 --scheme "$s" --local 3 >kill.txt 2>&1 &
+    master=$!
+    victim=
+    for _ in $(seq 100); do
+        victim=$(ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk '$2 == "integral" { print $1; exit }')
+        [ -n "$victim" ] && break
+        sleep 0.05
+    done
+    sleep 0.3
+    [ -n "$victim" ] && kill -9 "$victim"
+    n=600
+    while [ $n -gt 0 ] && kill -0 "$master" 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+    kill "$master" 2>/dev/null
+    wait "$master"
+    rc=$?
+    err=$(sed -n 's/^pi = .* (error \(.*\))$/\1/p' kill.txt)
+    grep -q "worker [0-9] on .* exited" kill.txt &&
+        awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }'
+    check "$s, a worker killed mid-run: noticed, pi to 1e-9 all the same (exit $rc, error ${err:-none})" $?
+done
 run "a bad runtime option: named, exit 1" 1 "unknown scheme 'nosuch'" ./integral --scheme nosuch
 run "a bad argument: usage, exit 2" 2 "usage: integral" ./integral -x
 pvm_down; check "pvmd halted" $?

@@ -109,6 +109,8 @@ awk -F, 'NR > 1 { n++; if (!($3 > 0) || !($6 > 0) || !($8 > 0)) bad = 1 } END { 
 for f in dag/README.md dag/fig5-running-time.png dag/fig6-slr.png dag/fig7-speedup.png; do
     [ -s "$R/$f" ]; check "results/$f exists (part 3)" $?
 done
+grep -q "the 600-row image at maxiter 8000 in" "$R/sim-xu.md"
+check "sim-xu.md names this run's image (600 rows, maxiter 8000)" $?
 n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* ± ' "$R/sim-xu.md")
 [ "$n" = 8 ]; check "sim-xu.md: 8 cases, simulated beside emulated (got $n)" $?
 
