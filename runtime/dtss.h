@@ -99,7 +99,8 @@ dtss_master *dtss_master_new(void);
  * (NULL for the flags include-self and acp-int). The options:
  *   scheme NAME       dtss (default), tss, gss, fss, css, pss, qss, ess, rss,
  *                     or tree (Tree-Scheduling)
- *   PARAM VALUE       a parameter of the scheme (F, L, K, delta, ...), and
+ *   PARAM VALUE       a parameter of the scheme (F, L, k, alpha, delta, cn;
+ *                     bin/chunks --help says which scheme takes which), and
  *   min N             the minimum chunk size
  *   iterations N      the loop's size I (0 .. 2^31 - 1: PVM carries 32 bits)
  *   sample R          pseudo-uniform sampling frequency (>= 1; 1 = none)
@@ -110,7 +111,8 @@ dtss_master *dtss_master_new(void);
  *   acp-int           A_i = floor(V_i / Q_i), the paper's integer rule
  *   probe B           the workers' load probe: auto, proc or cgroup
  * Returns DTSS_OK, DTSS_ENOENT for an unknown name, or DTSS_EINVAL for a bad
- * value. Parameter ranges that depend on I are checked by dtss_master_start.
+ * value. Parameter ranges that depend on I are checked by dtss_master_check
+ * (and dtss_master_start).
  * Before dtss_master_start only (DTSS_EMISUSE after). */
 int dtss_master_set(dtss_master *m, const char *name, const char *value);
 
@@ -156,9 +158,10 @@ typedef struct dtss_piece {
 
 /* Runs the schedule until the next piece is in: DTSS_PIECE with *p filled;
  * DTSS_DONE when every iteration is in (the workers are then told to stop
- * and waited for); or an error: DTSS_ELOST when every worker was lost,
- * DTSS_EPVM, DTSS_ENOMEM. Every iteration of the loop comes exactly once
- * over the run, whatever workers are lost on the way. */
+ * and waited for; later calls return DTSS_DONE again); or an error:
+ * DTSS_ELOST when every worker was lost, DTSS_EPVM, DTSS_ENOMEM. Every
+ * iteration of the loop comes exactly once over the run, whatever workers
+ * are lost on the way. */
 int dtss_master_next(dtss_master *m, dtss_piece *p);
 
 /* After DTSS_DONE: the run's figures (seconds from the start of the
