@@ -14,7 +14,7 @@ BIN=$(cd "$BIN" && pwd)
 tmp=$(mktemp -d /tmp/dtss-bench.XXXXXX)
 . "$(dirname "$0")/pvmlib.sh"
 trap 'pvm_down; rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
+trap 'exit 1' HUP INT PIPE TERM
 cd "$tmp" || exit 1
 
 now() { date +%s.%N; }
