@@ -120,6 +120,15 @@ int master_notice(dtss_master *m, int tag)
     return DTSS_OK;
 }
 
+int master_send_work(dtss_master *m, int w, long id, long start, long size)
+{
+    char msg[256];
+    if (wire_send_work(m->rec.w[w].tid, id, start, size, msg, sizeof msg) == 0)
+        return DTSS_OK;
+    master_log(m, 0, "%s", msg);
+    return master_lose(m, w, "cannot be reached");
+}
+
 void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r)
 {
     wire_result_free(&m->cur);

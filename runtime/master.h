@@ -83,6 +83,9 @@ int master_lose(dtss_master *m, int w, const char *why);
 int master_worker_of(const dtss_master *m, int tid);
 /* A notification is in the receive buffer (tag TASKEXIT or HOSTDEL). */
 int master_notice(dtss_master *m, int tag);
+/* Sends chunk or range [start, start + size) with id to worker w; a worker
+ * that cannot be reached is lost. Returns DTSS_OK or an error (set). */
+int master_send_work(dtss_master *m, int w, long id, long start, long size);
 /* Results accepted: they are handed out next (m->cur takes them over). */
 void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r);
 

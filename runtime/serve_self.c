@@ -91,7 +91,6 @@ static int serve(dtss_master *m)
     policy_chunk c;
     sched_err err;
     int got;
-    char msg[256];
     while ((got = policy_assign(m->p, &c, &err)) == 1) {
         rec_chunk *rc = record_chunk(&m->rec);
         if (!rc)
@@ -99,13 +98,9 @@ static int serve(dtss_master *m)
         *rc = (rec_chunk){.id = c.id, .worker = c.worker, .start = c.start,
                           .size = c.size, .acp = c.acp, .sent = wire_now(),
                           .reissue = c.reissue};
-        if (wire_send_work(m->rec.w[c.worker].tid, c.id, c.start, c.size, msg,
-                           sizeof msg) < 0) {
-            master_log(m, 0, "%s", msg);
-            int r = master_lose(m, c.worker, "cannot be reached");
-            if (r != DTSS_OK)
-                return r;
-        }
+        int r = master_send_work(m, c.worker, c.id, c.start, c.size);
+        if (r != DTSS_OK)
+            return r;
     }
     if (got < 0)
         return master_fail(m, DTSS_ENOMEM, "%s", err.msg);

@@ -123,13 +123,9 @@ int tree_step(dtss_master *m)
                           .reissue = 1};
         master_log(m, 1, "iterations [%ld, %ld) of the scheduled loop go to worker "
                    "%d again", c.start, c.start + c.size, c.worker + 1);
-        if (wire_send_work(m->rec.w[c.worker].tid, rc->id, c.start, c.size, msg,
-                           sizeof msg) < 0) {
-            master_log(m, 0, "%s", msg);
-            int r = master_lose(m, c.worker, "cannot be reached");
-            if (r != DTSS_OK)
-                return r;
-        }
+        int r = master_send_work(m, c.worker, rc->id, c.start, c.size);
+        if (r != DTSS_OK)
+            return r;
     }
     if (got < 0)
         return master_fail(m, DTSS_ENOMEM, "%s", err.msg);

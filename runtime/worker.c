@@ -155,6 +155,27 @@ void worker_begin(dtss_worker *w, long id, long start, long size)
     w->t_recv = w->t_start = wire_now();
 }
 
+int worker_take_work(dtss_worker *w)
+{
+    long id = 0, start = 0, size = 0;
+    char msg[256] = "";
+    if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0 ||
+        start > w->job.iters - size)
+        return worker_fail(w, DTSS_EPVM, "worker %d: a bad chunk [%ld, +%ld): %s",
+                           w->job.index, start, size, msg);
+    worker_begin(w, id, start, size);
+    return DTSS_OK;
+}
+
+int worker_wait(dtss_worker *w, int *tag, int *src)
+{
+    int bufid = pvm_recv(-1, -1), bytes;
+    if (bufid < 0)
+        return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+    pvm_bufinfo(bufid, &bytes, tag, src);
+    return DTSS_OK;
+}
+
 int worker_piece(dtss_worker *w, long *start, long *size)
 {
     const long I = w->job.iters, R = w->job.sample;
@@ -300,19 +321,11 @@ static int ask(dtss_worker *w)
             break;
     }
     for (;;) {                                  /* wait for the reply */
-        int bufid = pvm_recv(-1, -1), bytes, tag, src, rc;
-        if (bufid < 0)
-            return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        if (tag == WIRE_WORK) {
-            long id, start, size;
-            if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0 ||
-                start > w->job.iters - size)
-                return worker_fail(w, DTSS_EPVM, "worker %d: a bad chunk: %s",
-                                   w->job.index, msg);
-            worker_begin(w, id, start, size);
-            return DTSS_OK;
-        }
+        int tag, src, rc;
+        if ((rc = worker_wait(w, &tag, &src)) != DTSS_OK)
+            return rc;
+        if (tag == WIRE_WORK)
+            return worker_take_work(w);
         if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
             return rc;
     }

@@ -65,6 +65,11 @@ void worker_results(const dtss_worker *w, wire_result *r, double t_end);
 void worker_clear_results(dtss_worker *w);
 /* A new chunk [start, start + size) with id. */
 void worker_begin(dtss_worker *w, long id, long start, long size);
+/* A WORK message is in the receive buffer: its chunk begins. DTSS_OK, or
+ * DTSS_EPVM for a malformed one. */
+int worker_take_work(dtss_worker *w);
+/* Waits for the next message: its tag and sender. DTSS_OK or DTSS_EPVM. */
+int worker_wait(dtss_worker *w, int *tag, int *src);
 /* What every state does with a message of tag: STOP -> DTSS_DONE; a task
  * exit notice -> DTSS_ELOST when the master is gone (else the peer is marked
  * dead); DTSS_OK otherwise. *peer is the dead peer's index, or -1. */

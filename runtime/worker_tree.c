@@ -70,16 +70,6 @@ static int poll_messages(dtss_worker *w)
     return rc;
 }
 
-/* The next message, waiting for it: its tag and sender. */
-static int wait_message(dtss_worker *w, int *tag, int *src)
-{
-    int bufid = pvm_recv(-1, -1), bytes;
-    if (bufid < 0)
-        return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-    pvm_bufinfo(bufid, &bytes, tag, src);
-    return DTSS_OK;
-}
-
 /* Asks the partner for work: *got = 1 with a new range, 0 when it has none.
  * Returns DTSS_OK, or the end (DTSS_DONE) or an error. */
 static int steal(dtss_worker *w, int *got)
@@ -92,7 +82,7 @@ static int steal(dtss_worker *w, int *got)
     if (wire_send_steal(w->job.tids[p], w->job.index, msg, sizeof msg) < 0)
         return DTSS_OK;                         /* gone: as if it had none */
     for (;;) {
-        if ((rc = wait_message(w, &tag, &src)) != DTSS_OK)
+        if ((rc = worker_wait(w, &tag, &src)) != DTSS_OK)
             return rc;
         if (tag == WIRE_GIVE && src == w->job.tids[p]) {
             long start, size;
@@ -122,19 +112,13 @@ static int idle(dtss_worker *w)
     if (wire_send_idle(w->parent, w->job.index, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
     for (;;) {
-        if ((rc = wait_message(w, &tag, &src)) != DTSS_OK)
+        if ((rc = worker_wait(w, &tag, &src)) != DTSS_OK)
             return rc;
         if (tag == WIRE_STEAL) {
             if ((rc = answer_steal(w)) != DTSS_OK)
                 return rc;
         } else if (tag == WIRE_WORK && src == w->parent) {
-            long id, start, size;
-            if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0 ||
-                start > w->job.iters - size)
-                return worker_fail(w, DTSS_EPVM, "worker %d: a bad range: %s",
-                                   w->job.index, msg);
-            worker_begin(w, id, start, size);
-            return DTSS_OK;
+            return worker_take_work(w);
         } else if ((rc = worker_common(w, tag, NULL)) != DTSS_OK) {
             return rc;
         }
