@@ -74,17 +74,13 @@ for s in dtss tree; do
     master=$!
     victim=
     for _ in $(seq 100); do
-        victim=$(ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk '$2 == "integral" { print $1; exit }')
+        victim=$(pvm_tasks integral | head -n 1)
         [ -n "$victim" ] && break
         sleep 0.05
     done
     sleep 0.3
     [ -n "$victim" ] && kill -9 "$victim"
-    n=600
-    while [ $n -gt 0 ] && kill -0 "$master" 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
-    kill "$master" 2>/dev/null
-    wait "$master"
-    rc=$?
+    wait_for "$master" 60
     err=$(sed -n 's/^pi = .* (error \(.*\))$/\1/p' kill.txt)
     grep -q "worker [0-9] on .* exited" kill.txt &&
         awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }'

@@ -27,6 +27,18 @@ run() {
         ok "$name"
     fi
 }
+# wait_for PID SECONDS: waits for a background job, ending it (by PID) if
+# it is still running after SECONDS; its exit status is in $rc.
+wait_for() {
+    n=$(($2 * 10))
+    while [ "$n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
+        sleep 0.1
+        n=$((n - 1))
+    done
+    kill "$1" 2>/dev/null
+    wait "$1"
+    rc=$?
+}
 finish() {
     echo "$pass passed, $fail failed, $skipped skipped"
     [ "$fail" -eq 0 ]

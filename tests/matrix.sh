@@ -24,21 +24,8 @@ cd "$tmp" || exit 1
 # checksum_of FILE: the hex of the "checksum HEX" line.
 checksum_of() { sed -n 's/^checksum \([0-9a-f]\{16\}\)$/\1/p' "$1"; }
 
-# wait_for PID SECONDS: waits for a background job, ending it (by PID) if
-# it is still running after SECONDS; its exit status is in $rc.
-wait_for() {
-    n=$(($2 * 10))
-    while [ "$n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
-        sleep 0.1
-        n=$((n - 1))
-    done
-    kill "$1" 2>/dev/null
-    wait "$1"
-    rc=$?
-}
-
 # Workers running under our pvmd (its children named matrix).
-workers() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk '$2 == "matrix" { print $1 }'; }
+workers() { pvm_tasks matrix; }
 
 # ---- usage errors: exit 2, the bad value named -----------------------------------------
 run "--help" 0 "min-size" "$BIN/matrix" --help

@@ -20,21 +20,8 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 export PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/pvm"    # (no pvmd yet)
 
-# wait_for PID SECONDS: waits for a background job, ending it (by PID) if
-# it is still running after SECONDS; its exit status is in $rc.
-wait_for() {
-    n=$(($2 * 10))
-    while [ "$n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
-        sleep 0.1
-        n=$((n - 1))
-    done
-    kill "$1" 2>/dev/null
-    wait "$1"
-    rc=$?
-}
-
 # Workers running under our pvmd (its children named worker).
-workers() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk '$2 == "worker" { print $1 }'; }
+workers() { pvm_tasks worker; }
 
 # ---- errors before any pvmd runs ----------------------------------------------
 run "no pvmd: one clear line" 1 "no PVM daemon" "$BIN/coordinator" --local 1 -q

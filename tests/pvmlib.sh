@@ -4,7 +4,9 @@
 # sets pvmd_pid (the pvmd's own PID, from the name of
 # its socket PVM_TMP/pvmtmpPID.0). pvm_down: halts it (ending its tasks) and
 # makes sure that PID is gone. Both touch only this virtual machine.
+# pvm_tasks NAME: the PIDs of the tasks our pvmd spawned whose program is NAME.
 pvmd_pid=
+pvm_tasks() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk -v n="$1" '$2 == n { print $1 }'; }
 pvm_up() {
     export PVM_ALLOW_ROOT=yes PVM_TMP="$1/pvm"
     unset PVM_VMID
