@@ -338,9 +338,8 @@ int main(int argc, char **argv)
         return 1;
     }
     /* The workers are this program, spawned by name through the hostfile's
-     * ep= path (as bin/coordinator spawns bin/worker): on the emulated
-     * cluster, ep= leads to the wrapper that puts a task into its host's CPU
-     * share (scripts/cluster); an absolute path would bypass it. */
+     * ep= path (as bin/coordinator spawns bin/worker), as on machines that do
+     * not share this program's path. */
     dtss_master_set(m, "worker", PROG);
     if (dtss_master_args(m, &argc, argv) != DTSS_OK) {
         int rc = fail("%s", dtss_master_errmsg(m));

@@ -97,18 +97,25 @@ static int queue_proc(const probe *p, char *msg, size_t len)
     return q;
 }
 
-/* State of a task from its stat file: the field after the last ')'. */
-static char task_state(const char *statfile)
+/* Is the task of this stat file runnable (state R, the field after the
+ * last ')'), and not a pvmd? The emulated host's pvmd lives in the host's
+ * cgroup (so that what it spawns does too) but is no load: it runs only to
+ * relay a message, often just when the worker probes, which would read an
+ * idle host as Q = 2. On a real host the proc back-end counts it, as
+ * /proc/loadavg does. */
+static int task_runs(const char *statfile)
 {
     FILE *f = fopen(statfile, "r");
     if (!f)
-        return '?';
+        return 0;
     char buf[512];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = '\0';
-    char *rp = strrchr(buf, ')');
-    return rp && rp[1] == ' ' ? rp[2] : '?';
+    char *lp = strchr(buf, '('), *rp = strrchr(buf, ')');
+    if (!lp || !rp || rp < lp || rp[1] != ' ' || rp[2] != 'R')
+        return 0;
+    return !(rp - lp - 1 == 4 && strncmp(lp + 1, "pvmd", 4) == 0);
 }
 
 static int all_digits(const char *s)
@@ -143,7 +150,7 @@ static int queue_cgroup(const probe *p, char *msg, size_t len)
                 continue;
             snprintf(path, sizeof path, "/proc/%s/task/%s/stat", de->d_name,
                      te->d_name);
-            running += task_state(path) == 'R';
+            running += task_runs(path);
         }
         closedir(tasks);
         if (!running)

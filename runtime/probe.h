@@ -8,7 +8,8 @@
  *   cgroup  the runnable tasks (state R in /proc/PID/task/TID/stat) whose cpu
  *           cgroup is the caller's own: an emulated host of the emulated
  *           cluster is a cpu cgroup, and CFS-throttled tasks still read R, so
- *           a host with a busy worker and 3 loaders reads Q = 4.
+ *           a host with a busy worker and 3 loaders reads Q = 4. The host's
+ *           pvmd, which lives there too, is not counted (probe.c).
  * auto picks cgroup when the caller's cpu cgroup lies under /dtss/ (where the
  * emulated cluster puts its hosts) and proc otherwise. The caller is running
  * while it measures, so it counts itself: Q >= 1.

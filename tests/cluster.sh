@@ -26,7 +26,7 @@ pvmc() { printf '%s\n' "$@" | (. "$CLUSTER_DIR/env" && timeout 20 pvm 2>&1); }
 # nothing of it leaks into the commands this script runs).
 ev() { (. "$CLUSTER_DIR/env" && eval "printf '%s\\n' \"\$$1\""); }
 
-# spawn_probes HOST...: spawns `worker --probe` on each HOST through PVM (the
+# spawn_probes HOST...: spawns `worker --probe` (or `$PROBER --probe`) on each HOST through PVM (the
 # console's `spawn ->`, one host after the other) and prints each one's line
 # "host=... backend=... cgroup=... Q=... cpus=...", prefixed by the HOST asked for. The
 # console shows a remote task's output only when it reads a line of input, so
@@ -39,7 +39,7 @@ spawn_probes() {
         job=0
         for h in "$@"; do
             for _ in 1 2 3; do
-                echo "spawn -> -$h worker --probe"
+                echo "spawn -> -$h ${PROBER:-worker} --probe"
                 job=$((job + 1))
                 i=0
                 while [ "$i" -lt 40 ] && ! grep -q "\[$job:t[0-9a-f]*\] host=" "$out"; do
@@ -135,11 +135,22 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
     pvmds=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | tr '\n' ' ')
     n=$(echo "$pvmds" | wc -w)
     [ "$n" = 5 ]; check "a master and 4 slave pvmds run ($n: $pvmds)" $?
-    # The slave pvmds run outside the hosts' quotas and run-queues.
+    # Each slave pvmd lives in its host (cgroup and CPU), so that whatever it
+    # spawns does too; the master pvmd in none.
     cgs=$(for p in $pvmds; do sed -n 's/^[0-9]*:\(.*,\)\{0,1\}cpu\(,.*\)\{0,1\}:\(.*\)/\3/p; s/^0::\(.*\)/\1/p' "/proc/$p/cgroup" | head -n 1; done | sort | tr '\n' ' ')
     [ "$(echo "$cgs" | tr ' ' '\n' | grep -v '^/dtss/' | grep -c .)" = 1 ] &&
-        [ "$(echo "$cgs" | tr ' ' '\n' | grep '^/dtss/' | tr '\n' ' ')" = "/dtss/$id/_pvmd/w1 /dtss/$id/_pvmd/w2 /dtss/$id/_pvmd/w3 /dtss/$id/_pvmd/w4 " ]
-    check "the master pvmd is in no host, the slaves in /dtss/$id/_pvmd/HOST ($cgs)" $?
+        [ "$(echo "$cgs" | tr ' ' '\n' | grep '^/dtss/' | tr '\n' ' ')" = "/dtss/$id/w1 /dtss/$id/w2 /dtss/$id/w3 /dtss/$id/w4 " ]
+    check "the master pvmd is in no host, each slave in its host's cgroup ($cgs)" $?
+    pinned=0
+    for p in $pvmds; do
+        c=$(sed -n 's/^[0-9]*:\(.*,\)\{0,1\}cpu\(,.*\)\{0,1\}:\(.*\)/\3/p; s/^0::\(.*\)/\1/p' "/proc/$p/cgroup" | head -n 1)
+        h=${c##*/}
+        [ "$c" = "/dtss/$id/$h" ] || continue
+        want=$(awk -v h="$h" '$1 == h { print $2 }' "$r/cpus")
+        [ "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$p/status")" = "$want" ] &&
+            pinned=$((pinned + 1))
+    done
+    [ "$pinned" = 4 ]; check "each slave pvmd on its host's CPU ($pinned of 4)" $?
 
     pvmc conf >"$tmp/conf"
     for hs in master:1000 w1:1000 w2:1000 w3:1000 w4:6000; do
@@ -152,6 +163,14 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
         grep -q "^$h host=$h backend=cgroup cgroup=/dtss/$id/$h Q=1 cpus=1\$" "$tmp/probes"
         check "a worker spawned on $h reports host $h, cgroup /dtss/$id/$h, Q=1: $(grep "^$h " "$tmp/probes")" $?
     done
+
+    # A program PVM does not find through ep=, copied after the cluster came
+    # up and spawned by its absolute path, still runs in its host's cgroup
+    # and on its host's CPU: it inherits them from the pvmd.
+    mkdir -p "$tmp/elsewhere" && cp "$BIN/worker" "$tmp/elsewhere/prober"
+    PROBER=$tmp/elsewhere/prober spawn_probes w2 >"$tmp/abs.out"
+    grep -q "^w2 host=w2 backend=cgroup cgroup=/dtss/$id/w2 Q=1 cpus=1\$" "$tmp/abs.out"
+    check "a program from elsewhere, spawned by absolute path, runs in its host: $(cat "$tmp/abs.out")" $?
 
     run "up twice is harmless" 0 "is up already" "$cl" up "$here/hostfiles/table2"
     n=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | wc -l)

@@ -92,7 +92,7 @@ for f in "$R"/matrix/runs/*.csv; do
 done
 [ -n "$sum" ] && [ "$bad" = 0 ]; check "matrix: every run's checksum is the sequential one ($sum)" $?
 # The workers ran in their hosts' CPU shares: the records name each host's
-# cgroup (the cluster's wrappers applied to bin/matrix too).
+# cgroup (inherited from the host's pvmd).
 in_cg=$(for f in "$R"/matrix/runs/*.csv; do "$BIN/record" "$f" worker backend,cgroup; done |
         awk -F, '$1 == "cgroup" && $2 ~ "^/dtss/" && $2 !~ "/_pvmd/" { n++ } END { print n + 0 }')
 [ "$in_cg" = 32 ]; check "matrix: every worker ran in its host's cgroup (got $in_cg of 32)" $?
