@@ -73,11 +73,17 @@ bench: deps
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && \
 	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_cluster.sh
 
-# QUICK=1: a small version (under 2 minutes); REPS=N runs per scenario.
+# The values users give on make's command line (REPS, GRAPHS, SCHEME, LOAD,
+# AFTER, HOSTFILE, ARGS, CLUSTER_MODE, PREFIX) reach the scripts through the
+# environment and are quoted where the recipes use them: they are data, never
+# shell text.
+
+# QUICK=1: a small version (about a minute); REPS=N runs per scenario.
+reproduce-tables: export MAKE_REPS = $(REPS)
 reproduce-tables: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) scripts/reproduce $(if $(filter 1,$(QUICK)),--quick) \
-	    $(if $(REPS),--reps $(REPS))
+	    $${MAKE_REPS:+--reps "$$MAKE_REPS"}
 
 # Díaz et al. on the simulator, and Xu's tables simulated (also the second
 # part of reproduce-tables). QUICK=1: a small version.
@@ -87,17 +93,25 @@ reproduce-diaz: deps
 
 # Singh et al. Figures 5-7 and the CCR / shape sweep -> results/dag/
 # (docs/dag.md). QUICK=1: a few graphs per point; GRAPHS=N graphs per point.
+reproduce-dag: export MAKE_GRAPHS = $(GRAPHS)
 reproduce-dag: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) scripts/reproduce-dag $(if $(filter 1,$(QUICK)),--quick) \
-	    $(if $(GRAPHS),--graphs $(GRAPHS))
+	    $${MAKE_GRAPHS:+--graphs "$$MAKE_GRAPHS"}
 
 # One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
+# (HOSTFILE= given: that cluster, refusing another that is up; ARGS: words for
+# bin/coordinator, split at blanks).
+run: export MAKE_SCHEME = $(or $(SCHEME),dtss)
+run: export MAKE_LOAD = $(LOAD)
+run: export MAKE_AFTER = $(AFTER)
+run: export MAKE_HOSTFILE = $(if $(filter-out file,$(origin HOSTFILE)),$(HOSTFILE))
+run: export MAKE_ARGS = $(ARGS)
 run: deps
 	@$(MAKE) --no-print-directory all
-	@BIN=$(abspath $(BIN)) scripts/run-one --scheme $(or $(SCHEME),dtss) \
-	    --load "$(LOAD)" $(if $(AFTER),--after $(AFTER)) --hostfile $(HOSTFILE) \
-	    -- $(ARGS)
+	@set -f; BIN=$(abspath $(BIN)) scripts/run-one --scheme "$$MAKE_SCHEME" \
+	    --load "$$MAKE_LOAD" $${MAKE_AFTER:+--after "$$MAKE_AFTER"} \
+	    $${MAKE_HOSTFILE:+--hostfile "$$MAKE_HOSTFILE"} -- $$MAKE_ARGS
 
 # libdtss for users' programs: dtss.h, libdtss.a, dtss.pc (pkg-config) and
 # the man page dtss(3) under PREFIX; uninstall removes exactly those (and the
@@ -217,9 +231,12 @@ $(BUILD)/%.o: %.c
 HOSTFILE ?= hostfile
 .PHONY: cluster-up cluster-down cluster-status
 
+cluster-up: export MAKE_CLUSTER_MODE = $(CLUSTER_MODE)
+cluster-up: export MAKE_HOSTFILE = $(HOSTFILE)
 cluster-up: deps
 	@$(MAKE) --no-print-directory all
-	@DTSS_BIN=$(abspath $(BIN)) scripts/cluster up $(if $(CLUSTER_MODE),--$(CLUSTER_MODE)) $(HOSTFILE)
+	@DTSS_BIN=$(abspath $(BIN)) scripts/cluster up $${MAKE_CLUSTER_MODE:+"--$$MAKE_CLUSTER_MODE"} \
+	    "$$MAKE_HOSTFILE"
 
 cluster-down:
 	@scripts/cluster down

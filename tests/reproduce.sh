@@ -124,6 +124,25 @@ grep -q "^tss: W1 .* Finish .* Imbalance" "$tmp/one.log"; check "run-one prints 
     grep -qx '1,4' "$tmp/reports" && grep -qx '2,3' "$tmp/reports"
 check "run-one: the loaded hosts report Q = 4 and 3" $?
 [ ! -e "$tmp/cl/env" ]; check "run-one takes down the cluster it brought up" $?
+# With Table 1's cluster up, asking for Table 2's refuses (make run
+# HOSTFILE=hostfiles/table2), the same cluster runs, and no hostfile means
+# the one that is up; a failed run leaves no record behind.
+CLUSTER_DIR=$tmp/cl DTSS_BIN=$BIN "$REPO/scripts/cluster" up --emulate "$REPO/hostfile" >/dev/null 2>&1
+CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --hostfile "$REPO/hostfiles/table2" \
+    --out "$tmp/two" -- -S 100 -m 200 -q >"$tmp/two.log" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "up with another hostfile" "$tmp/two.log" && [ ! -e "$tmp/two/run-dtss.csv" ]
+check "run-one --hostfile table2 with table1's cluster up: refused, saying why (exit $rc)" $?
+CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --hostfile "$REPO/hostfile" \
+    --out "$tmp/two" -- -S 100 -m 200 -q >"$tmp/two.log" 2>&1
+check "run-one --hostfile of the cluster that is up: runs" $?
+CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --out "$tmp/two" -- -S 100 -m 200 --bogus \
+    >"$tmp/two.log" 2>&1
+rc=$?
+[ $rc != 0 ] && [ ! -e "$tmp/two/run-dtss.csv" ]
+check "run-one: a failed coordinator fails the run and leaves no older record (exit $rc)" $?
+[ -e "$tmp/cl/env" ]; check "run-one leaves up a cluster it did not bring up" $?
+CLUSTER_DIR=$tmp/cl "$REPO/scripts/cluster" down >/dev/null 2>&1
 "$REPO/scripts/run-one" --load "w1:x" >/dev/null 2>&1
 [ $? -eq 2 ]; check "run-one refuses a bad load" $?
 finish
