@@ -72,6 +72,42 @@ static int pick_all(dtss_master *m, const vm *v, int *pick)
     return n;
 }
 
+/* Was this process started by a pvmd (the console's `spawn ->`, or any
+ * pvm_spawn)? Its parent process is one. */
+static int spawned_by_pvmd(void)
+{
+    char path[64], comm[32] = "";
+    snprintf(path, sizeof path, "/proc/%ld/comm", (long)getppid());
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int got = fgets(comm, sizeof comm, f) != NULL;
+    fclose(f);
+    return got && strcmp(comm, "pvmd\n") == 0;
+}
+
+/* A master that PVM started (the console places tasks round-robin) on
+ * another host than the virtual machine's master host may have landed on a
+ * host that gets a worker -- on the emulated cluster, inside that host's CPU
+ * share. Refused, saying how to start it on the master host. (A master run
+ * from a shell anywhere is where its user put it.) */
+static int check_placement(dtss_master *m, const vm *v, int mydtid)
+{
+    if (v->nhost < 2 || v->hi[0].hi_tid == mydtid || !spawned_by_pvmd())
+        return DTSS_OK;
+    char self[4096], *name = self;
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    if (strrchr(self, '/'))
+        name = strrchr(self, '/') + 1;
+    return master_fail(m, DTSS_EINVAL, "PVM started this master on host %s, not on the "
+                       "virtual machine's master host %s (the console places tasks "
+                       "round-robin, so a master may land on a host that gets a worker, "
+                       "in its CPU share); start it on %s: spawn -%s -> %s ...",
+                       v->hi[v->me].hi_name, v->hi[0].hi_name, v->hi[0].hi_name,
+                       v->hi[0].hi_name, *name ? name : "PROGRAM");
+}
+
 int hosts_choose(dtss_master *m)
 {
     vm v;
@@ -84,6 +120,8 @@ int hosts_choose(dtss_master *m)
     for (int i = 0; i < v.nhost; i++)
         if (v.hi[i].hi_tid == mydtid)
             v.me = i;
+    if ((rc = check_placement(m, &v, mydtid)) != DTSS_OK)
+        return rc;
     int max = WIRE_MAX_WORKERS;
     int *pick = malloc(sizeof *pick * (size_t)max);
     if (!pick)

@@ -12,6 +12,7 @@ tmp=$(mktemp -d /tmp/dtss-cc.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 export CLUSTER_DIR=$tmp/cluster DTSS_BIN=$BIN
 cleanup() {
+    [ -n "${KEEP:-}" ] && { echo "kept $tmp"; return; }
     "$REPO/scripts/cluster" down >/dev/null 2>&1
     rm -rf "$tmp"
 }
@@ -74,6 +75,42 @@ w4=$("$BIN/record" tree.csv chunk worker,reissue,size | awk -F, '$1 == 4 && $2 =
 
 # ---- Table 1's cluster: a host deleted mid-run ----------------------------------
 up "$REPO/hostfile"; check "table1 cluster up" $?
+
+# ---- the PVM console's spawn: the README's recipe, ten times ----------------------
+# console_spawn HOSTFLAG K: runs `spawn HOSTFLAG-> coordinator ...` in the
+# console, feeding it empty lines (it shows a task's output when it reads a
+# line) until the run's record or an error line is there; output in con-K.txt.
+console_spawn() {
+    (echo "spawn $1-> coordinator -S 120 -m 400 -o none -r $tmp/con-$2.csv"
+     i=0
+     while [ $i -lt 100 ] && [ ! -s "$tmp/con-$2.csv" ] &&
+           ! grep -q "PVM started this master" "$tmp/con-$2.txt" 2>/dev/null; do
+         sleep 0.1; echo; i=$((i + 1))
+     done
+     sleep 0.3; echo quit) | timeout 30 pvm >"$tmp/con-$2.txt" 2>&1
+}
+ok_runs=0
+for k in 1 2 3 4 5 6 7 8 9 10; do
+    console_spawn "-master " "m$k"
+    hosts=$("$BIN/record" "$tmp/con-m$k.csv" worker host,backend 2>/dev/null | tr '\n' ' ')
+    [ "$hosts" = "w1,cgroup w2,cgroup w3,cgroup w4,cgroup " ] && ok_runs=$((ok_runs + 1))
+done
+[ $ok_runs = 10 ]; check "spawn -master -> coordinator: 10 of 10 runs on the four emulated hosts ($ok_runs)" $?
+# Without -master the console may place the coordinator on a worker's host:
+# then it refuses, naming the recipe; never a run with the wrong hosts.
+refused=0 right=0 wrong=0
+for k in 1 2 3 4 5 6; do
+    console_spawn "" "p$k"
+    if grep -q "start it on master: spawn -master -> coordinator" "$tmp/con-p$k.txt"; then
+        [ ! -e "$tmp/con-p$k.csv" ] && refused=$((refused + 1))
+    elif [ "$("$BIN/record" "$tmp/con-p$k.csv" worker host 2>/dev/null | tr '\n' ' ')" = "w1 w2 w3 w4 " ]; then
+        right=$((right + 1))
+    else
+        wrong=$((wrong + 1))
+    fi
+done
+[ $wrong = 0 ] && [ $((refused + right)) = 6 ]
+check "spawn -> coordinator without a host: runs right or refuses with the recipe ($right ran, $refused refused, $wrong otherwise)" $?
 # The library a user installs is the plain build, whatever this test run's
 # make settings (SAN=1 would reach a nested make through MAKEFLAGS).
 umake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }

@@ -8,7 +8,9 @@ BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d /tmp/dtss-repro.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# Ends the clusters it may have up (its own folders), whatever happened.
+trap 'for d in "$tmp/cl" "$tmp/cluster"; do [ -e "$d/env" ] && CLUSTER_DIR=$d "$REPO/scripts/cluster" down >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
