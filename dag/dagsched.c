@@ -110,9 +110,15 @@ static int gantt(const dag_schedule *s, const char *out)
         const dag_copy *x = &s->copy[j];
         if (x->task >= g->n_user)
             continue;
+        /* The name stays one quoted field of one data line: a quote, a
+         * backslash or a control character (a line break could end the
+         * data block and let what follows be read as gnuplot code) becomes
+         * '_'. */
         fputc('"', gp);
-        for (const char *c = g->name[x->task]; *c; c++)
-            fputc(*c == '"' || *c == '\\' ? '_' : *c, gp);
+        for (const char *c = g->name[x->task]; *c; c++) {
+            unsigned char u = (unsigned char)*c;
+            fputc(u == '"' || u == '\\' || u < 0x20 || u == 0x7f ? '_' : u, gp);
+        }
         fprintf(gp, "\" %d %.10g %.10g %d\n", x->proc + 1, x->start, x->finish, x->dup);
     }
     fprintf(gp, "EOD\n");

@@ -66,7 +66,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     run "--gantt into a missing folder fails" 1 "gnuplot" \
         "$BIN/dagsched" -g /nonexistent/dir/g.png "$EX/chain.dag"
 else
-    echo "note: gnuplot not found; --gantt not tested"
+    skip "gnuplot not found: --gantt not tested"
 fi
 
 # ---- daggen ---------------------------------------------------------------------
@@ -168,7 +168,30 @@ if command -v gnuplot >/dev/null 2>&1; then
           "$R/graphs-fig.csv" "$R/graphs-sweep.csv")
     [ "$bad" = 0 ]; check "SLR >= 1 in every experiment line (got $bad below)" $?
 else
-    echo "note: gnuplot not found; reproduce-dag not tested"
+    skip "gnuplot not found: reproduce-dag not tested"
+fi
+
+# A task name that tries to end gnuplot's data block and run a command:
+# drawn as data, nothing runs.
+if command -v gnuplot >/dev/null 2>&1; then
+    cat >"$tmp/evil.dot" <<EOF
+digraph g {
+  processors = 2;
+  "a
+EOD
+system('touch $tmp/pwned')
+\$copies << EOD" [cost="3,4"];
+  "b\\\";\`touch $tmp/pwned2\`" [cost="2,2"];
+  "a
+EOD
+system('touch $tmp/pwned')
+\$copies << EOD" -> "b\\\";\`touch $tmp/pwned2\`" [comm=1];
+}
+EOF
+    "$BIN/dagsched" -g "$tmp/evil.png" "$tmp/evil.dot" >"$tmp/evil.out" 2>&1
+    rc=$?
+    [ $rc = 0 ] && [ -s "$tmp/evil.png" ] && [ ! -e "$tmp/pwned" ] && [ ! -e "$tmp/pwned2" ]
+    check "hostile task names (a line break, EOD, system(), quotes, backquotes) are drawn as data (exit $rc)" $?
 fi
 
 finish
