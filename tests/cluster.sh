@@ -152,6 +152,9 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
     done
     [ "$pinned" = 4 ]; check "each slave pvmd on its host's CPU ($pinned of 4)" $?
 
+    grep -q "wd=$here/results/console\( \|\$\)" "$r/hostfile" && [ -d "$here/results/console" ]
+    check "the console's runs go to results/console/ (wd=, created), not the checkout's top" $?
+
     pvmc conf >"$tmp/conf"
     for hs in master:1000 w1:1000 w2:1000 w3:1000 w4:6000; do
         awk -v h="${hs%:*}" -v s="${hs#*:}" '$1 == h && $4 == s { f = 1 } END { exit !f }' "$tmp/conf"
