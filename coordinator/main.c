@@ -7,9 +7,12 @@
  * run line it gives the image's fields (width, height, maxiter, checksum).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "mandel/mandel.h"
 #include "runtime/dtss.h"
@@ -72,18 +75,82 @@ static int store(image *im, const dtss_piece *pc)
     return 0;
 }
 
+static double clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Rows in so far and the image's height, for the interrupt message: a
+ * signal handler may read them. */
+static volatile sig_atomic_t rows_in, rows_all;
+
+/* Writes n in decimal with write(2): safe in a signal handler. */
+static void put_number(long n)
+{
+    char buf[24], *p = buf + sizeof buf;
+    do
+        *--p = (char)('0' + n % 10);
+    while ((n /= 10) > 0);
+    if (write(STDERR_FILENO, p, (size_t)(buf + sizeof buf - p)) < 0)
+        return;
+}
+
+/* Ctrl-C (or a kill): say what was lost and end. Nothing is written: the
+ * image and the record are written only at the end, and the old ones were
+ * removed at the start, so no earlier run's files pass for this one's. The
+ * workers end on their own (PVM tells them their master exited). */
+static void interrupted(int sig)
+{
+    static const char a[] = "\ncoordinator: interrupted: ", b[] = " of ",
+                      c[] = " rows were in; no image, no run record written\n";
+    if (write(STDERR_FILENO, a, sizeof a - 1) < 0)
+        _exit(128 + sig);
+    put_number(rows_in);
+    if (write(STDERR_FILENO, b, sizeof b - 1) < 0)
+        _exit(128 + sig);
+    put_number(rows_all);
+    if (write(STDERR_FILENO, c, sizeof c - 1) < 0)
+        _exit(128 + sig);
+    _exit(128 + sig);
+}
+
+/* Progress on a terminal, at most twice a second: rows in, chunks, time. */
+static void progress(const image *im, long chunks, double t0, int last)
+{
+    static double shown;
+    double now = clock_now();
+    if (!last && now - shown < 0.5)
+        return;
+    shown = now;
+    fprintf(stderr, "\rcoordinator: %ld of %d rows in, %ld chunk%s, %.1f s%s", im->rows_done,
+            im->p.height, chunks, chunks == 1 ? "" : "s", now - t0, last ? "\n" : "");
+}
+
 /* Runs the schedule, assembling the image. Returns 0, or 1 after a message. */
-static int run(dtss_master *m, image *im)
+static int run(dtss_master *m, image *im, int show)
 {
     dtss_piece pc;
     int rc;
-    while ((rc = dtss_master_next(m, &pc)) == DTSS_PIECE)
+    long chunks = 0, last_chunk = -1;
+    double t0 = clock_now();
+    rows_all = im->p.height;
+    while ((rc = dtss_master_next(m, &pc)) == DTSS_PIECE) {
         if (store(im, &pc) != 0) {
             fprintf(stderr, "coordinator: worker %d sent %zu bytes for rows [%ld, %ld) "
                     "(or a row twice)\n", pc.worker + 1, pc.len, pc.start,
                     pc.start + pc.size);
             return 1;
         }
+        rows_in = im->rows_done;
+        chunks += pc.chunk != last_chunk;
+        last_chunk = pc.chunk;
+        if (show)
+            progress(im, chunks, t0, 0);
+    }
+    if (show)
+        progress(im, chunks, t0, 1);
     if (rc != DTSS_DONE) {
         fprintf(stderr, "coordinator: %s\n", dtss_master_errmsg(m));
         return 1;
@@ -225,11 +292,21 @@ int main(int argc, char **argv)
         dtss_master_free(m);
         return fail("out of memory for a %dx%d image", im.p.width, im.p.height);
     }
+    /* An earlier run's outputs go now: whatever ends this run, none of them
+     * can pass for its own. */
+    if (strcmp(out, "none") != 0)
+        unlink(out);
+    if (strcmp(record_path, "none") != 0 && strcmp(record_path, "-") != 0)
+        unlink(record_path);
+    struct sigaction sa = {.sa_handler = interrupted};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     dtss_master_log(m, stderr, "coordinator", !quiet);
     if (dtss_master_start(m) != DTSS_OK) {
         fprintf(stderr, "coordinator: %s\n", dtss_master_errmsg(m));
         rc = 1;
-    } else if ((rc = run(m, &im)) == 0) {
+    } else if ((rc = run(m, &im, !quiet && isatty(STDERR_FILENO))) == 0) {
         rc = outputs(m, &im, out, record_path, quiet);
     }
     dtss_master_free(m);

@@ -134,6 +134,41 @@ done
 check "coordinator killed: its workers exit within 1.5 s" $left
 [ ! -e x.csv ]; check "coordinator killed: it had not finished (no run record)" $?
 
+# ---- Ctrl-C: says what was lost, leaves no file of an earlier run -------------------
+echo "an earlier run" >old.csv
+echo "an earlier image" >old.pgm
+"$BIN/coordinator" --local 2 -S 1000 -m 20000 -o old.pgm -r old.csv >int.out 2>int.err &
+coord=$!
+for _ in $(seq 100); do
+    [ -n "$(workers)" ] && break
+    sleep 0.05
+done
+sleep 0.5
+kill -INT "$coord"
+wait_for "$coord" 10
+[ "$rc" = 130 ] && grep -q "interrupted: [0-9]* of 1000 rows were in; no image, no run record" int.err
+check "Ctrl-C: exit 130, the rows lost said (exit $rc: $(tail -n 1 int.err))" $?
+[ ! -e old.csv ] && [ ! -e old.pgm ]
+check "Ctrl-C: no earlier run's record or image left to pass for this one's" $?
+left=1
+for _ in $(seq 20); do
+    [ -z "$(workers)" ] && { left=0; break; }
+    sleep 0.1
+done
+check "Ctrl-C: the workers exit too" $left
+
+# ---- progress on a terminal only ---------------------------------------------------
+if command -v script >/dev/null 2>&1; then
+    script -q -c "$BIN/coordinator --local 2 -S 300 -m 2000 -o none -r none" /dev/null |
+        tr '\r' '\n' >tty.out 2>&1
+    grep -q "^coordinator: 300 of 300 rows in, [0-9]* chunks, [0-9.]* s" tty.out
+    check "on a terminal: progress (rows in, chunks, time)" $?
+    "$BIN/coordinator" --local 2 -S 300 -m 2000 -o none -r none >pipe.out 2>&1
+    ! grep -q "rows in" pipe.out; check "not a terminal: no progress lines" $?
+else
+    skip "no script(1): progress on a terminal not checked"
+fi
+
 # ---- halt --------------------------------------------------------------------------
 pvm_down; check "pvmd halted" $?
 finish
