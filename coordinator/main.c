@@ -39,6 +39,8 @@ static void usage(FILE *f)
 "  -r, --record FILE    the run record, CSV (default run.csv; 'none')\n"
 "  -q, --quiet          only the summary line\n"
 "  -h, --help           this help\n"
+"exit status: 0 done; 1 the run failed (no PVM, no hosts, workers lost, an output\n"
+"not written: said), 130 interrupted; 2 a bad option or value\n"
 "scheduling (the runtime's options; -s NAME is --scheme, -R R is --sample,\n"
 "whose default here is 4; the worker program is bin/worker):\n",
             MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER);

@@ -32,15 +32,16 @@ static void usage(FILE *f)
 "\n"
 "options (LIST: comma-separated values):\n"
 "  -v, --tasks LIST    numbers of tasks (default 20,40,60,80)\n"
-"  -a, --alpha LIST    shapes (default 0.5)\n"
-"  -c, --ccr LIST      communication to computation ratios (default 0.1)\n"
-"  -d, --outdeg LIST   out-degrees, 0 meaning v (default 1,2,3,4,5,0)\n"
+"      --alpha LIST    shapes (default 0.5)\n"
+"      --ccr LIST      communication to computation ratios (default 0.1)\n"
+"      --outdeg LIST   out-degrees, 0 meaning v (default 1,2,3,4,5,0)\n"
 "  -b, --beta LIST     heterogeneity ranges (default 0.1,0.25,0.5,0.75,1)\n"
-"  -q, --procs LIST    numbers of processors (default 2,4,8)\n"
-"  -w, --wdag LIST     mean computation costs (default 20,50,100)\n"
+"      --procs LIST    numbers of processors (default 2,4,8)\n"
+"      --wdag LIST     mean computation costs (default 20,50,100)\n"
 "  -n, --graphs N      graphs per (v, alpha, CCR) (default 1000)\n"
-"  -S, --seed S        seed of the parameter draws (default 1)\n"
-"  -h, --help          this help\n");
+"      --seed S        seed of the parameter draws (default 1)\n"
+"  -h, --help          this help\n"
+"exit status: 0 done; 1 an experiment failed (said); 2 a bad option or value\n");
 }
 
 #define fail(...) parse_fail("dagexp", __VA_ARGS__)
@@ -92,14 +93,14 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"tasks", required_argument, NULL, 'v'},
-        {"alpha", required_argument, NULL, 'a'},
-        {"ccr", required_argument, NULL, 'c'},
-        {"outdeg", required_argument, NULL, 'd'},
+        {"alpha", required_argument, NULL, 1001},
+        {"ccr", required_argument, NULL, 1002},
+        {"outdeg", required_argument, NULL, 1003},
         {"beta", required_argument, NULL, 'b'},
-        {"procs", required_argument, NULL, 'q'},
-        {"wdag", required_argument, NULL, 'w'},
+        {"procs", required_argument, NULL, 1004},
+        {"wdag", required_argument, NULL, 1005},
         {"graphs", required_argument, NULL, 'n'},
-        {"seed", required_argument, NULL, 'S'},
+        {"seed", required_argument, NULL, 1006},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -109,20 +110,20 @@ int main(int argc, char **argv)
     long graphs = 1000, seed = 1;
     int c, rc;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:a:c:d:b:q:w:n:S:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":v:b:n:h", opts, NULL)) != -1) {
         switch (c) {
         case 'v': if ((rc = get_list("tasks", optarg, &V, 1))) return rc; break;
-        case 'a': if ((rc = get_list("alpha", optarg, &alpha, 0))) return rc; break;
-        case 'c': if ((rc = get_list("ccr", optarg, &ccr, 0))) return rc; break;
-        case 'd': if ((rc = get_list("outdeg", optarg, &outdeg, 1))) return rc; break;
+        case 1001: if ((rc = get_list("alpha", optarg, &alpha, 0))) return rc; break;
+        case 1002: if ((rc = get_list("ccr", optarg, &ccr, 0))) return rc; break;
+        case 1003: if ((rc = get_list("outdeg", optarg, &outdeg, 1))) return rc; break;
         case 'b': if ((rc = get_list("beta", optarg, &beta, 0))) return rc; break;
-        case 'q': if ((rc = get_list("procs", optarg, &procs, 1))) return rc; break;
-        case 'w': if ((rc = get_list("wdag", optarg, &wdag, 0))) return rc; break;
+        case 1004: if ((rc = get_list("procs", optarg, &procs, 1))) return rc; break;
+        case 1005: if ((rc = get_list("wdag", optarg, &wdag, 0))) return rc; break;
         case 'n':
             if (parse_long(optarg, &graphs) != 0 || graphs < 1)
                 return fail("--graphs '%s' is not an integer >= 1", optarg);
             break;
-        case 'S':
+        case 1006:
             if (parse_long(optarg, &seed) != 0 || seed < 0)
                 return fail("--seed '%s' is not an integer >= 0", optarg);
             break;

@@ -21,17 +21,19 @@ static void usage(FILE *f)
 "\n"
 "options:\n"
 "  -v, --tasks N       number of tasks (default %d)\n"
-"  -a, --alpha A       shape: height ~ sqrt(v)/A, width ~ A sqrt(v) (default %g)\n"
-"  -d, --outdeg D      children per task, or 'v' for every lower task (default %d)\n"
-"  -c, --ccr C         communication to computation ratio (default %g)\n"
-"  -w, --wdag W        mean computation cost W_DAG (default %g)\n"
+"      --alpha A       shape: height ~ sqrt(v)/A, width ~ A sqrt(v) (default %g)\n"
+"      --outdeg D      children per task, or 'v' for every lower task (default %d)\n"
+"      --ccr C         communication to computation ratio (default %g)\n"
+"      --wdag W        mean computation cost W_DAG (default %g)\n"
 "  -b, --beta B        heterogeneity, 0 to 2: a task's costs spread over\n"
 "                      w_i (1 +- B/2) (default %g)\n"
-"  -q, --procs Q       processors (default %d)\n"
-"  -S, --seed S        GSL mt19937 seed (default %lu)\n"
+"      --procs Q       processors (default %d)\n"
+"      --seed S        GSL mt19937 seed (default %lu)\n"
 "  -f, --format FMT    text or dot (default text)\n"
 "  -o, --output FILE   write to FILE (default standard output)\n"
-"  -h, --help          this help\n",
+"  -h, --help          this help\n"
+"exit status: 0 done; 1 the graph could not be made or written (said); 2 a bad\n"
+"option or value\n",
             d.v, d.alpha, d.out_degree, d.ccr, d.wdag, d.beta, d.q, d.seed);
 }
 
@@ -41,13 +43,13 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"tasks", required_argument, NULL, 'v'},
-        {"alpha", required_argument, NULL, 'a'},
-        {"outdeg", required_argument, NULL, 'd'},
-        {"ccr", required_argument, NULL, 'c'},
-        {"wdag", required_argument, NULL, 'w'},
+        {"alpha", required_argument, NULL, 1001},
+        {"outdeg", required_argument, NULL, 1002},
+        {"ccr", required_argument, NULL, 1003},
+        {"wdag", required_argument, NULL, 1004},
         {"beta", required_argument, NULL, 'b'},
-        {"procs", required_argument, NULL, 'q'},
-        {"seed", required_argument, NULL, 'S'},
+        {"procs", required_argument, NULL, 1005},
+        {"seed", required_argument, NULL, 1006},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
@@ -59,16 +61,16 @@ int main(int argc, char **argv)
     int format = DAG_FORMAT_TEXT, c;
     long seed;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:a:d:c:w:b:q:S:f:o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":v:b:f:o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'v': if (parse_int(optarg, &d.v) != 0) return fail("--tasks '%s' is not an integer", optarg); break;
-        case 'a': if (parse_double(optarg, &d.alpha) != 0) return fail("--alpha '%s' is not a number", optarg); break;
-        case 'd': outdeg = optarg; break;
-        case 'c': if (parse_double(optarg, &d.ccr) != 0) return fail("--ccr '%s' is not a number", optarg); break;
-        case 'w': if (parse_double(optarg, &d.wdag) != 0) return fail("--wdag '%s' is not a number", optarg); break;
+        case 1001: if (parse_double(optarg, &d.alpha) != 0) return fail("--alpha '%s' is not a number", optarg); break;
+        case 1002: outdeg = optarg; break;
+        case 1003: if (parse_double(optarg, &d.ccr) != 0) return fail("--ccr '%s' is not a number", optarg); break;
+        case 1004: if (parse_double(optarg, &d.wdag) != 0) return fail("--wdag '%s' is not a number", optarg); break;
         case 'b': if (parse_double(optarg, &d.beta) != 0) return fail("--beta '%s' is not a number", optarg); break;
-        case 'q': if (parse_int(optarg, &d.q) != 0) return fail("--procs '%s' is not an integer", optarg); break;
-        case 'S':
+        case 1005: if (parse_int(optarg, &d.q) != 0) return fail("--procs '%s' is not an integer", optarg); break;
+        case 1006:
             if (parse_long(optarg, &seed) != 0 || seed < 0)
                 return fail("--seed '%s' is not an integer >= 0", optarg);
             d.seed = (unsigned long)seed;

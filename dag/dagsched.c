@@ -36,9 +36,9 @@ static void usage(FILE *f)
                 dag_algos[i]->summary);
     fprintf(f,
 "  -g, --gantt OUT.png draw the schedule with gnuplot\n"
-"  -r, --ranks         also print each task's rank_u, rank_d and priority\n"
+"      --ranks         also print each task's rank_u, rank_d and priority\n"
 "                      and CPOP's critical path\n"
-"  -s, --summary       print only makespan, slr, speedup (and duplicates)\n"
+"      --summary       print only makespan, slr, speedup (and duplicates)\n"
 "  -f, --format FMT    read FILE as text or dot (default: by content)\n"
 "  -h, --help          this help\n"
 "\n"
@@ -165,8 +165,8 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"algo", required_argument, NULL, 'a'},
         {"gantt", required_argument, NULL, 'g'},
-        {"ranks", no_argument, NULL, 'r'},
-        {"summary", no_argument, NULL, 's'},
+        {"ranks", no_argument, NULL, 1001},
+        {"summary", no_argument, NULL, 1002},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -174,12 +174,12 @@ int main(int argc, char **argv)
     const char *algo = "heft", *gantt_out = NULL, *fmt = NULL;
     int ranks = 0, summary = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":a:g:rsf:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":a:g:f:h", opts, NULL)) != -1) {
         switch (c) {
         case 'a': algo = optarg; break;
         case 'g': gantt_out = optarg; break;
-        case 'r': ranks = 1; break;
-        case 's': summary = 1; break;
+        case 1001: ranks = 1; break;
+        case 1002: summary = 1; break;
         case 'f': fmt = optarg; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("dagsched", c, argv);

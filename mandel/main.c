@@ -24,13 +24,14 @@ static void usage(FILE *f)
 "                        sampled_row is the row visited at that index of the\n"
 "                        pseudo-uniformly sampled loop ('-' = stdout)\n"
 "  -R, --sample R        sampling frequency for --costs, >= 1 (default 4)\n"
-"  -s, --size N          width and height in pixels (default %d)\n"
+"  -S, --size N          width and height in pixels (default %d)\n"
 "  -W, --width N         width in pixels\n"
 "  -H, --height N        height in pixels\n"
 "  -m, --maxiter N       maximum iterations per pixel (default %u)\n"
 "      --region X0,Y0,X1,Y1  the region (default -2,-2,2,2)\n"
 "  -q, --quiet           no summary, no progress\n"
-"  -h, --help            this help\n",
+"  -h, --help            this help\n"
+"exit status: 0 done; 2 a bad option or value, or an output that cannot be written\n",
             MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER);
 }
 
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
         {"out", required_argument, NULL, 'o'},
         {"costs", required_argument, NULL, 'c'},
         {"sample", required_argument, NULL, 'R'},
-        {"size", required_argument, NULL, 's'},
+        {"size", required_argument, NULL, 'S'},
         {"width", required_argument, NULL, 'W'},
         {"height", required_argument, NULL, 'H'},
         {"maxiter", required_argument, NULL, 'm'},
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
     double region[4];
 
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:c:R:s:W:H:m:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:c:R:S:W:H:m:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'c': costs = optarg; break;
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
             if (parse_long(optarg, &R) != 0 || R < 1)
                 return fail("--sample '%s' must be an integer >= 1", optarg);
             break;
-        case 's':
+        case 'S':
             if (parse_int(optarg, &p.width) != 0)
                 return fail("--size '%s' is not an integer", optarg);
             p.height = p.width;

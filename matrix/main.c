@@ -58,6 +58,7 @@ static void usage(FILE *f)
 "                       max=, seed=, checksum= on its run line)\n"
 "  -q, --quiet          no progress lines: the summary and the checksum\n"
 "  -h, --help           this help\n"
+"exit status: 0 done; 1 the run failed (said); 2 a bad option or value\n"
 "scheduling: the runtime's options below; -s NAME is --scheme. Its --min is\n"
 "--chunk-min N here (the minimum chunk size), its --iterations -n/--count:\n",
             matrix_blas(), DEFAULT_COUNT, DEFAULT_SCALE,

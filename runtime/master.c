@@ -202,6 +202,13 @@ int dtss_master_start(dtss_master *m)
     int rc = dtss_master_check(m);
     if (rc != DTSS_OK)
         return rc;
+    /* As root, libpvm prints a 20-line banner and ends the process unless
+     * PVM_ALLOW_ROOT is set: say it in one line instead, before any PVM call. */
+    if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT"))
+        return master_fail(m, DTSS_EPVM, "PVM runs as root only with PVM_ALLOW_ROOT set: "
+                           "source the cluster's env file (. build/cluster/env, after "
+                           "make cluster-up), or export PVM_ALLOW_ROOT=yes for a virtual "
+                           "machine of your own");
     pvm_setopt(PvmAutoErr, 0);
     int me = quiet_mytid();
     if (me < 0)

@@ -96,6 +96,8 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
     if (!dtss_is_worker(argc, argv))
         return worker_fail(w, DTSS_EMISUSE, "not spawned by a master: workers are "
                            "started by the master program (dtss_master_start)");
+    if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT"))     /* see dtss_master_start */
+        return worker_fail(w, DTSS_EPVM, "PVM runs as root only with PVM_ALLOW_ROOT set");
     pvm_setopt(PvmAutoErr, 0);
     int me = pvm_mytid();
     if (me < 0)

@@ -33,6 +33,7 @@ static void usage(FILE *f)
 "      --min N         minimum chunk size (default 1)\n"
 "      --count         print only the number of chunks\n"
 "  -h, --help          this help\n"
+"exit status: 0 done; 1 the scheme failed on the way (said); 2 a bad option or value\n"
 "\nschemes and their parameters (--NAME VALUE):\n");
     for (int i = 0; sched_types[i]; i++) {
         const sched_type *T = sched_types[i];

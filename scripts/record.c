@@ -40,7 +40,7 @@ static void usage(FILE *f)
 "For KIND run, a name outside the schema is a workload field (key=value:\n"
 "width, height, maxiter, checksum, workload, ...), empty when absent.\n"
 "\n"
-"  -c, --count   print the number of KIND lines instead\n"
+"      --count   print the number of KIND lines instead\n"
 "  -h, --help    this help\n"
 "\n"
 "Exit status: 0; 1 for a file that is not a readable run record (the message\n"
@@ -162,15 +162,15 @@ static long print_lines(const char *path, const char *kind, char **ask, int n,
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"count", no_argument, NULL, 'c'},
+        {"count", no_argument, NULL, 1001},
         {"help", no_argument, NULL, 'h'},
         {0},
     };
     int count_only = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ch", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': count_only = 1; break;
+        case 1001: count_only = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("record", c, argv);
         }

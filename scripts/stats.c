@@ -21,9 +21,10 @@ static void usage(FILE *f)
     fprintf(f, "usage: stats [--groups] < numbers\n"
             "prints the mean, standard deviation (n - 1), count, minimum and maximum\n"
             "of the numbers read\n"
-            "  -g, --groups  read lines KEY NUMBER; one line KEY mean sd n min max\n"
+            "      --groups  read lines KEY NUMBER; one line KEY mean sd n min max\n"
             "                for every run of lines with the same KEY\n"
-            "  -h, --help    this help\n");
+            "  -h, --help    this help\n"
+            "exit status: 0 done; 1 no number read, or a bad line (said); 2 a bad option\n");
 }
 
 typedef struct { double *x; size_t n, cap; } sample;
@@ -109,15 +110,15 @@ static int run(int groups, sample *s, char **line, char **key)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"groups", no_argument, NULL, 'g'},
+        {"groups", no_argument, NULL, 1001},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int groups = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":gh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
-        case 'g': groups = 1; break;
+        case 1001: groups = 1; break;
         case 'h': usage(stdout); return 0;
         default:
             return parse_getopt_error("stats", c, argv);

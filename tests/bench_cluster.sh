@@ -5,10 +5,10 @@
 # the sp= ratios; fails if one is off by more than 10%. Also times bring-up and
 # teardown. Needs root (else it says so and skips).
 #   usage: tests/bench_cluster.sh [HOSTFILE...]   (BIN: programs, default bin;
-#          BENCH_WORK: mandel options, default "-s 600 -m 3000")
+#          BENCH_WORK: mandel options, default "-S 600 -m 3000")
 set -u
 BIN=${BIN:-bin}
-WORK=${BENCH_WORK:--s 600 -m 3000}
+WORK=${BENCH_WORK:--S 600 -m 3000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 

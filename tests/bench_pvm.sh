@@ -34,7 +34,7 @@ pvm_up "$tmp" "$BIN" 1 || { echo "bench_pvm: could not start a pvmd"; exit 1; }
 rows=3000
 : >pp.txt; : >rt.txt; : >co.txt
 for _ in 1 2 3 4 5 6 7; do
-    taskset -c 1 "$BIN/pingpong" -n $rows -w 200 >>pp.txt
+    taskset -c 1 "$BIN/pingpong" -n $rows -W 200 >>pp.txt
     taskset -c 1 "$BIN/bench_runtime" -n $rows -w 200 >>rt.txt
     taskset -c 1 "$BIN/coordinator" -s pss --local 1 -W 200 -H $rows -m 1 -R 1 -o none -r rec.csv -q >/dev/null
     "$BIN/record" rec.csv run finish | awk -v n=$rows '{ printf "%.1f\n", $1 / n * 1e6 }' >>co.txt

@@ -62,7 +62,7 @@ run "mandel --help" 0 "pseudo-uniformly" "$BIN/mandel" --help
 run "mandel small image" 0 "size 64x32 maxiter 100" "$BIN/mandel" -W 64 -H 32 -m 100 -o "$tmp/m.pgm"
 size=$(wc -c <"$tmp/m.pgm")
 [ "$size" -eq $((13 + 64 * 32)) ]; check "mandel PGM has header + 64x32 bytes (got $size)" $?
-"$BIN/mandel" -s 40 -m 50 -R 4 -c "$tmp/c.csv" -q
+"$BIN/mandel" -S 40 -m 50 -R 4 -c "$tmp/c.csv" -q
 check "mandel --costs runs" $?
 head -n 1 "$tmp/c.csv" | grep -qx "index,row,cost,sampled_row,sampled_cost"; check "costs CSV header" $?
 rows=$(awk 'END { print NR - 1 }' "$tmp/c.csv")
@@ -73,23 +73,23 @@ second=$(awk -F, 'NR == 3 { print $4 }' "$tmp/c.csv")
 [ "$second" = 4 ]; check "R = 4: the second sampled row is row 4 (got $second)" $?
 # The summary's checksum agrees between two runs, and the costs total equals
 # the reported iteration count.
-a=$("$BIN/mandel" -s 50 -m 80 | sed 's/ seconds.*//')
-b=$("$BIN/mandel" -s 50 -m 80 -c "$tmp/c2.csv" | sed 's/ seconds.*//')
+a=$("$BIN/mandel" -S 50 -m 80 | sed 's/ seconds.*//')
+b=$("$BIN/mandel" -S 50 -m 80 -c "$tmp/c2.csv" | sed 's/ seconds.*//')
 [ -n "$a" ] && [ "$a" = "$b" ]; check "mandel is deterministic" $?
 it=$(echo "$a" | sed 's/.*iterations \([0-9]*\).*/\1/')
 tot=$(awk -F, 'NR > 1 { s += $3 } END { printf "%d", s }' "$tmp/c2.csv")
 [ "$it" = "$tot" ]; check "row costs sum to the reported iterations ($tot vs $it)" $?
-"$BIN/mandel" -s 20 -m 10 -c - >"$tmp/stdout.csv" 2>"$tmp/stderr"
+"$BIN/mandel" -S 20 -m 10 -c - >"$tmp/stdout.csv" 2>"$tmp/stderr"
 head -n 1 "$tmp/stdout.csv" | grep -qx "index,row,cost,sampled_row,sampled_cost" &&
     grep -q "^size" "$tmp/stderr"
 check "--costs - writes CSV to stdout and the summary to stderr" $?
 
-run "mandel bad size" 2 "width 0" "$BIN/mandel" -s 0
+run "mandel bad size" 2 "width 0" "$BIN/mandel" -S 0
 run "mandel bad maxiter" 2 "--maxiter '0'" "$BIN/mandel" -m 0
 run "mandel bad sample" 2 "--sample '0'" "$BIN/mandel" -R 0
 run "mandel bad region" 2 "four numbers" "$BIN/mandel" --region 1,2,3
 run "mandel empty region" 2 "xmin < xmax" "$BIN/mandel" --region 1,0,0,1
-run "mandel unwritable output" 2 "fopen(/nonexistent/m.pgm)" "$BIN/mandel" -s 8 -m 5 -o /nonexistent/m.pgm
+run "mandel unwritable output" 2 "fopen(/nonexistent/m.pgm)" "$BIN/mandel" -S 8 -m 5 -o /nonexistent/m.pgm
 run "mandel unknown option" 2 "unknown option" "$BIN/mandel" --colour
 
 finish

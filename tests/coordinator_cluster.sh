@@ -31,7 +31,7 @@ up() {
     . "$CLUSTER_DIR/env"
 }
 cd "$tmp" || exit 1
-"$BIN/mandel" -s 240 -m 3000 -o ref.pgm -q
+"$BIN/mandel" -S 240 -m 3000 -o ref.pgm -q
 
 # ---- Table 2's cluster: V_i from sp=, Q_i from the load --------------------------
 up "$REPO/hostfiles/table2"; check "table2 cluster up" $?
@@ -129,7 +129,7 @@ check "the installed example runs on the emulated cluster: four workers, pi to 1
 
 # The run takes about 5 s (600x600 at 40000 iterations on one core shared by
 # four hosts); w3 leaves 1.5 s into it.
-"$BIN/mandel" -s 600 -m 40000 -o big.pgm -q
+"$BIN/mandel" -S 600 -m 40000 -o big.pgm -q
 "$BIN/coordinator" -s dtss -S 600 -m 40000 -o del.pgm -r del.csv >del.txt 2>&1 &
 coord=$!
 sleep 1

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 
 # makespan ALGO FILE: the makespan dagsched prints.
-makespan() { "$BIN/dagsched" -s -a "$1" "$2" 2>/dev/null | awk '$1 == "makespan" { print $2 }'; }
+makespan() { "$BIN/dagsched" --summary -a "$1" "$2" 2>/dev/null | awk '$1 == "makespan" { print $2 }'; }
 
 # ---- dagsched on the examples ----------------------------------------------------
 run "dagsched --help lists the algorithms" 0 "dcpop" "$BIN/dagsched" --help
@@ -53,7 +53,7 @@ d=$(grep -c " duplicate$" "$tmp/dcpop.txt")
 check "DCPOP marks its 2 duplicates (got $d)" $?
 run "--ranks prints the critical path" 0 "critical path (|CP| = 108) on P2: n1 n2 n9 n10" \
     "$BIN/dagsched" --ranks -a cpop "$EX/topcuoglu.dag"
-a=$("$BIN/dagsched" -s -a cpop - <"$EX/topcuoglu.dot" | head -n 1)
+a=$("$BIN/dagsched" --summary -a cpop - <"$EX/topcuoglu.dot" | head -n 1)
 [ "$a" = "makespan 86" ]; check "FILE '-' reads standard input ($a)" $?
 run "--format text on a DOT file is refused" 1 "unknown statement" \
     "$BIN/dagsched" -f text "$EX/topcuoglu.dot"
@@ -71,15 +71,15 @@ fi
 
 # ---- daggen ---------------------------------------------------------------------
 run "daggen --help" 0 "children per task" "$BIN/daggen" --help
-"$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 11 >"$tmp/a.dag" &&
-    "$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 11 >"$tmp/b.dag" &&
-    "$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 12 >"$tmp/c.dag"
+"$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 --procs 3 --seed 11 >"$tmp/a.dag" &&
+    "$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 --procs 3 --seed 11 >"$tmp/b.dag" &&
+    "$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 --procs 3 --seed 12 >"$tmp/c.dag"
 check "daggen runs" $?
 cmp -s "$tmp/a.dag" "$tmp/b.dag"; check "daggen: the same seed gives the same graph" $?
 ! cmp -s "$tmp/a.dag" "$tmp/c.dag"; check "daggen: another seed, another graph" $?
 n=$(grep -c "^task " "$tmp/a.dag")
 [ "$n" = 40 ]; check "daggen -v 40 writes 40 tasks (got $n)" $?
-"$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 -q 3 --seed 11 -f dot -o "$tmp/a.dot"
+"$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 --procs 3 --seed 11 -f dot -o "$tmp/a.dot"
 check "daggen --format dot -o" $?
 for a in heft cpop dcpop; do
     x=$(makespan $a "$tmp/a.dag") y=$(makespan $a "$tmp/a.dot")
@@ -92,7 +92,7 @@ run "daggen bad outdeg" 2 "--outdeg 'w'" "$BIN/daggen" --outdeg w
 run "daggen unwritable output" 1 "fopen(/nonexistent/g.dag)" "$BIN/daggen" -o /nonexistent/g.dag
 
 # ---- dagexp: a line of the experiment is its graph, regenerated ------------------
-"$BIN/dagexp" -v 30 -c 2 -n 5 --seed 3 >"$tmp/exp.csv" 2>"$tmp/exp.err"
+"$BIN/dagexp" -v 30 --ccr 2 -n 5 --seed 3 >"$tmp/exp.csv" 2>"$tmp/exp.err"
 check "dagexp runs" $?
 lines=$(wc -l <"$tmp/exp.csv")
 [ "$lines" = 6 ]; check "dagexp: header and 5 graphs (got $lines lines)" $?
@@ -100,7 +100,7 @@ grep -q "^dagexp: \[1/1\] v=30 .*5 graphs" "$tmp/exp.err"; check "dagexp reports
 # v,alpha,ccr,outdeg,beta,q,wdag,seed,...,heft_makespan (13), cpop (18), dcpop (23)
 sed -n 3p "$tmp/exp.csv" | awk -F, '{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $18, $23 }' >"$tmp/line"
 read -r v al cc od be q w seed mh mc md <"$tmp/line"
-"$BIN/daggen" -v "$v" --alpha "$al" --ccr "$cc" --outdeg "$od" --beta "$be" -q "$q" \
+"$BIN/daggen" -v "$v" --alpha "$al" --ccr "$cc" --outdeg "$od" --beta "$be" --procs "$q" \
     --wdag "$w" --seed "$seed" >"$tmp/line.dag"
 ok=1
 for pair in heft:$mh cpop:$mc dcpop:$md; do
@@ -109,7 +109,7 @@ for pair in heft:$mh cpop:$mc dcpop:$md; do
     awk -v x="$got" -v y="$want" 'BEGIN { exit !(x != "" && (x - y) ^ 2 < 1e-12 * y * y) }' || ok=0
 done
 [ $ok = 1 ]; check "dagexp's graph (seed $seed), rewritten by daggen, schedules to the same makespans" $?
-run "dagexp bad list" 2 "--ccr 'x'" "$BIN/dagexp" -c x
+run "dagexp bad list" 2 "--ccr 'x'" "$BIN/dagexp" --ccr x
 run "dagexp bad beta value" 2 "beta=4" "$BIN/dagexp" -b 0.5,4
 
 # ---- bad input: one line naming it, exit 1 --------------------------------------

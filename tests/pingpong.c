@@ -1,7 +1,7 @@
 /* pingpong.c: bin/pingpong, a raw PVM request/reply round trip carrying the
  * messages of one master-worker chunk, for `make bench`.
  *
- *   pingpong [-n ROUNDS] [-w WIDTH]
+ *   pingpong [-n ROUNDS] [-W WIDTH]
  *
  * Spawns a copy of itself on this host; the parent sends what the master
  * sends for a chunk (WORK), the child answers with what a worker sends back
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"rounds", required_argument, NULL, 'n'},
-        {"width", required_argument, NULL, 'w'},
+        {"width", required_argument, NULL, 'W'},
         {"child", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
@@ -62,21 +62,21 @@ int main(int argc, char **argv)
     long rounds = 2000;
     int width = 200, c, is_child = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:w:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:W:h", opts, NULL)) != -1) {
         switch (c) {
         case 'n':
             if (parse_long(optarg, &rounds) != 0 || rounds < 1)
                 return parse_fail("pingpong", "-n '%s' must be an integer >= 1", optarg);
             break;
-        case 'w':
+        case 'W':
         case 'c':
             if (parse_int(optarg, &width) != 0 || width < 1 || width > 1 << 24)
-                return parse_fail("pingpong", "-w '%s' must be an integer in [1, %d]",
+                return parse_fail("pingpong", "-W '%s' must be an integer in [1, %d]",
                                   optarg, 1 << 24);
             is_child = c == 'c';
             break;
         case 'h':
-            printf("usage: pingpong [-n ROUNDS] [-w WIDTH]  (on a running PVM)\n");
+            printf("usage: pingpong [-n ROUNDS] [-W WIDTH]  (on a running PVM)\n");
             return 0;
         default:
             return parse_getopt_error("pingpong", c, argv);

@@ -27,6 +27,14 @@ workers() { pvm_tasks worker; }
 run "no pvmd: one clear line" 1 "no PVM daemon" "$BIN/coordinator" --local 1 -q
 lines=$(wc -l <"$tmp/out")
 [ "$lines" -eq 1 ]; check "no pvmd: exactly one line of error (got $lines)" $?
+if [ "$(id -u)" = 0 ]; then
+    run "as root without PVM_ALLOW_ROOT: one line saying what to do" 1 "source the cluster's env file" \
+        env -u PVM_ALLOW_ROOT "$BIN/coordinator" --local 1 -q
+    lines=$(wc -l <"$tmp/out")
+    [ "$lines" -eq 1 ]; check "as root: not PVM's banner ($lines lines)" $?
+else
+    skip "not root: the root banner check needs root"
+fi
 run "bad option" 2 "unknown option '--bogus'" "$BIN/coordinator" --bogus
 run "unknown scheme lists the valid ones and tree" 2 "dtss), or tree" "$BIN/coordinator" -s nosuch
 run "bad scheme parameter" 2 "F=0.5" "$BIN/coordinator" -s tss --F 0.5
@@ -51,7 +59,7 @@ run "worker not in the search path" 1 "not in PVM's search path" \
 run "--hosts names an unknown host" 1 "no host 'nohost'" "$BIN/coordinator" --hosts nohost -q
 
 # ---- every scheme, 1-4 workers ---------------------------------------------------
-"$BIN/mandel" -s 96 -m 400 -o ref.pgm -q
+"$BIN/mandel" -S 96 -m 400 -o ref.pgm -q
 for s in dtss tss gss fss css pss qss ess rss tree; do
     for n in 1 2 3 4; do
         rm -f img.pgm rec.csv
@@ -88,7 +96,7 @@ grep -q "dtss: W1 .* Finish" console.txt; check "console spawn prints the summar
 cmp -s ref.pgm con.pgm; check "console spawn writes the same image" $?
 
 # ---- a worker killed mid-run ------------------------------------------------------
-"$BIN/mandel" -s 640 -m 20000 -o big.pgm -q
+"$BIN/mandel" -S 640 -m 20000 -o big.pgm -q
 for s in dtss tree; do
     rm -f kill.pgm kill.csv
     "$BIN/coordinator" -s $s --local 3 -S 640 -m 20000 -o kill.pgm -r kill.csv >kill.txt 2>&1 &

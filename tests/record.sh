@@ -79,8 +79,7 @@ for kind in run worker report chunk; do
     want=$(grep -c "^$kind," a.csv)
     [ "$n" = "$want" ]; check "--count $kind = $want (got $n)" $?
 done
-n=$("$BIN/record" -c a.csv worker)
-[ "$n" = 4 ]; check "-c worker = 4 (got $n)" $?
+run "-c is not record's (costs, elsewhere): an unknown option" 2 "unknown option '-c'" "$BIN/record" -c a.csv worker
 
 # ---- errors -------------------------------------------------------------------
 run "unknown kind: names the valid ones" 2 "unknown kind 'runs' (valid: run, worker, report, chunk)" \
@@ -106,7 +105,7 @@ check "a bad record prints nothing on stdout" $?
 
 # ---- bin/tabulate, the records' other reader ---------------------------------
 # Table 1's four cases simulated (one run each), the scenario files, the costs.
-"$BIN/mandel" -s 100 -m 300 -R 4 -c costs.csv -q
+"$BIN/mandel" -S 100 -m 300 -R 4 -c costs.csv -q
 for scen in dedicated nondedicated; do
     mkdir -p t1/$scen
     load=""; [ $scen = nondedicated ] && load=" load=0:3"

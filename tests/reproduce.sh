@@ -43,7 +43,7 @@ n=$(ls "$R"/runs/*/*.csv "$R"/runs/*/*/*.csv 2>/dev/null | wc -l)
 # once; times positive; the run line's imbalance is max - min of the workers'
 # finish times.
 size=600 maxiter=8000
-want=$("$BIN/mandel" -s $size -m $maxiter |
+want=$("$BIN/mandel" -S $size -m $maxiter |
        sed 's/.*checksum \([0-9a-f]*\).*/\1/')
 for f in "$R"/runs/*/*/*.csv "$R"/runs/midrun/*.csv "$R"/runs/sampling/*.csv; do
     name=$(echo "$f" | sed "s|$R/runs/||")

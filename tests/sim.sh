@@ -71,7 +71,7 @@ run "options override: --scheme tree" 0 "^tree: " "$BIN/sim" run.scn -s tree
 run "--scheme with parameters" 0 "^ess: " "$BIN/sim" run.scn -s ess --k 0.001
 run "--chunks" 0 "^chunks [0-9]* replans 0" "$BIN/sim" run.scn --chunks
 run "--workload" 0 "^qss: " "$BIN/sim" run.scn -w "uniform n=100 cost=0.01"
-"$BIN/mandel" -s 48 -m 200 -c costs.csv -q
+"$BIN/mandel" -S 48 -m 200 -c costs.csv -q
 run "workload from bin/mandel --costs" 0 "^dtss: " "$BIN/sim" run.scn -s dtss -w "mandel costs=costs.csv" -R 4
 
 printf 'platform grid.plat\nworkload uniform n=10\nscheme tss\ncolour blue\n' >bad1.scn

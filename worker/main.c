@@ -87,7 +87,9 @@ int main(int argc, char **argv)
                    "  prints this host's name, probe back-end, cpu cgroup and Q,\n"
                    "  the processes in its run-queue (the probe counts itself).\n"
                    "Otherwise the worker runs only as a PVM task spawned by\n"
-                   "bin/coordinator, which sends it its job.\n");
+                   "bin/coordinator, which sends it its job.\n"
+                   "exit status: 0 done; 1 the probe or the run failed (said); 2 a bad\n"
+                   "option\n");
             return 0;
         default:
             return parse_getopt_error("worker", c, argv);
