@@ -228,6 +228,6 @@ int hosts_spawn(dtss_master *m)
         snprintf(one, sizeof one, " %s(V=%g)", m->rec.w[k].host, m->rec.w[k].V);
         strncat(line, one, sizeof line - strlen(line) - 1);
     }
-    master_log(m, 1, "%d workers:%s", m->nw, line);
+    master_log(m, 1, "%d worker%s:%s", m->nw, m->nw == 1 ? "" : "s", line);
     return DTSS_OK;
 }

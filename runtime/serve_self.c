@@ -114,8 +114,9 @@ int self_step(dtss_master *m)
         m->rec.t0 = wire_now();
         if (policy_start(m->p, &err) != SCHED_OK)
             return master_fail(m, DTSS_EINVAL, "%s", err.msg);
-        master_log(m, 1, "%d workers reported; %s over %ld iterations",
-                   policy_alive(m->p), m->cfg.type->name, m->iters);
+        master_log(m, 1, "%d worker%s reported; %s over %ld iterations",
+                   policy_alive(m->p), policy_alive(m->p) == 1 ? "" : "s",
+                   m->cfg.type->name, m->iters);
     }
     int rc = serve(m);
     if (rc != DTSS_OK)

@@ -49,7 +49,8 @@ int tree_start(dtss_master *m)
         }
     }
     free(tids);
-    master_log(m, 1, "tree over %d workers, %ld iterations", m->nw, m->iters);
+    master_log(m, 1, "tree over %d worker%s, %ld iterations", m->nw, m->nw == 1 ? "" : "s",
+               m->iters);
     return rc;
 }
 

@@ -192,8 +192,10 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
     check "status: w1 sp 1000, 11.1%, in PVM, 3 loaders, Q 4: $(grep '^w1 ' "$tmp/status")" $?
     awk '$1 == "w4" && $3 == 6000 && $4 == "66.7%" && $6 == 0 && $7 == 1 { f = 1 } END { exit !f }' "$tmp/status"
     check "status: w4 sp 6000, 66.7%, no loaders, Q 1: $(grep '^w4 ' "$tmp/status")" $?
-    run "load w1 0" 0 "w1: no loaders" "$load" w1 0
+    run "load w1 0: says how many it stopped" 0 "w1: no loaders (3 busy processes stopped)" "$load" w1 0
     q=$(q_of w1); [ "$q" = 1 ]; check "after load w1 0, Q=1 on w1 (got $q)" $?
+    run "load w3 1: one busy process (singular)" 0 "w3: 1 busy process\$" "$load" w3 1
+    run "load w3 0 again: 1 stopped" 0 "w3: no loaders (1 busy process stopped)" "$load" w3 0
     run "load an unknown host" 1 "no host 'w9'" "$load" w9 1
 
     # Load that changes during a run: 2 loaders on w2 from +1 s for 2 s.
