@@ -110,6 +110,16 @@ run "no hosts" 2 "bad6: no hosts" "$cl" up "$tmp/bad6"
 run "sp=0" 2 "bad option 'sp=0'" sh -c "printf 'w1 sp=0\n' >'$tmp/bad7'; '$cl' check '$tmp/bad7'"
 run "missing hostfile" 1 "no hostfile" "$cl" up "$tmp/nonesuch"
 run "check: Table 2 quotas, 6/9 of a core for w4" 0 "w4 *sp=6000 *66.7% of a core" "$cl" check "$here/hostfiles/table2"
+run "check a real hostfile: speeds and addresses, no quotas" 0 "delta.example.org *sp=6000 *does not resolve" \
+    "$cl" check "$here/hostfiles/real.example"
+! grep -q "of a core" "$tmp/out"; check "check a real hostfile prints no CPU quota" $?
+# A real hostfile naming a host that does not resolve: up fails at once,
+# naming it (it used to wait 60 s).
+printf '# dtss: real\n* ep=%s\nno-such-host.invalid sp=1000\n' "$BIN" >"$tmp/real-bad"
+CLUSTER_DIR=$tmp/realbad timeout 20 "$cl" up "$tmp/real-bad" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "host 'no-such-host.invalid' does not resolve" "$tmp/out" && [ ! -e "$tmp/realbad/env" ]
+check "up with a host that does not resolve: fails now, naming it (exit $rc: $(head -c 200 "$tmp/out"))" $?
 run "check: Table 1 quotas, 1/4 each" 0 "w1 *sp=1000 *25.0% of a core" "$cl" check "$here/hostfile"
 run "check: ep= is the checkout's bin" 0 "ep=$BIN wd=$here" "$cl" check "$here/hostfile"
 run "down when down" 0 "not up" "$cl" down
