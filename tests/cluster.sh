@@ -113,6 +113,12 @@ run "check: Table 2 quotas, 6/9 of a core for w4" 0 "w4 *sp=6000 *66.7% of a cor
 run "check a real hostfile: speeds and addresses, no quotas" 0 "delta.example.org *sp=6000 *does not resolve" \
     "$cl" check "$here/hostfiles/real.example"
 ! grep -q "of a core" "$tmp/out"; check "check a real hostfile prints no CPU quota" $?
+# speeds on a real hostfile: the work timed on each host (this machine here).
+printf '# dtss: real\n* ep=%s\n%s sp=1000\n' "$BIN" "$(hostname)" >"$tmp/real-self"
+run "speeds on a real hostfile: this machine timed, sp=1000" 0 "$(hostname) .* s   sp=1000" \
+    "$cl" speeds "$tmp/real-self"
+run "speeds on an emulated hostfile without a cluster up: said what to do" 1 "make cluster-up first" \
+    "$cl" speeds "$here/hostfiles/table2"
 # A real hostfile naming a host that does not resolve: up fails at once,
 # naming it (it used to wait 60 s).
 printf '# dtss: real\n* ep=%s\nno-such-host.invalid sp=1000\n' "$BIN" >"$tmp/real-bad"
@@ -184,6 +190,11 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
     PROBER=$tmp/elsewhere/prober spawn_probes w2 >"$tmp/abs.out"
     grep -q "^w2 host=w2 backend=cgroup cgroup=/dtss/$id/w2 Q=1 cpus=1\$" "$tmp/abs.out"
     check "a program from elsewhere, spawned by absolute path, runs in its host: $(cat "$tmp/abs.out")" $?
+
+    "$cl" speeds >"$tmp/speeds" 2>&1
+    awk '$1 == "w4" { v = substr($4, 4) + 0; exit !(v >= 4500 && v <= 7500) }' "$tmp/speeds" &&
+        awk '$1 == "w1" { v = substr($4, 4) + 0; exit !(v >= 850 && v <= 1150) }' "$tmp/speeds"
+    check "speeds inside the emulated Table 2 hosts: w1 about 1000, w4 about 6000 ($(grep 'sp=' "$tmp/speeds" | tr -s ' ' | tr '\n' ';'))" $?
 
     run "up twice is harmless" 0 "is up already" "$cl" up "$here/hostfiles/table2"
     n=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | wc -l)
