@@ -291,8 +291,6 @@ int dtss_master_next(dtss_master *m, dtss_piece *p)
         wire_result_free(&m->cur);
         if (m->tree ? tree_finished_run(m) : self_finished(m)) {
             m->rec.finish = wire_now() - m->rec.t0;
-            if (m->p)
-                m->rec.replans = policy_replans(m->p);
             record_date_now(&m->rec);
             stop_all(m);
             m->state = M_DONE;

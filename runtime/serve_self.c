@@ -80,8 +80,15 @@ static int on_request(dtss_master *m, int src)
     if (m->w[w].lost)
         return DTSS_OK;
     sched_err err;
+    int replans = policy_replans(m->p);
     if (policy_request(m->p, w, q.A, &err) != SCHED_OK)
         master_log(m, 0, "%s", err.msg);
+    if (policy_replans(m->p) > replans) {
+        master_log(m, 1, "more than half of the A_i changed: re-plan %d, A = %g",
+                   policy_replans(m->p), policy_power(m->p));
+        if (record_replan(&m->rec, wire_now(), policy_alive(m->p), policy_power(m->p)) != 0)
+            return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");
+    }
     return DTSS_OK;
 }
 

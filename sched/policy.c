@@ -32,6 +32,7 @@ struct policy {
     int npool, cappool;
     long next_id, done, I;
     int replans, dtss;
+    double power;               /* total A_i of the last plan */
 };
 
 policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
@@ -114,6 +115,7 @@ static int new_plan(policy *p, sched_err *err)
         }
     }
     p->changed = 0;
+    p->power = A;
     sort_queue(p);
     if (!(A > 0))
         return sched_fail(err, SCHED_EINVAL, "policy: no worker reported A_i > 0");
@@ -276,6 +278,7 @@ int policy_lost(policy *p, int w, sched_err *err)
 int policy_finished(const policy *p) { return p->done == p->I; }
 long policy_remaining(const policy *p) { return p->I - p->done; }
 int policy_replans(const policy *p) { return p->replans; }
+double policy_power(const policy *p) { return p->power; }
 int policy_queued(const policy *p) { return p->qlen; }
 int policy_alive(const policy *p) { return p->live; }
 

@@ -85,6 +85,7 @@ int policy_lost(policy *p, int w, sched_err *err);
 int policy_finished(const policy *p);       /* every iteration done */
 long policy_remaining(const policy *p);     /* iterations not yet done */
 int policy_replans(const policy *p);        /* re-plans so far */
+double policy_power(const policy *p);       /* total A_i of the last plan */
 int policy_alive(const policy *p);          /* workers not lost */
 int policy_queued(const policy *p);         /* requests waiting */
 /* The ACPSA of the last plan: worker indices by decreasing A_i (n entries

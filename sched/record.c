@@ -13,8 +13,8 @@
 
 /* ---- the schema ------------------------------------------------------------ */
 
-enum { K_RUN, K_WORKER, K_REPORT, K_CHUNK, NKINDS };
-static const char *const kinds[NKINDS] = {"run", "worker", "report", "chunk"};
+enum { K_RUN, K_WORKER, K_REPORT, K_CHUNK, K_REPLAN, NKINDS };
+static const char *const kinds[NKINDS] = {"run", "worker", "report", "chunk", "replan"};
 
 static const char *const run_cols[] = {"scheme", "workers", "iterations", "sample",
     "finish", "imbalance", "replans", "date", NULL};
@@ -23,8 +23,9 @@ static const char *const worker_cols[] = {"worker", "host", "seen_host", "tid", 
 static const char *const report_cols[] = {"worker", "time", "Q", "A", NULL};
 static const char *const chunk_cols[] = {"id", "worker", "start", "size", "acp",
     "sent", "recv", "started", "finished", "received", "reissue", "done", NULL};
+static const char *const replan_cols[] = {"time", "workers", "A", NULL};
 static const char *const *const schema[NKINDS] = {run_cols, worker_cols,
-                                                  report_cols, chunk_cols};
+                                                  report_cols, chunk_cols, replan_cols};
 #define MAXCOLS 16              /* of any kind in the schema */
 
 const char *const *record_columns(const char *kind)
@@ -60,6 +61,7 @@ void record_free(record *r)
     free(r->w);
     free(r->chunks);
     free(r->reports);
+    free(r->replan);
     memset(r, 0, sizeof *r);
 }
 
@@ -140,6 +142,20 @@ int record_report(record *r, int w, int Q, double A, double time)
         r->capreports = cap;
     }
     r->reports[r->nreports++] = (rec_report){w, Q, time, A};
+    return 0;
+}
+
+int record_replan(record *r, double time, int workers, double A)
+{
+    if (r->replans == r->capreplan) {
+        int cap = r->capreplan ? 2 * r->capreplan : 8;
+        rec_replan *p = realloc(r->replan, sizeof *p * (size_t)cap);
+        if (!p)
+            return -1;
+        r->replan = p;
+        r->capreplan = cap;
+    }
+    r->replan[r->replans++] = (rec_replan){time, A, workers};
     return 0;
 }
 
@@ -249,6 +265,10 @@ int record_print(const record *r, FILE *f)
                     c->worker + 1, c->start, c->size, c->acp, c->sent - t0,
                     c->reissue);
     }
+    header(f, K_REPLAN);
+    for (int i = 0; r->replan && i < r->replans; i++)
+        fprintf(f, "replan,%.6f,%d,%g\n", r->replan[i].time - t0, r->replan[i].workers,
+                r->replan[i].A);
     return ferror(f) ? -1 : 0;
 }
 
@@ -428,6 +448,25 @@ static int on_report(reader *rd, record *r)
     return record_report(r, w - 1, Q, A, t) == 0 ? 0 : bad(rd, "out of memory");
 }
 
+static int on_replan(reader *rd, record *r, int *seen)
+{
+    double t, A;
+    int n;
+    if (!r->w)
+        return bad(rd, "a replan line before the run line");
+    if (get_double(rd, 0, 0, 0, &t) || get_int(rd, 1, 0, r->nw, &n) ||
+        get_double(rd, 2, 0, 0, &A))
+        return -1;
+    /* The run line's count is the replans; the lines list them, once each. */
+    if (++*seen > r->replans)
+        return bad(rd, "more replan lines than the run line's replans (%d)", r->replans);
+    int count = r->replans;
+    r->replans = *seen - 1;
+    int rc = record_replan(r, t, n, A);
+    r->replans = count;
+    return rc == 0 ? 0 : bad(rd, "out of memory");
+}
+
 static int on_chunk(reader *rd, record *r)
 {
     if (!r->w)
@@ -457,7 +496,7 @@ int record_read(record *r, const char *path, char *msg, size_t len)
     if (lines_open(&rd.in, path, msg, len) != 0)
         return -1;
     char *field[64 + RECORD_MAX_FIELDS];
-    int *seen = NULL, rc = 0;
+    int *seen = NULL, rc = 0, replans = 0;
     char *line;
     rd.field = field;
     while (rc == 0 && (line = lines_next(&rd.in))) {
@@ -503,6 +542,7 @@ int record_read(record *r, const char *path, char *msg, size_t len)
         case K_WORKER: rc = on_worker(&rd, r, seen); break;
         case K_REPORT: rc = on_report(&rd, r); break;
         case K_CHUNK: rc = on_chunk(&rd, r); break;
+        case K_REPLAN: rc = on_replan(&rd, r, &replans); break;
         }
     }
     if (rc == 0 && lines_error(&rd.in)) {

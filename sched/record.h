@@ -14,6 +14,8 @@
  *   report  worker, time, Q, A          (every A_i report, Sec. 5.3 step 2)
  *   chunk   id, worker, start, size, acp, sent, recv, started, finished,
  *           received, reissue, done
+ *   replan  time, workers, A            (each DTSS re-plan: when, the live
+ *                                        workers, the total A_i of the plan)
  *
  * Times are seconds from t = 0, the moment the master starts handing out
  * work (self-scheduling: after every worker's first report; Tree-Scheduling:
@@ -62,6 +64,11 @@ typedef struct rec_report {
     double time, A;
 } rec_report;
 
+typedef struct rec_replan {
+    double time, A;
+    int workers;
+} rec_replan;
+
 /* A workload field of the run line: key=value. */
 typedef struct rec_field {
     char key[32];
@@ -86,6 +93,8 @@ typedef struct record {
     long nchunks, capchunks;
     rec_report *reports;
     long nreports, capreports;
+    rec_replan *replan;             /* replans of them, with their times */
+    int capreplan;
 } record;
 
 /* Sets r up for nworkers workers (zeroed). Returns 0, or -1 out of memory. */
@@ -107,6 +116,9 @@ const char *record_get(const record *r, const char *key);
 rec_chunk *record_chunk(record *r);
 /* Appends a load report. Returns 0, or -1 out of memory. */
 int record_report(record *r, int w, int Q, double A, double time);
+/* A re-plan happened at time with 'workers' live workers and total power A:
+ * counted in replans and listed. Returns 0, or -1 out of memory. */
+int record_replan(record *r, double time, int workers, double A);
 /* The results of chunk c (an entry of r) came in at 'received', computed by
  * its worker between 'started' and 'finished' after it arrived at 'recv'
  * (worker clock): marks it done and adds it to its worker's totals. */
@@ -130,8 +142,8 @@ int record_print(const record *r, FILE *f);
 int record_read(record *r, const char *path, char *msg, size_t len);
 
 /* The schema: the field names of each kind, NULL-terminated (after the
- * kind itself), as in the header lines. kind is "run", "worker", "report"
- * or "chunk"; NULL for another. */
+ * kind itself), as in the header lines. kind is "run", "worker", "report",
+ * "chunk" or "replan"; NULL for another. */
 const char *const *record_columns(const char *kind);
 
 #endif

@@ -85,8 +85,12 @@ static int on_report(run *r, const event *ev, double t)
                     ev->t_end, t);
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
         return sim_fail(r, "out of memory for the run record");
+    int replans = policy_replans(r->p);
     if (r->w[w].dead || policy_request(r->p, w, ev->A, NULL) != 0)
         return 0;
+    if (policy_replans(r->p) > replans &&
+        record_replan(r->rec, t, policy_alive(r->p), policy_power(r->p)) != 0)
+        return sim_fail(r, "out of memory for the run record");
     if (policy_finished(r->p)) {
         r->finished = 1;
         r->rec->finish = t - r->rec->t0;
@@ -159,6 +163,5 @@ int sim_self(run *r)
     }
     if (!r->finished)
         return sim_fail(r, "the simulation stalled: no event left before the end");
-    r->rec->replans = policy_replans(r->p);
     return 0;
 }

@@ -51,7 +51,6 @@ static void sample(record *r)
     r->sample = 4;
     r->t0 = 100;
     r->finish = 2.5;
-    r->replans = 1;
     snprintf(r->date, sizeof r->date, "2026-11-23T10:00:00+0000");
     record_field(r, "width", "10", msg, sizeof msg);
     record_field(r, "checksum", "00ff", msg, sizeof msg);
@@ -63,6 +62,7 @@ static void sample(record *r)
         r->w[w].tid = 0x40001 + w;
         r->w[w].V = w + 1;
     }
+    record_replan(r, 101.5, 2, 1.5);
     record_report(r, 0, 1, 1.0, 100.0);
     record_report(r, 1, 2, 1.0, 100.5);
     static const long starts[3] = {0, 6, 9}, sizes[3] = {6, 3, 1};
@@ -92,6 +92,9 @@ static void test_round_trip(void)
               strcmp(record_get(&back, "width"), "10") == 0 &&
               strcmp(record_get(&back, "checksum"), "00ff") == 0 &&
               record_get(&back, "maxiter") == NULL);
+    test_cond("re-plans: counted, listed with their times", back.replans == 1 &&
+              back.replan[0].time > 1.49 && back.replan[0].time < 1.51 &&
+              back.replan[0].workers == 2 && back.replan[0].A == 1.5);
     test_cond("worker totals from record_done", back.w[0].chunks == 1 &&
               back.w[0].iters == 6 && back.w[1].iters == 3);
     test_cond("the imbalance as written, not recomputed from rounded times",
@@ -172,6 +175,8 @@ static void test_bad(void)
              "#chunk,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
              "chunk,0,1,0,5,1,0,,,,,0,1\n");
     expect_bad("donetimes.csv", buf, "recv ''");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk, "#replan,time,workers,A\nreplan,1,1,1\n");
+    expect_bad("replans.csv", buf, "more replan lines than the run line's replans (0)");
     snprintf(buf, sizeof buf, "%s%s%s", run, wk, "bogus,1\n");
     expect_bad("kind.csv", buf, "unknown record kind 'bogus'");
     snprintf(buf, sizeof buf, "%s%s", run, "worker,1,h,h,1,1,sim,c,0,0,,extra\n");
