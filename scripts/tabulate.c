@@ -352,12 +352,15 @@ static const char *scheme_label(const tab *t, const cell *c)
     return strcmp(c->paper->scheme, "dtss") == 0 ? "DTSS" : t->other;
 }
 
-static void md_cell(FILE *f, double m, double sd)
+/* A mean, with its standard deviation when there is one (n > 1 runs). */
+static void md_cell(FILE *f, double m, double sd, int n)
 {
     if (isnan(m))
         fprintf(f, " – |");
-    else
+    else if (n > 1)
         fprintf(f, " %.2f ± %.2f |", m, sd);
+    else
+        fprintf(f, " %.2f |", m);
 }
 
 /* PREFIX.md, first part: the table itself, the paper's numbers beside. */
@@ -365,9 +368,12 @@ static void md_table(FILE *md, const tab *t)
 {
     int nw = t->nw;
     fprintf(md, "# Table %d: DTSS and %s (seconds)\n\n", t->table, t->other);
-    fprintf(md, "Mean ± standard deviation over %d runs each; W_i = worker i's time "
-            "until its last chunk was done, Finish Time = all rows in, Imbalance = "
-            "max − min of the W_i. Workers:", t->cells[0].n);
+    if (t->cells[0].n > 1)
+        fprintf(md, "Mean ± standard deviation over %d runs each; ", t->cells[0].n);
+    else
+        fprintf(md, "One run each; ");
+    fprintf(md, "W_i = worker i's time until its last chunk was done, Finish Time = all "
+            "rows in, Imbalance = max − min of the W_i. Workers:");
     for (int w = 0; w < nw; w++)
         fprintf(md, " W%d = %s%s", w + 1, t->cells[0].hosts[w], w + 1 < nw ? "," : ".");
     fprintf(md, "\n\n| scheme | case |");
@@ -382,7 +388,7 @@ static void md_table(FILE *md, const tab *t)
         const double *v = c->paper->v;
         fprintf(md, "| %s | %s |", scheme_label(t, c), scenario_label(c->paper->scenario));
         for (int k = 0; k < nw + 2; k++)
-            md_cell(md, c->mean[k], c->sd[k]);
+            md_cell(md, c->mean[k], c->sd[k], c->n);
         fprintf(md, " %g %g %g %g / %g / %g |\n", v[0], v[1], v[2], v[3], v[4], v[5]);
     }
 }

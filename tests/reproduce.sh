@@ -111,9 +111,11 @@ awk -F, 'NR > 1 { n++; if (!($3 > 0) || !($6 > 0) || !($8 > 0)) bad = 1 } END { 
 for f in dag/README.md dag/fig5-running-time.png dag/fig6-slr.png dag/fig7-speedup.png; do
     [ -s "$R/$f" ]; check "results/$f exists (part 3)" $?
 done
+! grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" >/dev/null 2>&1
+check "one-run tables print no '± 0.00' ($(grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" 2>/dev/null | tr '\n' ' '))" $?
 grep -q "the 600-row image at maxiter 8000 in" "$R/sim-xu.md"
 check "sim-xu.md names this run's image (600 rows, maxiter 8000)" $?
-n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* ± ' "$R/sim-xu.md")
+n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* (one run) ' "$R/sim-xu.md")
 [ "$n" = 8 ]; check "sim-xu.md: 8 cases, simulated beside emulated (got $n)" $?
 
 # make run's script: one run with a load, its own cluster brought up and down.
