@@ -67,6 +67,13 @@ awk -F, '$1 == "#chunk" { for (i = 2; i <= NF; i++) col[$i] = i }
     END { exit !(s == 500 && w == 500) }' a.csv
 check "done chunks, and the workers' iterations, add up to the 500 iterations" $?
 "$REPO/scripts/plot" gantt a.csv a.png && [ -s a.png ]; check "scripts/plot draws a simulated record" $?
+PLOT_TRACE=tr "$REPO/scripts/plot" gantt a.csv b.png && grep -q '^a box = a chunk' tr &&
+    ! grep -q 'red dashes' tr
+check "a timeline's footnote explains only what it draws (no load marked: no red dashes)" $?
+hostile='x" ; system("touch pwned") ; `touch pwned` $(touch pwned) #'
+PLOT_TRACE=tr "$REPO/scripts/plot" gantt a.csv b.png "$hostile" 1.5 && grep -qxF "$hostile" tr &&
+    grep -q 'red dashes = the load was started' tr && [ ! -e pwned ] && [ -s b.png ]
+check "a hostile title reaches gnuplot as a string argument, verbatim, and runs nothing" $?
 run "options override: --scheme tree" 0 "^tree: " "$BIN/sim" run.scn -s tree
 run "--scheme with parameters" 0 "^ess: " "$BIN/sim" run.scn -s ess --k 0.001
 run "--chunks" 0 "^chunks [0-9]* replans 0" "$BIN/sim" run.scn --chunks
