@@ -63,7 +63,7 @@ test: deps
 	@BIN=$(BIN) STRICT=$(STRICT) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    scripts/run-tests $(TESTS) tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh \
 	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/matrix.sh tests/install.sh \
-	    tests/cluster.sh tests/coordinator_cluster.sh tests/reproduce.sh
+	    tests/security.sh tests/cluster.sh tests/coordinator_cluster.sh tests/reproduce.sh
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)

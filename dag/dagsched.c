@@ -1,12 +1,16 @@
 /* dagsched.c: bin/dagsched, schedule a task graph file with HEFT, CPOP or
  * DCPOP; print the schedule, makespan, SLR and speedup; draw it. */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "dag/dag.h"
 #include "sched/parse.h"
@@ -81,83 +85,130 @@ static void print_ranks(const dag *g)
     free(ru); free(rd); free(path);
 }
 
-/* Writes s to gnuplot as a quoted string: ' doubled inside '...'. */
-static void gp_string(FILE *gp, const char *s)
+/* The Gantt chart's gnuplot script: fixed text. Everything that comes from
+ * the input or the command line arrives as a call argument (gnuplot -c
+ * SCRIPT ARG1 ...: strings, never code): ARG1 the output, ARG2 the data file
+ * (name proc start finish dup), ARG3 the title, ARG4 the processors, ARG5 1
+ * to label the boxes. */
+static const char gantt_script[] =
+    "q = int(ARG4)\n"
+    "set terminal pngcairo size 1000, 160 + 50 * q font 'sans,10'\n"
+    "set output ARG1\n"
+    "set title ARG3 noenhanced\n"
+    "set xlabel 'time'\n"
+    "set ylabel 'processor'\n"
+    "set yrange [0.4 : q + 0.6]\n"
+    "set ytics 1\n"
+    "set xrange [0:*]\n"
+    "set grid xtics\n"
+    "unset key\n"
+    "set datafile separator '\\t'\n"
+    "set style fill solid 0.8 border lc rgb 'black'\n"
+    "if (ARG5 eq '1') {\n"
+    "    plot ARG2 using (($3 + $4) / 2) : 2 : (($4 - $3) / 2) : (0.35) : "
+    "($5 > 0 ? 0xe08030 : 0x4a7ab5) with boxxyerror lc rgb variable, \\\n"
+    "         ARG2 using (($3 + $4) / 2) : 2 : 1 with labels noenhanced font 'sans,8' tc rgb 'white'\n"
+    "} else {\n"
+    "    plot ARG2 using (($3 + $4) / 2) : 2 : (($4 - $3) / 2) : (0.35) : "
+    "($5 > 0 ? 0xe08030 : 0x4a7ab5) with boxxyerror lc rgb variable\n"
+    "}\n";
+
+/* Runs gnuplot -c with argv (no shell); returns its exit status, 127 when it
+ * cannot be started, -1 on a signal. */
+static int run_gnuplot(char *const argv[])
 {
-    fputc('\'', gp);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', gp);
-        if (*s != '\n')
-            fputc(*s, gp);
-    }
-    fputc('\'', gp);
+    pid_t pid;
+    extern char **environ;
+    if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ) != 0)
+        return 127;
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Draws s into the PNG 'out' with gnuplot: a lane per processor, a box per
- * copy, duplicates in orange. Returns 0, or 1 after printing why not. */
+ * copy, duplicates in orange. The data and the script go to files in a
+ * private temporary folder, removed after. Returns 0, or 1 after printing why
+ * not; 'out' is removed on failure only if this call created it. */
 static int gantt(const dag_schedule *s, const char *out)
 {
     const dag *g = s->g;
-    FILE *gp = popen("gnuplot", "w");
-    if (!gp) {
-        fprintf(stderr, "dagsched: popen(gnuplot) failed\n");
+    struct stat sb;
+    int existed = stat(out, &sb) == 0;
+    if (existed && !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "dagsched: --gantt '%s' exists and is not a file\n", out);
         return 1;
     }
-    int labels = g->n <= 200;
-    fprintf(gp, "$copies << EOD\n");
+    const char *td = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/dagsched.XXXXXX", td && *td ? td : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "dagsched: cannot make a temporary folder in %s: %s\n",
+                td && *td ? td : "/tmp", strerror(errno));
+        return 1;
+    }
+    char data[4200], script[4200];
+    snprintf(data, sizeof data, "%s/copies.tsv", dir);
+    snprintf(script, sizeof script, "%s/gantt.gp", dir);
+    int rc = 1;
+    FILE *f = fopen(data, "w");
+    if (!f) {
+        fprintf(stderr, "dagsched: cannot write %s: %s\n", data, strerror(errno));
+        goto out;
+    }
     for (int j = 0; j < s->ncopies; j++) {
         const dag_copy *x = &s->copy[j];
         if (x->task >= g->n_user)
             continue;
-        /* The name stays one quoted field of one data line: a quote, a
-         * backslash or a control character (a line break could end the
-         * data block and let what follows be read as gnuplot code) becomes
-         * '_'. */
-        fputc('"', gp);
+        /* The name stays one field of one line of the data file (the label
+         * drawn): a tab, quote, backslash or other control character
+         * becomes '_'. It is data either way, never gnuplot code. */
+        fputc('"', f);
         for (const char *c = g->name[x->task]; *c; c++) {
             unsigned char u = (unsigned char)*c;
-            fputc(u == '"' || u == '\\' || u < 0x20 || u == 0x7f ? '_' : u, gp);
+            fputc(u == '"' || u == '\\' || u < 0x20 || u == 0x7f ? '_' : u, f);
         }
-        fprintf(gp, "\" %d %.10g %.10g %d\n", x->proc + 1, x->start, x->finish, x->dup);
+        fprintf(f, "\"\t%d\t%.10g\t%.10g\t%d\n", x->proc + 1, x->start, x->finish, x->dup);
     }
-    fprintf(gp, "EOD\n");
-    fprintf(gp, "set terminal pngcairo size 1000,%d font 'sans,10'\nset output ",
-            160 + 50 * g->q);
-    gp_string(gp, out);
-    char title[200];
+    if (fclose(f) != 0) {
+        fprintf(stderr, "dagsched: cannot write %s: %s\n", data, strerror(errno));
+        goto out;
+    }
+    f = fopen(script, "w");
+    if (!f || fputs(gantt_script, f) == EOF || fclose(f) != 0) {
+        fprintf(stderr, "dagsched: cannot write %s\n", script);
+        goto out;
+    }
+    char title[200], procs[16];
     snprintf(title, sizeof title, "%s: makespan %.6g, SLR %.4g, speedup %.4g%s",
              s->algo->name, s->makespan, dag_slr(s), dag_speedup(s),
              s->duplicates ? " (orange: duplicates)" : "");
-    fprintf(gp, "\nset title ");
-    gp_string(gp, title);
-    fprintf(gp, "\nset xlabel 'time'\nset ylabel 'processor'\n"
-                "set yrange [0.4:%d.6]\nset ytics 1\nset xrange [0:*]\n"
-                "set grid xtics\nunset key\n"
-                "set style fill solid 0.8 border lc rgb 'black'\n"
-                "plot $copies using (($3 + $4) / 2) : 2 : (($4 - $3) / 2) : (0.35) : "
-                "($5 > 0 ? 0xe08030 : 0x4a7ab5) with boxxyerror lc rgb variable",
-            g->q);
-    if (labels)
-        fprintf(gp, ", $copies using (($3 + $4) / 2) : 2 : 1 with labels "
-                    "font 'sans,8' tc rgb 'white'");
-    fprintf(gp, "\n");
-    int st = pclose(gp);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+    snprintf(procs, sizeof procs, "%d", g->q);
+    char *argv[] = {"gnuplot", "-c", script, (char *)out, data, title, procs,
+                    g->n <= 200 ? "1" : "0", NULL};
+    int st = run_gnuplot(argv);
+    if (st != 0) {
+        if (st == 127)
             fprintf(stderr, "dagsched: gnuplot not found (make deps installs "
                     "gnuplot-nox)\n");
         else
             fprintf(stderr, "dagsched: gnuplot failed drawing %s\n", out);
-        remove(out);
-        return 1;
+        if (!existed && stat(out, &sb) == 0 && S_ISREG(sb.st_mode))
+            remove(out);
+        goto out;
     }
-    struct stat sb;
     if (stat(out, &sb) != 0 || sb.st_size == 0) {
         fprintf(stderr, "dagsched: gnuplot wrote no %s\n", out);
-        return 1;
+        goto out;
     }
-    return 0;
+    rc = 0;
+out:
+    remove(data);
+    remove(script);
+    rmdir(dir);
+    return rc;
 }
 
 int main(int argc, char **argv)

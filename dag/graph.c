@@ -98,6 +98,18 @@ int dag_add_task(dag *g, const char *name, const double *w, dag_err *err)
         dag_fail(err, DAG_EINVAL, "task '%s': the graph is already finished", name);
         return -1;
     }
+    /* A name is printed as one field of one line (the schedule, errors):
+     * no line breaks or other control characters, and not empty. */
+    for (const char *c = name; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            dag_fail(err, DAG_EINVAL, "task '%s': a task name may not hold a control "
+                     "character (a line break, a tab: byte %d)", name, (unsigned char)*c);
+            return -1;
+        }
+    if (!*name) {
+        dag_fail(err, DAG_EINVAL, "task '': a task name may not be empty");
+        return -1;
+    }
     for (int p = 0; p < g->q; p++)
         if (!isfinite(w[p]) || w[p] < 0) {
             dag_fail(err, DAG_EINVAL, "task '%s': cost %g on processor %d is %s",

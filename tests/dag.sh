@@ -171,8 +171,10 @@ else
     skip "gnuplot not found: reproduce-dag not tested"
 fi
 
-# A task name that tries to end gnuplot's data block and run a command:
-# drawn as data, nothing runs.
+# A task name that tries to end gnuplot's data block and run a command: a
+# name with a line break is refused (it is one field of one line), naming the
+# line; names with quotes, backquotes, $, ; and spaces are drawn as data.
+# Nothing runs, whatever the name.
 if command -v gnuplot >/dev/null 2>&1; then
     cat >"$tmp/evil.dot" <<EOF
 digraph g {
@@ -181,17 +183,39 @@ digraph g {
 EOD
 system('touch $tmp/pwned')
 \$copies << EOD" [cost="3,4"];
-  "b\\\";\`touch $tmp/pwned2\`" [cost="2,2"];
-  "a
-EOD
-system('touch $tmp/pwned')
-\$copies << EOD" -> "b\\\";\`touch $tmp/pwned2\`" [comm=1];
 }
 EOF
     "$BIN/dagsched" -g "$tmp/evil.png" "$tmp/evil.dot" >"$tmp/evil.out" 2>&1
     rc=$?
-    [ $rc = 0 ] && [ -s "$tmp/evil.png" ] && [ ! -e "$tmp/pwned" ] && [ ! -e "$tmp/pwned2" ]
-    check "hostile task names (a line break, EOD, system(), quotes, backquotes) are drawn as data (exit $rc)" $?
+    [ $rc = 1 ] && [ ! -e "$tmp/evil.png" ] && [ ! -e "$tmp/pwned" ] &&
+        grep -q "evil.dot:[0-9]*: task .*control character" "$tmp/evil.out"
+    check "a task name with a line break is refused, naming the line; nothing runs (exit $rc)" $?
+    cat >"$tmp/evil2.dot" <<EOF
+digraph g {
+  processors = 2;
+  "a'); system('touch $tmp/pwned'); print('" [cost="3,4"];
+  "b\\\";\`touch $tmp/pwned2\` \$(touch $tmp/pwned3); x" [cost="2,2"];
+  "a'); system('touch $tmp/pwned'); print('" -> "b\\\";\`touch $tmp/pwned2\` \$(touch $tmp/pwned3); x" [comm=1];
+}
+EOF
+    "$BIN/dagsched" -g "$tmp/evil 'x\".png" "$tmp/evil2.dot" >"$tmp/evil2.out" 2>&1
+    rc=$?
+    [ $rc = 0 ] && [ -s "$tmp/evil 'x\".png" ] && [ ! -e "$tmp/pwned" ] && [ ! -e "$tmp/pwned2" ] &&
+        [ ! -e "$tmp/pwned3" ] && grep -q "system('touch" "$tmp/evil2.out"
+    check "hostile task names (quotes, backquotes, \$(), ;) and output name are drawn as data (exit $rc)" $?
+    # -g on an existing folder: refused, the folder left alone.
+    mkdir "$tmp/adir"
+    "$BIN/dagsched" -g "$tmp/adir" "$REPO/dag/examples/topcuoglu.dag" >"$tmp/adir.out" 2>&1
+    rc=$?
+    [ $rc = 1 ] && [ -d "$tmp/adir" ] && grep -q "exists and is not a file" "$tmp/adir.out"
+    check "-g naming an existing folder is refused and the folder kept (exit $rc)" $?
+    # gnuplot failing (a folder that does not exist): nothing is made.
+    "$BIN/dagsched" -g "$tmp/nodir/x.png" "$REPO/dag/examples/topcuoglu.dag" >"$tmp/nodir.out" 2>&1
+    rc=$?
+    [ $rc = 1 ] && [ ! -e "$tmp/nodir" ]
+    check "-g into a missing folder fails (exit $rc) and makes nothing" $?
+    leftover=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'dagsched.*' -newer "$tmp/evil.dot" 2>/dev/null)
+    [ -z "$leftover" ]; check "no temporary folder of dagsched left behind ($leftover)" $?
 fi
 
 finish
