@@ -6,11 +6,13 @@
  * program only assembles the image and writes it with the run record, whose
  * run line it gives the image's fields (width, height, maxiter, checksum).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,13 +40,16 @@ static void usage(FILE *f)
 "output:\n"
 "  -o, --out FILE       the image as PGM (default image.pgm; 'none' for none)\n"
 "  -r, --record FILE    the run record, CSV (default run.csv; 'none')\n"
+"                       (both checked before the run, an earlier run's removed\n"
+"                       when it starts, written whole or not at all at its end)\n"
 "  -q, --quiet          only the summary line\n"
 "  -h, --help           this help\n"
 "exit status: 0 done; 1 the run failed (no PVM, no hosts, workers lost, an output\n"
-"not written: said), 130 interrupted; 2 a bad option or value\n"
+"that cannot be written or was not: said), 130 interrupted; 2 a bad option or\n"
+"value (an image over %d pixels a row or %ld in all included)\n"
 "scheduling (the runtime's options; -s NAME is --scheme, -R R is --sample,\n"
 "whose default here is 4; the worker program is bin/worker):\n",
-            MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER);
+            MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER, MANDEL_MAX_WIDTH, MANDEL_MAX_PIXELS);
     dtss_master_usage(f);
 }
 
@@ -101,9 +106,10 @@ static void put_number(long n)
 }
 
 /* Ctrl-C (or a kill): say what was lost and end. Nothing is written: the
- * image and the record are written only at the end, and the old ones were
- * removed at the start, so no earlier run's files pass for this one's. The
- * workers end on their own (PVM tells them their master exited). */
+ * image and the record are written only at the end (with Ctrl-C blocked),
+ * and the old ones were removed at the start, so no earlier run's files
+ * pass for this one's. The workers end on their own (PVM tells them their
+ * master exited; bin/worker asks inside a row too). */
 static void interrupted(int sig)
 {
     static const char a[] = "\ncoordinator: interrupted: ", b[] = " of ",
@@ -166,7 +172,38 @@ static int run(dtss_master *m, image *im, int show)
     return 0;
 }
 
-/* The outputs: image, record (with the image's fields), summary. */
+/* Can the output of option 'opt' be written at path at the end of the
+ * run, as its writer will write it (a new file beside it, renamed over it)?
+ * Checked before anything starts, so that no run is lost to a path that
+ * cannot be written. 0, or 1 after a message naming the path and the
+ * error. A path that exists and is not a regular file (/dev/null) is
+ * written directly: it only has to be writable. */
+static int check_output(const char *opt, const char *path)
+{
+    char tmp[4096];
+    struct stat st;
+    int exists = stat(path, &st) == 0, fd;
+    if (exists && S_ISDIR(st.st_mode))
+        errno = EISDIR;
+    else if (exists && access(path, W_OK) != 0)
+        ;                                       /* errno: EACCES, EROFS */
+    else if (exists && !S_ISREG(st.st_mode))
+        return 0;
+    else if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
+        errno = ENAMETOOLONG;
+    else if ((fd = mkstemp(tmp)) >= 0) {
+        close(fd);
+        unlink(tmp);
+        return 0;
+    }
+    fprintf(stderr, "coordinator: %s %s: cannot write there: %s (nothing was run)\n", opt,
+            path, strerror(errno));
+    return 1;
+}
+
+/* The outputs: image, record (with the image's fields), summary. Each file
+ * is written whole or not at all (mandel_write_pgm, dtss_master_write_record):
+ * a full disk leaves no part of an image. */
 static int outputs(dtss_master *m, const image *im, const char *out,
                    const char *record_path, int quiet)
 {
@@ -288,6 +325,13 @@ int main(int argc, char **argv)
         dtss_master_free(m);
         return rc;
     }
+    /* The outputs can be written: checked before PVM is contacted. */
+    if ((strcmp(out, "none") != 0 && check_output("--out", out) != 0) ||
+        (strcmp(record_path, "none") != 0 && strcmp(record_path, "-") != 0 &&
+         check_output("--record", record_path) != 0)) {
+        dtss_master_free(m);
+        return 1;
+    }
     size_t npix = (size_t)im.p.width * (size_t)im.p.height;
     im.counts = calloc(npix, sizeof *im.counts);
     im.row_done = calloc((size_t)im.p.height, 1);
@@ -310,6 +354,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "coordinator: %s\n", dtss_master_errmsg(m));
         rc = 1;
     } else if ((rc = run(m, &im, !quiet && isatty(STDERR_FILENO))) == 0) {
+        /* The run is complete: Ctrl-C no longer ends it (the handler would
+         * say nothing was written, and leave a file half-written). */
+        sigset_t block;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        sigprocmask(SIG_BLOCK, &block, NULL);
         rc = outputs(m, &im, out, record_path, quiet);
     }
     dtss_master_free(m);

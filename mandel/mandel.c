@@ -2,7 +2,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mandel.h"
 
@@ -22,6 +25,16 @@ int mandel_check(const mandel_params *p, char *msg, size_t len)
     }
     if (p->height < 1) {
         snprintf(msg, len, "height %d must be >= 1", p->height);
+        return -1;
+    }
+    if (p->width > MANDEL_MAX_WIDTH) {
+        snprintf(msg, len, "width %d is over the limit of %d pixels a row", p->width,
+                 MANDEL_MAX_WIDTH);
+        return -1;
+    }
+    if ((long long)p->width * p->height > MANDEL_MAX_PIXELS) {
+        snprintf(msg, len, "%dx%d = %lld pixels is over the limit of %ld (8192x8192)",
+                 p->width, p->height, (long long)p->width * p->height, MANDEL_MAX_PIXELS);
         return -1;
     }
     if (p->maxiter < 1) {
@@ -54,17 +67,22 @@ uint32_t mandel_point(double cr, double ci, uint32_t maxiter)
     return n;
 }
 
-uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out)
+uint64_t mandel_span(const mandel_params *p, int y, int x0, int x1, uint32_t *out)
 {
     double dx = (p->xmax - p->xmin) / p->width;
     double dy = (p->ymax - p->ymin) / p->height;
     double ci = p->ymax - (y + 0.5) * dy;
     uint64_t cost = 0;
-    for (int x = 0; x < p->width; x++) {
-        out[x] = mandel_point(p->xmin + (x + 0.5) * dx, ci, p->maxiter);
-        cost += out[x];
+    for (int x = x0; x < x1; x++) {
+        out[x - x0] = mandel_point(p->xmin + (x + 0.5) * dx, ci, p->maxiter);
+        cost += out[x - x0];
     }
     return cost;
+}
+
+uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out)
+{
+    return mandel_span(p, y, 0, p->width, out);
 }
 
 /* With n = q R + s (0 <= s < R), residue classes r < s hold q + 1 indices
@@ -124,24 +142,95 @@ uint64_t mandel_checksum(const uint32_t *counts, size_t n)
     return h;
 }
 
+/* The file an output is written to: a new one beside path (its name in
+ * tmp), with the mode path has, or the one a new file gets; or path itself
+ * when it exists and is not a regular file (tmp = ""). NULL with errno set
+ * when it cannot be created: a directory, a read-only path, no folder. */
+static FILE *open_output(const char *path, char *tmp, size_t tmplen)
+{
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    tmp[0] = '\0';
+    if (exists && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return NULL;
+    }
+    if (exists && !S_ISREG(st.st_mode))
+        return fopen(path, "wb");
+    if (exists && access(path, W_OK) != 0)
+        return NULL;
+    if ((size_t)snprintf(tmp, tmplen, "%s.XXXXXX", path) >= tmplen) {
+        tmp[0] = '\0';
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        tmp[0] = '\0';
+        return NULL;
+    }
+    mode_t mode = st.st_mode & 07777;
+    if (!exists) {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    FILE *f = fchmod(fd, mode) == 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        tmp[0] = '\0';
+        errno = e;
+    }
+    return f;
+}
+
+/* Closes f, opened by open_output: flushed and synced, then renamed over
+ * path. 0, or -1 with the failing call in *call and errno set, the new file
+ * removed (path as it was). */
+static int close_output(FILE *f, const char *tmp, const char *path, const char **call)
+{
+    int e = 0;
+    *call = "write";
+    if (fflush(f) != 0 || ferror(f))
+        e = errno ? errno : EIO;
+    else if (tmp[0] && fsync(fileno(f)) != 0)
+        e = errno;
+    if (fclose(f) != 0 && !e)
+        e = errno;
+    if (!e && tmp[0] && rename(tmp, path) != 0) {
+        *call = "rename";
+        e = errno;
+    }
+    if (e && tmp[0])
+        unlink(tmp);
+    errno = e;
+    return e ? -1 : 0;
+}
+
 int mandel_write_pgm(const char *path, const mandel_params *p,
                      const uint32_t *counts, char *msg, size_t len)
 {
-    FILE *f = fopen(path, "wb");
+    char tmp[4096];
+    const char *call;
+    FILE *f = open_output(path, tmp, sizeof tmp);
     if (!f) {
         snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
         return -1;
     }
+    errno = 0;
     fprintf(f, "P5\n%d %d\n255\n", p->width, p->height);
     double scale = 254.0 / log1p((double)p->maxiter);
     size_t n = (size_t)p->width * (size_t)p->height;
     for (size_t i = 0; i < n; i++) {
         unsigned char v = counts[i] >= p->maxiter
                         ? 0 : (unsigned char)(1.0 + scale * log1p(counts[i]));
-        putc(v, f);
+        if (putc(v, f) == EOF)
+            break;
     }
-    if (ferror(f) | (fclose(f) != 0)) {
-        snprintf(msg, len, "write(%s): %s", path, strerror(errno));
+    if (close_output(f, tmp, path, &call) != 0) {
+        snprintf(msg, len, "%s(%s): %s", call, path, strerror(errno));
         return -1;
     }
     return 0;

@@ -26,6 +26,16 @@
 #define MANDEL_DEFAULT_MAXITER 16000u
 #define MANDEL_DEFAULT_SIZE 1200
 
+/* The largest image mandel_check accepts, so that no one buffer grows
+ * without bound: a row of at most MANDEL_MAX_WIDTH pixels (a worker keeps a
+ * row twice, counts and bytes, 512 KiB; a one-row piece is a 256 KiB
+ * message), and at most MANDEL_MAX_PIXELS pixels in all (the coordinator's
+ * counts, 4 bytes a pixel: 256 MiB; 8192 x 8192, 46 times the paper's
+ * image). The coordinator refuses a bigger image before it starts anything,
+ * and a worker refuses a job that asks for one. */
+#define MANDEL_MAX_WIDTH 65536
+#define MANDEL_MAX_PIXELS 67108864L
+
 typedef struct mandel_params {
     int width, height;                /* pixels, >= 1 */
     uint32_t maxiter;                 /* >= 1 */
@@ -35,13 +45,17 @@ typedef struct mandel_params {
 /* The paper's image: (-2,-2)-(2,2), 1200 x 1200, MANDEL_DEFAULT_MAXITER. */
 void mandel_defaults(mandel_params *p);
 
-/* Returns 0 if p is valid; otherwise -1 with a message naming the bad value
- * in msg (len bytes). */
+/* Returns 0 if p is valid (within the limits above); otherwise -1 with a
+ * message naming the bad value in msg (len bytes). */
 int mandel_check(const mandel_params *p, char *msg, size_t len);
 
 /* Computes row y (0 <= y < height) into out[0..width-1]; returns the row's
  * cost, the sum of the counts. */
 uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out);
+/* Pixels [x0, x1) of row y (0 <= x0 <= x1 <= width) into out[0..x1-x0-1],
+ * the very counts mandel_row gives them; returns their cost. For a caller
+ * that asks whether to stop between the parts of a long row. */
+uint64_t mandel_span(const mandel_params *p, int y, int x0, int x1, uint32_t *out);
 
 /* Escape-time count of one point (the kernel of mandel_row). */
 uint32_t mandel_point(double cr, double ci, uint32_t maxiter);
@@ -63,8 +77,14 @@ void mandel_row_counts(const unsigned char *in, size_t n, uint32_t *counts);
 uint64_t mandel_checksum(const uint32_t *counts, size_t n);
 
 /* Writes the image as an 8-bit binary PGM (P5): points in the set black,
- * others grey by log(count). Returns 0, or -1 with the failing call and
- * strerror in msg. */
+ * others grey by log(count). Whole or not at all: into a new file beside
+ * path (path.XXXXXX, mkstemp), renamed over path once written and flushed
+ * to disk (with path's mode if it exists); on any failure that file is
+ * removed and path is left as it was. A path that exists and is not a
+ * regular file (/dev/stdout, a pipe) is written directly; a read-only one
+ * is refused. Returns 0, or -1 with the failing call, path and strerror in
+ * msg ("fopen(PATH): ..." when the file cannot be created, "write(PATH):
+ * ..." when writing fails, e.g. a full disk). */
 int mandel_write_pgm(const char *path, const mandel_params *p,
                      const uint32_t *counts, char *msg, size_t len);
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -255,6 +256,33 @@ static int collect(dtss_master *m, int64_t *res, char *seen, long n)
     return 0;
 }
 
+/* Can the record be written at path at the end of the run, as its writer
+ * will (a new file beside it, renamed over it)? Checked before PVM is
+ * contacted, so that no run is lost to a path it cannot write. 0, or 1
+ * after a message naming the path and the error. */
+static int check_record(const char *path)
+{
+    char tmp[4096];
+    struct stat st;
+    int exists = stat(path, &st) == 0, fd;
+    if (exists && S_ISDIR(st.st_mode))
+        errno = EISDIR;
+    else if (exists && access(path, W_OK) != 0)
+        ;                                       /* errno: EACCES, EROFS */
+    else if (exists && !S_ISREG(st.st_mode))
+        return 0;                               /* /dev/stdout: written directly */
+    else if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
+        errno = ENAMETOOLONG;
+    else if ((fd = mkstemp(tmp)) >= 0) {
+        close(fd);
+        unlink(tmp);
+        return 0;
+    }
+    fprintf(stderr, PROG ": --record %s: cannot write there: %s (nothing was run)\n", path,
+            strerror(errno));
+    return 1;
+}
+
 /* The run on PVM: start, collect, record, summary. Returns the exit status. */
 static int distributed(dtss_master *m, const matrix_params *p, long n,
                        const char *record_path, int quiet)
@@ -427,6 +455,8 @@ int main(int argc, char **argv)
             dtss_master_check(m) != DTSS_OK)
             rc = fail("%s", dtss_master_errmsg(m));
     }
+    if (rc == 0 && !seq && record_path && strcmp(record_path, "-") != 0)
+        rc = check_record(record_path);
     if (rc == 0)
         rc = seq ? sequential(&p, n, quiet) : distributed(m, &p, n, record_path, quiet);
     dtss_master_free(m);

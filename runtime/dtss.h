@@ -47,7 +47,8 @@
  * iterations each (dtss_worker_set_grain; default 1). Between two pieces the
  * library answers Tree-Scheduling's requests for work (the worker gives away
  * the rest of its range without knowing) and notices a master that died, so
- * a piece should take well under a second. The master receives the pieces
+ * a piece should take well under a second (or its computation should ask
+ * dtss_worker_cancelled now and then). The master receives the pieces
  * again, each with the bytes the worker returned for it.
  *
  * Every function returns a code: DTSS_OK, DTSS_PIECE or DTSS_DONE where said,
@@ -180,7 +181,10 @@ double dtss_master_speed(const dtss_master *m, int i);
 /* A workload field of the run record's run line (key=value: letters,
  * digits, '_', '-', '.'; the value without commas or line breaks). */
 int dtss_master_field(dtss_master *m, const char *key, const char *value);
-/* Writes the run record (CSV, docs/runtime.md "The run record") to path ("-": stdout). */
+/* Writes the run record (CSV, docs/runtime.md "The run record") to path
+ * ("-": stdout), whole or not at all: into a new file beside path, renamed
+ * over it once complete; on an error path is left as it was (DTSS_EINVAL,
+ * the message naming path and the system's error text). */
 int dtss_master_write_record(dtss_master *m, const char *path);
 /* Prints the paper's summary line: "SCHEME: W1 t ... Finish t Imbalance t". */
 void dtss_master_summary(const dtss_master *m, FILE *f);
@@ -227,6 +231,18 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size);
  * master's dtss_piece as they are). Calling it again for the same piece
  * appends. DTSS_EMISUSE when no piece is in hand. */
 int dtss_worker_result(dtss_worker *w, const void *data, size_t len);
+
+/* Whether to stop computing the piece in hand: 1 when the master has
+ * exited (dtss_worker_next then returns DTSS_ELOST) or the worker failed
+ * (w = NULL too), 0 otherwise. The library looks for the master's exit
+ * only in dtss_worker_next, so a worker outlives its master by the piece
+ * in hand: when a piece can take long (more than a second or so), call this
+ * every few milliseconds of computation and, on 1, go straight back to
+ * dtss_worker_next. Cheap: a clock read, and at most every 20 ms one
+ * pvm_nrecv of PVM's task-exit notice (no other message is taken). Owns
+ * nothing; safe to call at any time after dtss_worker_open. */
+int dtss_worker_cancelled(dtss_worker *w);
+
 
 const char *dtss_worker_errmsg(const dtss_worker *w);
 /* Leaves PVM and frees w (NULL: nothing). */

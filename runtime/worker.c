@@ -7,7 +7,8 @@
  *   3. wait for the reply: a chunk -> hand it out as pieces, then go to 1;
  *      stop -> done.
  * Tree-Scheduling is in worker_tree.c. A worker whose master exits ends
- * (DTSS_ELOST) at its next piece, or within 20 ms when waiting.
+ * (DTSS_ELOST) at its next piece, or within 20 ms when waiting; inside a
+ * long piece, when the application asks dtss_worker_cancelled.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ int worker_fail(dtss_worker *w, int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(w->err, sizeof w->err, fmt, ap);
     va_end(ap);
-    w->state = code == DTSS_DONE ? W_DONE : W_FAILED;
+    w->state = code == DTSS_DONE ? W_DONE : code == DTSS_ELOST ? W_LOST : W_FAILED;
     return code;
 }
 
@@ -268,7 +269,8 @@ static int measure(dtss_worker *w, double *A)
 }
 
 /* Reads pending task-exit notices, every 20 ms at most, so that a worker
- * outlives its master by a piece or 20 ms, not a whole chunk. */
+ * outlives its master by a piece or 20 ms, not a whole chunk (and not a
+ * long piece either, when the application asks dtss_worker_cancelled). */
 static int check_exits(dtss_worker *w)
 {
     double now = wire_now();
@@ -333,10 +335,19 @@ static int ask(dtss_worker *w)
     }
 }
 
+int dtss_worker_cancelled(dtss_worker *w)
+{
+    if (!w || w->state == W_LOST || w->state == W_FAILED)
+        return 1;
+    return w->state == W_RUNNING && check_exits(w) != DTSS_OK;
+}
+
 int dtss_worker_next(dtss_worker *w, long *start, long *size)
 {
     if (w->state == W_DONE)
         return DTSS_DONE;
+    if (w->state == W_LOST)
+        return DTSS_ELOST;
     if (w->state != W_RUNNING)
         return worker_fail(w, DTSS_EMISUSE, "dtss_worker_next after an error: %s",
                            w->err);

@@ -20,7 +20,7 @@
 #include "runtime/probe.h"
 #include "runtime/wire.h"
 
-enum { W_RUNNING, W_DONE, W_FAILED };
+enum { W_RUNNING, W_DONE, W_FAILED, W_LOST };     /* W_LOST: the master exited */
 
 struct dtss_worker {
     wire_job job;

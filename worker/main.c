@@ -1,7 +1,10 @@
 /* main.c: bin/worker, the Mandelbrot worker of bin/coordinator: a libdtss
  * worker whose loop iterations are image rows. The runtime measures the
  * load, reports A_i, takes part in Tree-Scheduling and exits with its master;
- * this program only computes the rows it is handed.
+ * this program only computes the rows it is handed (refusing a job whose
+ * image is over mandel_check's limits, before it allocates anything), and
+ * asks the runtime every ~10 ms of computation whether its master is gone,
+ * so that a long row does not outlive it.
  *
  * `worker --probe` prints this host's load without PVM.
  */
@@ -25,6 +28,24 @@ static int probe_mode(const char *backend)
     return 0;
 }
 
+/* Iterations of the kernel between two looks for the master's exit (a
+ * clock read; a pvm_nrecv at most every 20 ms): some 10 ms of computation. */
+#define WORK_PER_LOOK (1L << 22)
+
+/* Row y into counts, in spans of 'span' pixels, asking before each whether
+ * to stop. 0, or -1 when the run is over for this worker (the master
+ * exited: dtss_worker_next says so). */
+static int compute_row(dtss_worker *w, const mandel_params *p, int y, uint32_t *counts,
+                       int span)
+{
+    for (int x = 0; x < p->width; x += span) {
+        if (dtss_worker_cancelled(w))
+            return -1;
+        mandel_span(p, y, x, p->width - x > span ? x + span : p->width, counts + x);
+    }
+    return 0;
+}
+
 /* The worker's loop: rows in, counts out. Returns the exit status. */
 static int work(int argc, char **argv)
 {
@@ -43,14 +64,17 @@ static int work(int argc, char **argv)
         dtss_worker_close(w);
         return 1;
     }
+    /* p is within MANDEL_MAX_WIDTH: a row's buffers are at most 512 KiB. */
     uint32_t *counts = malloc(sizeof *counts * (size_t)p.width);
     unsigned char *bytes = malloc(4 * (size_t)p.width);
-    long start, size;
+    long start, size, span = WORK_PER_LOOK / (long)p.maxiter;
+    span = span < 1 ? 1 : span > p.width ? p.width : span;
     int rc = counts && bytes ? DTSS_OK : DTSS_ENOMEM;
     while (rc == DTSS_OK && (rc = dtss_worker_next(w, &start, &size)) == DTSS_PIECE) {
         rc = DTSS_OK;
         for (long row = start; row < start + size && rc == DTSS_OK; row++) {
-            mandel_row(&p, (int)row, counts);
+            if (compute_row(w, &p, (int)row, counts, (int)span) != 0)
+                break;                          /* the next call says why */
             mandel_row_bytes(counts, (size_t)p.width, bytes);
             rc = dtss_worker_result(w, bytes, 4 * (size_t)p.width);
         }
