@@ -62,7 +62,7 @@ test: deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) STRICT=$(STRICT) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    scripts/run-tests $(TESTS) tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh \
-	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/outputs.sh tests/matrix.sh \
+	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/faults.sh tests/outputs.sh tests/matrix.sh \
 	    tests/install.sh \
 	    tests/security.sh tests/cluster.sh tests/coordinator_cluster.sh tests/reproduce.sh
 

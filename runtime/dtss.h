@@ -111,6 +111,16 @@ dtss_master *dtss_master_new(void);
  *   worker PATH       the worker program (default: this program)
  *   acp-int           A_i = floor(V_i / Q_i), the paper's integer rule
  *   probe B           the workers' load probe: auto, proc or cgroup
+ *   late F[,MIN]      a hung worker: a chunk outstanding longer than
+ *                     max(F x its expected time, MIN seconds) is served
+ *                     again to a worker that has nothing else to do (the
+ *                     first result in counts, the other is refused);
+ *                     expected time = the chunk's size over its worker's
+ *                     rate (iterations per second of its completed chunks;
+ *                     before its first, the run's; before any, nothing is
+ *                     late). Default 3,30; "0" turns it off; F is 0 or in
+ *                     [1, 1000], MIN in [0, 10^6]. The hung worker is not
+ *                     waited for at the end, nor killed. Not under tree.
  * Returns DTSS_OK, DTSS_ENOENT for an unknown name, or DTSS_EINVAL for a bad
  * value. Parameter ranges that depend on I are checked by dtss_master_check
  * (and dtss_master_start).
@@ -192,7 +202,8 @@ void dtss_master_summary(const dtss_master *m, FILE *f);
 /* The message of the last error. Always a string; owned by m. */
 const char *dtss_master_errmsg(const dtss_master *m);
 
-/* Kills any worker still running, leaves PVM and frees m (NULL: nothing). */
+/* Kills any worker still running (but a hung one, see late), leaves PVM and
+ * frees m (NULL: nothing). */
 void dtss_master_free(dtss_master *m);
 
 /* ---- a worker --------------------------------------------------------------- */
@@ -242,7 +253,6 @@ int dtss_worker_result(dtss_worker *w, const void *data, size_t len);
  * pvm_nrecv of PVM's task-exit notice (no other message is taken). Owns
  * nothing; safe to call at any time after dtss_worker_open. */
 int dtss_worker_cancelled(dtss_worker *w);
-
 
 const char *dtss_worker_errmsg(const dtss_worker *w);
 /* Leaves PVM and frees w (NULL: nothing). */

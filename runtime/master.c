@@ -20,6 +20,8 @@ dtss_master *dtss_master_new(void)
         return NULL;
     snprintf(m->scheme, sizeof m->scheme, "dtss");
     m->sample = 1;
+    m->late_factor = MASTER_LATE_FACTOR;
+    m->late_min = MASTER_LATE_MIN;
     m->log = stderr;
     snprintf(m->prefix, sizeof m->prefix, "dtss");
     return m;
@@ -241,25 +243,50 @@ int dtss_master_start(dtss_master *m)
 }
 
 /* Tells every live worker to stop and waits (at most 10 s) for them to exit,
- * so that none outlives the run. */
+ * so that none outlives the run; but for a worker whose chunk was served
+ * again as late and that has not answered since (hung: it is not waited for,
+ * nor killed; told to stop, it exits if it ever resumes, as on the master's
+ * exit). A result that comes in meanwhile (a late chunk's copy that lost
+ * the race) is refused. */
 static void stop_all(dtss_master *m)
 {
     char msg[256];
     int live = 0;
     m->stopped = 1;
-    for (int w = 0; w < m->nw; w++)
-        if (!m->w[w].lost && wire_send_stop(m->rec.w[w].tid, msg, sizeof msg) == 0)
+    for (int w = 0; w < m->nw; w++) {
+        if (m->w[w].lost)
+            continue;
+        int sent = wire_send_stop(m->rec.w[w].tid, msg, sizeof msg) == 0;
+        if (m->p && policy_late_worker(m->p, w)) {
+            m->w[w].hung = 1;
+            master_log(m, 0, "worker %d on %s still silent, its chunk done elsewhere: "
+                       "not waited for", w + 1, m->rec.w[w].host);
+        } else if (sent) {
             live++;
+        }
+    }
     double until = wire_now() + 10;
     while (live > 0 && wire_now() < until) {
         struct timeval tv = {0, 200000};
-        int tid, w;
-        if (pvm_trecv(-1, WIRE_TASKEXIT, &tv) <= 0 ||
-            wire_unpack_notice(&tid, msg, sizeof msg) < 0)
+        int tid, w, bufid = pvm_trecv(-1, -1, &tv), bytes, tag;
+        if (bufid <= 0)
+            continue;
+        pvm_bufinfo(bufid, &bytes, &tag, &tid);
+        if (tag == WIRE_REQUEST) {      /* the loser of a late chunk's race */
+            wire_request q;
+            if (wire_unpack_request(&q, msg, sizeof msg) == 0 && q.has_result)
+                master_log(m, 0, "worker %d's results of chunk %ld refused: not "
+                           "outstanding there (done elsewhere first)",
+                           master_worker_of(m, tid) + 1, q.result.id);
+            wire_result_free(&q.result);
+            continue;
+        }
+        if (tag != WIRE_TASKEXIT || wire_unpack_notice(&tid, msg, sizeof msg) < 0)
             continue;
         if ((w = master_worker_of(m, tid)) >= 0 && !m->w[w].lost) {
             m->w[w].lost = 1;           /* gone, as asked */
-            live--;
+            if (!m->w[w].hung)
+                live--;
         }
     }
 }
@@ -348,7 +375,7 @@ void dtss_master_free(dtss_master *m)
         return;
     if (m->joined) {
         for (int w = 0; w < m->nw; w++)
-            if (!m->w[w].lost)
+            if (!m->w[w].lost && !m->w[w].hung)
                 pvm_kill(m->rec.w[w].tid);
         /* Output collection off first: pvm_exit would wait for the output of
          * every worker ever spawned, for ever for one on a deleted host. */

@@ -26,8 +26,17 @@
 
 #define MASTER_MAX_PARAMS 16
 
+/* --late's defaults (docs/runtime.md, "Faults"): a chunk outstanding longer
+ * than max(3 x its expected time, 30 s) is served again. 30 s is above the
+ * longest chunk of any fault-free run of the reproduction (19.4 s), where
+ * Mandelbrot's uneven rows put chunks at up to 18 times their expected
+ * time: fault-free runs are not changed. */
+#define MASTER_LATE_FACTOR 3.0
+#define MASTER_LATE_MIN 30.0
+
 typedef struct mworker {
     int lost;
+    int hung;       /* silent at the end, its late chunk done elsewhere */
 } mworker;
 
 enum { M_NEW, M_STARTED, M_DONE, M_FAILED };
@@ -46,6 +55,7 @@ struct dtss_master {
     char *worker_path;                      /* NULL: this program */
     int acp_integer;
     probe_backend probe;
+    double late_factor, late_min;           /* --late (factor 0: off) */
     void *job;
     size_t job_len;
     FILE *log;
@@ -96,7 +106,9 @@ int hosts_spawn(dtss_master *m);
 
 /* serve_self.c / serve_tree.c: send the jobs (at start), then one step of
  * the event loop each call: hand out what can be handed out, receive one
- * message and act on it. Return DTSS_OK or an error (set). */
+ * message and act on it (self-scheduling with --late on: or wake up after
+ * a while without one, to look for late chunks). Return DTSS_OK or an
+ * error (set). */
 int self_start(dtss_master *m);
 int self_step(dtss_master *m);
 int self_finished(const dtss_master *m);

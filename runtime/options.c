@@ -27,6 +27,9 @@ static const option_def options[] = {
     {"acp-int", 0, "         A_i = floor(V_i / Q_i), the paper's integer rule\n"
                    "                       (default: real-valued)"},
     {"probe", 1, "B          the workers' load probe: auto (default), proc, cgroup"},
+    {"late", 1, "F[,MIN]     serve a chunk again to an idle worker once it is out\n"
+                "                       longer than max(F x its expected time, MIN s)\n"
+                "                       (a hung worker; default 3,30; 0 = off; not tree)"},
     {NULL, 0, NULL}
 };
 
@@ -135,6 +138,21 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
         if (probe_backend_parse(value, &m->probe) != 0)
             return master_fail(m, DTSS_EINVAL, "--probe '%s': use auto, proc or cgroup",
                                value);
+    } else if (strcmp(name, "late") == 0) {
+        char *end;                      /* F or F,MIN: F 0 (off) or in [1, 1000], */
+        double f = strtod(value, &end), min = MASTER_LATE_MIN;    /* MIN in [0, 1e6] */
+        int bad = end == value;
+        if (!bad && *end == ',') {
+            const char *s = end + 1;
+            min = strtod(s, &end);
+            bad = end == s;
+        }
+        if (bad || *end || !(f == 0 || (f >= 1 && f <= 1000)) || !(min >= 0 && min <= 1e6))
+            return master_fail(m, DTSS_EINVAL, "--late '%s' must be FACTOR[,MIN]: FACTOR "
+                               "0 (off) or in [1, 1000], MIN seconds in [0, 1000000]",
+                               value);
+        m->late_factor = f;
+        m->late_min = min;
     }
     return DTSS_OK;
 }

@@ -2,14 +2,27 @@
  * 5.3). Every decision is the policy's (sched/policy.c); this file turns
  * PVM messages into its events ("worker w asks with A_i", "chunk c done",
  * "worker w lost") and sends out what it assigns. It waits on any message
- * from anyone, so it never waits on one slow worker while others ask.
+ * from anyone, so it never waits on one slow worker while others ask; with
+ * late chunks on (--late) it also wakes up after late_poll() (at most a
+ * second) without one and asks the policy again, telling it the time: a
+ * hung worker's chunk then goes to a worker that was waiting, even when
+ * every other worker waits and no message will come.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include <pvm3.h>
 
 #include "runtime/master.h"
+
+/* How often the master looks for late chunks when no message comes: an
+ * eighth of MIN, between 50 ms and 1 s. */
+static double late_poll(const dtss_master *m)
+{
+    double t = m->late_min / 8;
+    return t < 0.05 ? 0.05 : t > 1 ? 1 : t;
+}
 
 int self_start(dtss_master *m)
 {
@@ -18,6 +31,8 @@ int self_start(dtss_master *m)
     if (!m->p)
         return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                            "%s", err.msg);
+    if (policy_set_late(m->p, m->late_factor, m->late_min, &err) != SCHED_OK)
+        return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     wire_job job = {.nworkers = m->nw, .sample = m->sample, .acp_integer = m->acp_integer,
                     .probe = m->probe, .iters = m->iters, .data = m->job,
                     .len = m->job_len};
@@ -70,8 +85,8 @@ static int on_request(dtss_master *m, int src)
                         r->t_end, wire_now());
             master_hand_out(m, w, r->id, r);
         } else {
-            master_log(m, 1, "worker %d's results of chunk %ld refused: not "
-                       "outstanding there", w + 1, r->id);
+            master_log(m, 0, "worker %d's results of chunk %ld refused: not "
+                       "outstanding there (done elsewhere first)", w + 1, r->id);
         }
         wire_result_free(r);
     }
@@ -105,6 +120,11 @@ static int serve(dtss_master *m)
         *rc = (rec_chunk){.id = c.id, .worker = c.worker, .start = c.start,
                           .size = c.size, .acp = c.acp, .sent = wire_now(),
                           .reissue = c.reissue};
+        if (c.late)
+            master_log(m, 0, "chunk %ld (%ld iterations from %ld) late at worker %d: out "
+                       "%.1f s; served again to worker %d as chunk %ld", c.of,
+                       c.size, c.start, m->rec.chunks[c.of].worker + 1,
+                       rc->sent - m->rec.chunks[c.of].sent, c.worker + 1, c.id);
         int r = master_send_work(m, c.worker, c.id, c.start, c.size);
         if (r != DTSS_OK)
             return r;
@@ -117,6 +137,7 @@ static int serve(dtss_master *m)
 int self_step(dtss_master *m)
 {
     sched_err err;
+    policy_now(m->p, wire_now());
     if (policy_ready(m->p)) {                   /* step 1 is over */
         m->rec.t0 = wire_now();
         if (policy_start(m->p, &err) != SCHED_OK)
@@ -135,9 +156,18 @@ int self_step(dtss_master *m)
         return master_fail(m, DTSS_ELOST, "every worker was lost; %ld of %ld "
                            "iterations done", m->iters - policy_remaining(m->p),
                            m->iters);
-    int bufid = pvm_recv(-1, -1);
+    int bufid;
+    if (m->late_factor > 0 && policy_started(m->p)) {
+        double t = late_poll(m);
+        struct timeval tv = {(long)t, (long)((t - (long)t) * 1e6)};
+        if ((bufid = pvm_trecv(-1, -1, &tv)) == 0)
+            return DTSS_OK;                     /* none: look for late chunks */
+    } else {
+        bufid = pvm_recv(-1, -1);
+    }
     if (bufid < 0)
         return master_fail(m, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+    policy_now(m->p, wire_now());
     int bytes, tag, src;
     pvm_bufinfo(bufid, &bytes, &tag, &src);
     if (tag == WIRE_REQUEST)

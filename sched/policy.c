@@ -1,8 +1,11 @@
-/* policy.c: ACPSA, request queue, re-plan rule and lost chunks (policy.h).
+/* policy.c: ACPSA, request queue, re-plan rule, lost and late chunks
+ * (policy.h).
  *
  * Every event costs O(1) but for the rare ones (start, re-plan, a lost
- * worker), so the simulator can drive tens of thousands of workers: the
- * re-plan rule keeps its counts up to date as A_i reports arrive. */
+ * worker, a late chunk), so the simulator can drive tens of thousands of
+ * workers: the re-plan rule keeps its counts up to date as A_i reports
+ * arrive. Late chunks are looked for only by a request that has nothing
+ * else to take (the tail of the run), among the outstanding chunks. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +14,24 @@
 
 typedef struct range { long start, size; } range;
 
+/* An outstanding chunk. The copies of one range (a late chunk served again)
+ * share a group: the id of the first; 'shared' once there were copies. */
+typedef struct outchunk {
+    policy_chunk c;
+    double sent;                /* policy_now when assigned */
+    long group;
+    char shared;
+} outchunk;
+
 typedef struct pworker {
     double cur;                 /* latest A_i */
     double plan;                /* A_i at the last plan (the ACPSA) */
     char alive, waiting;        /* not lost; a request queued */
     char reported;              /* it has reported at least once */
-    policy_chunk *out;          /* its outstanding chunks (one, as a rule) */
+    char late;                  /* a chunk of it served again as late; silent since */
+    outchunk *out;              /* its outstanding chunks (one, as a rule) */
     int nout, capout;
+    double it_done, t_done;     /* its completed chunks: iterations, seconds */
 } pworker;
 
 struct policy {
@@ -33,6 +47,9 @@ struct policy {
     long next_id, done, I;
     int replans, dtss;
     double power;               /* total A_i of the last plan */
+    double late_factor, late_min;   /* late chunks (factor 0: off) */
+    double now;                 /* policy_now */
+    double it_done, t_done;     /* every completed chunk: iterations, seconds */
 };
 
 policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
@@ -155,6 +172,7 @@ int policy_request(policy *p, int w, double acp, sched_err *err)
         x->reported = 1;
         p->unreported--;
     }
+    x->late = 0;
     if (acp > 0) {
         p->queue[(p->qhead + p->qlen++) % p->n] = w;
         x->waiting = 1;
@@ -180,41 +198,108 @@ int policy_start(policy *p, sched_err *err)
     return new_plan(p, err);
 }
 
+/* Seconds chunk o is expected to take at its worker's rate (or the run's);
+ * a negative number when no chunk was completed yet: no rate to expect from. */
+static double expected(const policy *p, const outchunk *o)
+{
+    const pworker *x = &p->w[o->c.worker];
+    double it = x->it_done, t = x->t_done;
+    if (!(it > 0)) {
+        it = p->it_done;
+        t = p->t_done;
+    }
+    return it > 0 ? t / it * (double)o->c.size : -1;
+}
+
+static int is_late(const policy *p, const outchunk *o)
+{
+    double e = expected(p, o);
+    if (e < 0)
+        return 0;
+    double limit = p->late_factor * e;
+    if (limit < p->late_min)
+        limit = p->late_min;
+    return p->now - o->sent > limit;
+}
+
+/* Points o at every outstanding copy of group g in turn (a scan of every
+ * worker's outstanding chunks: only for late chunks, which are rare). */
+#define FOR_GROUP(p, g, o)                                                    \
+    for (int v_ = 0; v_ < (p)->n; v_++)                                       \
+        for (int i_ = 0; i_ < (p)->w[v_].nout; i_++)                          \
+            if ((o = &(p)->w[v_].out[i_])->group == (g))
+
+/* A late chunk to copy for requester w: the oldest (lowest id) whose copies
+ * are all late, of which w holds none. NULL when there is none. */
+static const outchunk *find_late(const policy *p, int w)
+{
+    const outchunk *best = NULL;
+    for (int v = 0; v < p->n; v++)
+        for (int i = 0; i < p->w[v].nout; i++) {
+            const outchunk *o = &p->w[v].out[i], *g;
+            if (v == w || (best && best->c.id <= o->c.id) || !is_late(p, o))
+                continue;
+            int ok = 1;
+            if (o->shared)
+                FOR_GROUP(p, o->group, g)
+                    ok &= g->c.worker != w && is_late(p, g);
+            if (ok)
+                best = o;
+        }
+    return best;
+}
+
 int policy_assign(policy *p, policy_chunk *out, sched_err *err)
 {
     if (!p->s || p->qlen == 0)
         return 0;
-    if (p->npool == 0 && sched_remaining(p->s) == 0)
-        return 0;
     int w = p->queue[p->qhead];
     pworker *x = &p->w[w];
+    const outchunk *late = NULL;
+    if (p->npool == 0 && sched_remaining(p->s) == 0 &&
+        (p->late_factor <= 0 || !(late = find_late(p, w))))
+        return 0;
     if (x->nout == x->capout) {
         int cap = x->capout ? 2 * x->capout : 1;
-        policy_chunk *o = realloc(x->out, sizeof *o * (size_t)cap);
-        if (!o)
+        outchunk *o = realloc(x->out, sizeof *o * (size_t)cap);
+        if (!o)                 /* ('late' is another worker's: not moved) */
             return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for "
                               "worker %d's chunks", w), -1;
         x->out = o;
         x->capout = cap;
     }
-    policy_chunk c = {.id = p->next_id, .worker = w, .acp = 1.0};
+    outchunk o = {.c = {.id = p->next_id, .worker = w, .acp = 1.0},
+                  .sent = p->now, .group = p->next_id};
     if (p->npool > 0) {
         range r = p->pool[--p->npool];
-        c.start = r.start;
-        c.size = r.size;
-        c.reissue = 1;
+        o.c.start = r.start;
+        o.c.size = r.size;
+        o.c.reissue = 1;
+    } else if (late) {
+        o.c.start = late->c.start;
+        o.c.size = late->c.size;
+        o.c.acp = late->c.acp;
+        o.c.reissue = o.c.late = 1;
+        o.c.of = late->c.id;
+        o.group = late->group;
+        o.shared = 1;
+        outchunk *g;
+        FOR_GROUP(p, o.group, g) {
+            g->shared = 1;
+            p->w[g->c.worker].late = 1;
+        }
     } else {
-        c.acp = x->cur;
-        c.size = sched_next(p->s, c.acp, &c.start);
-        if (c.size <= 0)
+        o.c.acp = x->cur;
+        o.c.size = sched_next(p->s, o.c.acp, &o.c.start);
+        if (o.c.size <= 0)
             return 0;
     }
-    x->out[x->nout++] = c;
+    x->out[x->nout++] = o;
     p->qhead = (p->qhead + 1) % p->n;
     p->qlen--;
     x->waiting = 0;
     p->next_id++;
-    *out = c;
+    *out = o.c;
     return 1;
 }
 
@@ -223,9 +308,21 @@ int policy_done(policy *p, int w, long id, sched_err *err)
     if (w >= 0 && w < p->n) {
         pworker *x = &p->w[w];
         for (int i = 0; i < x->nout; i++)
-            if (x->out[i].id == id) {
-                p->done += x->out[i].size;
+            if (x->out[i].c.id == id) {
+                outchunk o = x->out[i];
                 x->out[i] = x->out[--x->nout];
+                double t = p->now - o.sent;
+                p->done += o.c.size;
+                x->it_done += (double)o.c.size;
+                x->t_done += t;
+                p->it_done += (double)o.c.size;
+                p->t_done += t;
+                x->late = 0;
+                if (o.shared)               /* first in: the other copies */
+                    for (int v = 0; v < p->n; v++)      /* are not outstanding */
+                        for (int k = 0; k < p->w[v].nout; k++)
+                            if (p->w[v].out[k].group == o.group)
+                                p->w[v].out[k--] = p->w[v].out[--p->w[v].nout];
                 return SCHED_OK;
             }
     }
@@ -268,11 +365,39 @@ int policy_lost(policy *p, int w, sched_err *err)
             p->pool = r;
             p->cappool = cap;
         }
-        policy_chunk *c = &x->out[--x->nout];
-        p->pool[p->npool++] = (range){c->start, c->size};
+        outchunk *c = &x->out[--x->nout], *g;
+        int copies = 0;                     /* another copy still out: no need */
+        if (c->shared)
+            FOR_GROUP(p, c->group, g)
+                copies++;
+        if (copies > 0)
+            continue;
+        p->pool[p->npool++] = (range){c->c.start, c->c.size};
         returned++;
     }
+    x->late = 0;
     return returned;
+}
+
+int policy_set_late(policy *p, double factor, double min, sched_err *err)
+{
+    if (!(factor == 0 || factor >= 1) || !(min >= 0))
+        return sched_fail(err, SCHED_EINVAL, "policy: late chunks: factor %g, "
+                          "min %g s: need factor 0 (off) or >= 1, min >= 0",
+                          factor, min);
+    p->late_factor = factor;
+    p->late_min = min;
+    return SCHED_OK;
+}
+
+void policy_now(policy *p, double now)
+{
+    p->now = now;
+}
+
+int policy_late_worker(const policy *p, int w)
+{
+    return w >= 0 && w < p->n && p->w[w].late;
 }
 
 int policy_finished(const policy *p) { return p->done == p->I; }

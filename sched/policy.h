@@ -31,6 +31,23 @@
  * next requests are served from the pool (whole chunks, as first handed out)
  * before any new iterations. A result for a chunk that is not outstanding (a
  * duplicate) is refused, so every iteration counts once.
+ *
+ * Late chunks (a hung worker: stopped, or its host frozen; off unless
+ * policy_set_late is called): the policy has no clock, the caller tells it
+ * the time (policy_now) before its events. A worker's rate is the iterations
+ * of its completed chunks over their times from assignment to result
+ * (before its first, the run's: every completed chunk's; before any chunk is
+ * completed there is no rate and nothing is late). A chunk is late once
+ * outstanding longer than max(factor x size / rate, min) seconds. A
+ * request that nothing else can serve (no lost chunk in the pool, no
+ * unassigned iteration: the tail of the run, when the requester would
+ * otherwise wait) gets a copy of the oldest late chunk it does not hold,
+ * with reissue = 1; the chunk stays outstanding at its first worker too:
+ * the first result in counts and every other copy stops being outstanding
+ * (its result is refused as a duplicate). A copy that is late in turn may be
+ * copied again once every copy of that range is late. The holder of a late
+ * chunk is left alone (never told, never sent anything): when the range is
+ * done elsewhere, policy_late_worker says the master need not wait for it.
  */
 #ifndef POLICY_H
 #define POLICY_H
@@ -42,7 +59,9 @@ typedef struct policy_chunk {
     int worker;         /* 0 .. nworkers-1 */
     long start, size;   /* iterations [start, start + size) of the loop */
     double acp;         /* the A_i the chunk was sized with (1: not DTSS) */
-    int reissue;        /* a lost worker's chunk served again */
+    int reissue;        /* a lost worker's chunk, or a late one, served again */
+    int late;           /* a copy of chunk 'of', late at its worker (which */
+    long of;            /* may still answer: the first result in counts) */
 } policy_chunk;
 
 typedef struct policy policy;
@@ -81,6 +100,20 @@ int policy_done(policy *p, int w, long id, sched_err *err);
  * request is dropped. Returns the number of chunks returned (0 for a worker
  * already lost), or -1 out of memory (err set; the run cannot go on). */
 int policy_lost(policy *p, int w, sched_err *err);
+
+/* Late chunks: a chunk outstanding longer than max(factor x its expected
+ * time, min) seconds (see the top) is served again to the next request that
+ * has nothing else to take. factor = 0: off (the default of a new policy).
+ * SCHED_EINVAL for factor < 0, factor in (0, 1), or min < 0. */
+int policy_set_late(policy *p, double factor, double min, sched_err *err);
+/* The time now, in seconds from any fixed origin, never decreasing: the
+ * chunks assigned and the results taken after it are stamped with it. Only
+ * late chunks use it. */
+void policy_now(policy *p, double now);
+/* 1 when worker w held a chunk that was served again as late, and w has not
+ * answered since (no result, no request): the master need not wait for it
+ * at the end of the run. */
+int policy_late_worker(const policy *p, int w);
 
 int policy_finished(const policy *p);       /* every iteration done */
 long policy_remaining(const policy *p);     /* iterations not yet done */

@@ -150,6 +150,210 @@ static void test_lost(void)
     policy_free(p);
 }
 
+/* Completes chunk c at worker w at time t and asks again (A_i = 1). */
+static int finish_at(policy *p, const policy_chunk *c, double t)
+{
+    sched_err err;
+    policy_now(p, t);
+    int rc = policy_done(p, c->worker, c->id, &err);
+    policy_request(p, c->worker, 1.0, &err);
+    return rc;
+}
+
+/* Worker 0 hangs with chunk a; worker 1 computes the rest at 100 iterations
+ * a second (0.01 s each). Leaves p with worker 1 queued and nothing new to
+ * assign; *t is then the time. */
+static policy *hang_one(double factor, double min, policy_chunk *a, double *t)
+{
+    sched_err err;
+    policy *p = make("tss", 100, 2);
+    if (factor >= 0)
+        policy_set_late(p, factor, min, &err);
+    policy_now(p, 0);
+    policy_request(p, 0, 1, &err);
+    policy_request(p, 1, 1, &err);
+    policy_start(p, &err);
+    policy_chunk b;
+    policy_assign(p, a, NULL);
+    policy_assign(p, &b, NULL);
+    *t = 0;
+    do {
+        *t += b.size * 0.01;
+        finish_at(p, &b, *t);
+    } while (policy_assign(p, &b, NULL) == 1);
+    return p;
+}
+
+/* Late chunks (a hung worker): served again at the right moment and not
+ * before, to the waiting worker; the first result in counts. */
+static void test_late(void)
+{
+    sched_err err;
+    policy_chunk a, x;
+    double t;
+    /* TSS, I = 100, P = 2: worker 0 holds the first chunk, F = 25. Worker 0
+     * has completed nothing: the run's rate, 100/s, gives 0.25 s; 3 x 0.25
+     * = 0.75 s < MIN = 2 s, so a is late after 2 s. */
+    policy *p = hang_one(3, 2, &a, &t);
+    test_condf(a.worker == 0 && a.size == 25 && t > 0.7 && t < 0.8 &&
+               policy_remaining(p) == 25 && policy_queued(p) == 1,
+               "worker 1 did the rest by t = 0.75 and waits (a: w%d %ld, t %g)",
+               a.worker, a.size, t);
+    policy_now(p, 1.99);
+    test_cond("not late before MIN = 2 s", policy_assign(p, &x, NULL) == 0);
+    test_cond("worker 0 not yet marked late", !policy_late_worker(p, 0));
+    policy_now(p, 2.01);
+    test_cond("late after 2 s: served again to the waiting worker",
+              policy_assign(p, &x, NULL) == 1 && x.worker == 1 && x.late &&
+              x.reissue && x.of == a.id && x.start == a.start && x.size == a.size &&
+              x.id != a.id);
+    test_cond("its holder is marked late", policy_late_worker(p, 0) &&
+              !policy_late_worker(p, 1));
+    test_cond("the copy is not served twice", policy_assign(p, &x, NULL) == 0);
+    test_cond("the copy's result is in first: counted, the run is finished",
+              finish_at(p, &x, 2.3) == SCHED_OK && policy_finished(p) &&
+              policy_remaining(p) == 0);
+    test_cond("the late original's result is refused as a duplicate",
+              policy_done(p, 0, a.id, &err) == SCHED_EINVAL && policy_remaining(p) == 0);
+    test_cond("worker 0 asks again: no longer marked late",
+              policy_request(p, 0, 1, &err) == SCHED_OK && !policy_late_worker(p, 0));
+    policy_free(p);
+
+    /* The original answers first: the copy's result is refused. */
+    p = hang_one(3, 2, &a, &t);
+    policy_now(p, 2.5);
+    policy_assign(p, &x, NULL);
+    test_cond("the late original answers first: counted",
+              finish_at(p, &a, 2.6) == SCHED_OK && policy_finished(p));
+    test_cond("then the copy's result is refused",
+              policy_done(p, x.worker, x.id, &err) == SCHED_EINVAL &&
+              policy_remaining(p) == 0);
+    policy_free(p);
+
+    /* MIN = 0: the factor alone. 3 x 0.25 s = 0.75 s after a was sent. */
+    p = hang_one(3, 0, &a, &t);
+    policy_now(p, 0.74);
+    test_cond("MIN 0: not late before 3 x the expected time",
+              policy_assign(p, &x, NULL) == 0);
+    policy_now(p, 0.76);
+    test_cond("MIN 0: late after 3 x the expected time",
+              policy_assign(p, &x, NULL) == 1 && x.late);
+    policy_free(p);
+
+    /* Off: by default, and with factor 0. */
+    for (int k = 0; k < 2; k++) {
+        p = hang_one(k ? 0 : -1, 2, &a, &t);
+        policy_now(p, 1e6);
+        test_condf(policy_assign(p, &x, NULL) == 0 && !policy_late_worker(p, 0),
+                   "late chunks off (%s): nothing served again", k ? "factor 0" :
+                   "the default");
+        policy_free(p);
+    }
+    p = make("tss", 100, 2);
+    test_cond("factor 0.5 refused", policy_set_late(p, 0.5, 1, &err) == SCHED_EINVAL);
+    test_cond("MIN < 0 refused", policy_set_late(p, 3, -1, &err) == SCHED_EINVAL);
+    policy_free(p);
+
+    /* No chunk completed yet: no rate, nothing is late. */
+    p = make("tss", 2, 3);
+    policy_set_late(p, 1, 0, &err);
+    policy_now(p, 0);
+    for (int w = 0; w < 3; w++)
+        policy_request(p, w, 1, &err);
+    policy_start(p, &err);
+    policy_chunk c[2];
+    policy_assign(p, &c[0], NULL);
+    policy_assign(p, &c[1], NULL);
+    policy_now(p, 1e6);
+    test_condf(c[0].size == 1 && c[1].size == 1 && policy_assign(p, &x, NULL) == 0,
+               "no chunk completed: nothing late (%ld, %ld)", c[0].size, c[1].size);
+    policy_free(p);
+
+    /* A copy's worker is lost: the range stays with the hung original (not
+     * in the pool), which is late again and goes to the next waiting one.
+     * The original's worker is lost: nothing goes back, the copy is out. */
+    p = make("tss", 100, 3);
+    policy_set_late(p, 3, 1, &err);
+    policy_now(p, 0);
+    for (int w = 0; w < 3; w++)
+        policy_request(p, w, 1, &err);
+    policy_start(p, &err);
+    policy_chunk b, d;
+    policy_assign(p, &a, NULL);                 /* worker 0 hangs with it */
+    policy_assign(p, &b, NULL);
+    policy_assign(p, &d, NULL);
+    t = 0;
+    int has[2] = {1, 1};                        /* workers 1, 2 do the rest */
+    while (has[0] || has[1]) {
+        policy_chunk *e = !has[1] || (has[0] && b.size <= d.size) ? &b : &d;
+        t += e->size * 0.01;
+        finish_at(p, e, t);
+        has[e == &d] = policy_assign(p, e, NULL) == 1;
+    }
+    test_cond("three workers: the rest done, a waits", policy_remaining(p) == a.size);
+    policy_now(p, t + 10);
+    policy_assign(p, &x, NULL);                 /* a copy of a to one of them */
+    int other = x.worker == 1 ? 2 : 1;
+    test_condf(x.late && x.of == a.id && policy_queued(p) == 1,
+               "a copy of a to worker %d, the other waits", x.worker + 1);
+    test_cond("a has a copy out: the other worker gets none",
+              policy_assign(p, &b, NULL) == 0);
+    test_cond("the copy's worker lost: nothing goes to the pool (a is still out)",
+              policy_lost(p, x.worker, &err) == 0);
+    policy_chunk y;
+    test_cond("a is copied again, to the other worker",
+              policy_assign(p, &y, NULL) == 1 && y.late && y.of == a.id &&
+              y.worker == other);
+    test_cond("a's own worker lost: nothing goes back (the copy is out)",
+              policy_lost(p, 0, &err) == 0);
+    test_cond("the copy finishes the run",
+              finish_at(p, &y, t + 11) == SCHED_OK && policy_finished(p));
+    policy_free(p);
+}
+
+/* Rates are per worker: a chunk's expected time is its size over the rate of
+ * the worker that holds it (60 and 100 iterations a second here). */
+static void test_late_rates(void)
+{
+    sched_err err;
+    static const double rate[2] = {60, 100};
+    policy *p = make("tss", 1000, 2);
+    policy_set_late(p, 3, 0, &err);
+    policy_now(p, 0);
+    policy_request(p, 0, 1, &err);
+    policy_request(p, 1, 1, &err);
+    policy_start(p, &err);
+    policy_chunk busy[2];
+    double sent[2] = {0, 0}, it[2] = {0, 0};
+    policy_assign(p, &busy[0], NULL);
+    policy_assign(p, &busy[1], NULL);
+    int w;
+    for (;;) {                                  /* the earlier end first */
+        double end[2];
+        for (int v = 0; v < 2; v++)
+            end[v] = sent[v] + busy[v].size / rate[v];
+        w = end[0] <= end[1] ? 0 : 1;
+        finish_at(p, &busy[w], end[w]);
+        it[w] += busy[w].size;
+        sent[w] = end[w];
+        if (policy_assign(p, &busy[w], NULL) != 1)
+            break;
+    }
+    int h = 1 - w;                              /* holds the last chunk */
+    double own = sent[h] + 3 * busy[h].size / rate[h];
+    double all = sent[h] + 3 * busy[h].size * (sent[0] + sent[1]) / (it[0] + it[1]);
+    test_condf(it[h] > 0 && fabs(own - all) > 0.1,
+               "worker %d holds the last chunk, has completed some: its rate and "
+               "the run's differ (%.2f s, %.2f s)", h + 1, own, all);
+    policy_chunk x;
+    policy_now(p, own - 0.01);
+    test_cond("not late before 3 x size / its worker's rate",
+              policy_assign(p, &x, NULL) == 0);
+    policy_now(p, own + 0.01);
+    test_cond("late after it", policy_assign(p, &x, NULL) == 1 && x.of == busy[h].id);
+    policy_free(p);
+}
+
 /* A whole run, by events, for every scheme: workers of speeds 1..n finish
  * chunks in time order; one is lost half way. Every iteration is done exactly
  * once and the run finishes. */
@@ -212,6 +416,70 @@ static void test_runs(void)
                        sched_types[t]->name, lose ? ", a worker lost" : "");
             policy_free(p);
         }
+    free(hits);
+}
+
+/* A whole run for every scheme with late chunks on: the fastest worker
+ * (speed n) hangs with its first chunk (its expected time from the run's
+ * rate), or with its second (from its own; CSS gives it none) and never
+ * answers, nor is it lost; the others serve that chunk again and the run
+ * finishes with every iteration done once. */
+static void test_runs_hung(void)
+{
+    enum { N = 4 };
+    const long I = 5000;
+    char *hits = malloc((size_t)I);
+    for (int t = 0; sched_types[t]; t++)
+    for (int after = 0; after < 2; after++) {
+        sched_err err;
+        policy *p = make(sched_types[t]->name, I, N);
+        policy_set_late(p, 3, 1, &err);
+        memset(hits, 0, (size_t)I);
+        double clock = 0, end[N];
+        policy_chunk busy[N];
+        int has[N] = {0}, doneh = 0, steps = 0, copies = 0, h = N - 1;
+        policy_now(p, 0);
+        for (int w = 0; w < N; w++)
+            policy_request(p, w, w + 1.0, &err);
+        policy_start(p, &err);
+        while (!policy_finished(p) && steps++ < 100000) {
+            policy_chunk c;
+            policy_now(p, clock);
+            while (policy_assign(p, &c, NULL) == 1) {
+                busy[c.worker] = c;
+                has[c.worker] = 1;
+                end[c.worker] = clock + c.size / (c.worker + 1.0);
+                copies += c.late;
+            }
+            int w = -1;                 /* the next to finish; h hangs */
+            for (int v = 0; v < N; v++)
+                if (has[v] && !(v == h && doneh == after) && (w < 0 || end[v] < end[w]))
+                    w = v;
+            if (w < 0) {                /* every other worker waits */
+                clock += 0.5;
+                continue;
+            }
+            clock = end[w];
+            policy_now(p, clock);
+            has[w] = 0;
+            if (policy_done(p, w, busy[w].id, &err) == SCHED_OK)
+                for (long i = busy[w].start; i < busy[w].start + busy[w].size; i++)
+                    hits[i]++;
+            if (w == h)
+                doneh++;
+            policy_request(p, w, w + 1.0, &err);
+        }
+        int once = 1;
+        for (long i = 0; i < I; i++)
+            once &= hits[i] == 1;
+        int hung = doneh == after && has[h];
+        test_condf(policy_finished(p) && once && (hung || (after && doneh == 1)) &&
+                   (!hung || (copies >= 1 && policy_late_worker(p, h))),
+                   "%s, worker %d hung with chunk %d: %s (%d), every iteration "
+                   "done exactly once", sched_types[t]->name, h + 1, after + 1,
+                   hung ? "served again" : "it had none", copies);
+        policy_free(p);
+    }
     free(hits);
 }
 
@@ -347,7 +615,10 @@ int main(void)
     test_acpsa_order();
     test_replan();
     test_lost();
+    test_late();
+    test_late_rates();
     test_runs();
+    test_runs_hung();
     test_start_errors();
     test_tree();
     test_tree_recovery();
