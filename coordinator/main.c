@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,20 +276,20 @@ int main(int argc, char **argv)
                 rc = fail("%s", dtss_master_errmsg(m));
             break;
         case 'S':
-            if (parse_int(optarg, &im.p.width) != 0)
-                rc = fail("--size '%s' is not an integer", optarg);
+            if (parse_int_in(optarg, 1, INT_MAX, &im.p.width) != 0)
+                rc = fail("--size '%s' must be an integer in [1, %d]", optarg, INT_MAX);
             im.p.height = im.p.width;
             break;
         case 'W':
-            if (parse_int(optarg, &im.p.width) != 0)
-                rc = fail("--width '%s' is not an integer", optarg);
+            if (parse_int_in(optarg, 1, INT_MAX, &im.p.width) != 0)
+                rc = fail("--width '%s' must be an integer in [1, %d]", optarg, INT_MAX);
             break;
         case 'H':
-            if (parse_int(optarg, &im.p.height) != 0)
-                rc = fail("--height '%s' is not an integer", optarg);
+            if (parse_int_in(optarg, 1, INT_MAX, &im.p.height) != 0)
+                rc = fail("--height '%s' must be an integer in [1, %d]", optarg, INT_MAX);
             break;
         case 'm':
-            if (parse_long(optarg, &maxiter) != 0 || maxiter < 1 || maxiter > UINT32_MAX)
+            if (parse_long_in(optarg, 1, UINT32_MAX, &maxiter) != 0)
                 rc = fail("--maxiter '%s' must be an integer in [1, %u]", optarg,
                           UINT32_MAX);
             im.p.maxiter = (uint32_t)maxiter;

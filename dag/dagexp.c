@@ -45,6 +45,8 @@ static void usage(FILE *f)
 }
 
 #define fail(...) parse_fail("dagexp", __VA_ARGS__)
+/* The largest shape alpha, as bin/daggen's (dag/daggen.c). */
+#define MAX_ALPHA 1e4
 
 typedef struct { double x[MAXLIST]; int n; } list;
 
@@ -56,7 +58,7 @@ static int get_list(const char *opt, const char *text, list *l, int integer)
                     MAXLIST);
     for (int i = 0; i < l->n; i++)
         if (integer && (l->x[i] != floor(l->x[i]) || l->x[i] < 0 || l->x[i] > 1e7))
-            return fail("--%s: '%g' is not a whole number", opt, l->x[i]);
+            return fail("--%s: '%g' must be a whole number in [0, 10000000]", opt, l->x[i]);
     return 0;
 }
 
@@ -109,11 +111,19 @@ int main(int argc, char **argv)
     list procs = {{2, 4, 8}, 3}, wdag = {{20, 50, 100}, 3};
     long graphs = 1000, seed = 1;
     int c, rc;
+    parse_gsl_errors("dagexp", 1);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":v:b:n:h", opts, NULL)) != -1) {
         switch (c) {
         case 'v': if ((rc = get_list("tasks", optarg, &V, 1))) return rc; break;
-        case 1001: if ((rc = get_list("alpha", optarg, &alpha, 0))) return rc; break;
+        case 1001:
+            if ((rc = get_list("alpha", optarg, &alpha, 0)))
+                return rc;
+            for (int i = 0; i < alpha.n; i++)
+                if (!(alpha.x[i] > 0 && alpha.x[i] <= MAX_ALPHA))
+                    return fail("--alpha: '%g' must be a number in (0, %g]", alpha.x[i],
+                                MAX_ALPHA);
+            break;
         case 1002: if ((rc = get_list("ccr", optarg, &ccr, 0))) return rc; break;
         case 1003: if ((rc = get_list("outdeg", optarg, &outdeg, 1))) return rc; break;
         case 'b': if ((rc = get_list("beta", optarg, &beta, 0))) return rc; break;

@@ -1,6 +1,7 @@
 /* daggen.c: bin/daggen, write a random task graph (Singh et al. Sec. 4). */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +39,10 @@ static void usage(FILE *f)
 }
 
 #define fail(...) parse_fail("daggen", __VA_ARGS__)
+/* The largest shape alpha: alpha sqrt(v), a level's mean width, is drawn as
+ * an int (dag/random.c); 10^4 sqrt(10^7) stays far below INT_MAX, and any
+ * alpha >= sqrt(v) already gives levels as wide as the graph. */
+#define MAX_ALPHA 1e4
 
 int main(int argc, char **argv)
 {
@@ -55,6 +60,7 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    parse_gsl_errors("daggen", 1);
     dag_gen d;
     dag_gen_init(&d);
     const char *out = NULL, *outdeg = NULL;
@@ -63,13 +69,22 @@ int main(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":v:b:f:o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'v': if (parse_int(optarg, &d.v) != 0) return fail("--tasks '%s' is not an integer", optarg); break;
-        case 1001: if (parse_double(optarg, &d.alpha) != 0) return fail("--alpha '%s' is not a number", optarg); break;
+        case 'v':
+            if (parse_int_in(optarg, 1, 10000000, &d.v) != 0)
+                return fail("--tasks '%s' must be an integer in [1, 10000000]", optarg);
+            break;
+        case 1001:
+            if (parse_double(optarg, &d.alpha) != 0 || !(d.alpha > 0 && d.alpha <= MAX_ALPHA))
+                return fail("--alpha '%s' must be a number in (0, %g]", optarg, MAX_ALPHA);
+            break;
         case 1002: outdeg = optarg; break;
         case 1003: if (parse_double(optarg, &d.ccr) != 0) return fail("--ccr '%s' is not a number", optarg); break;
         case 1004: if (parse_double(optarg, &d.wdag) != 0) return fail("--wdag '%s' is not a number", optarg); break;
         case 'b': if (parse_double(optarg, &d.beta) != 0) return fail("--beta '%s' is not a number", optarg); break;
-        case 1005: if (parse_int(optarg, &d.q) != 0) return fail("--procs '%s' is not an integer", optarg); break;
+        case 1005:
+            if (parse_int_in(optarg, 1, 1000000, &d.q) != 0)
+                return fail("--procs '%s' must be an integer in [1, 1000000]", optarg);
+            break;
         case 1006:
             if (parse_long(optarg, &seed) != 0 || seed < 0)
                 return fail("--seed '%s' is not an integer >= 0", optarg);
@@ -89,8 +104,8 @@ int main(int argc, char **argv)
         return fail("unexpected argument '%s' (try --help)", argv[optind]);
     if (outdeg && strcmp(outdeg, "v") == 0)
         d.out_degree = d.v;
-    else if (outdeg && parse_int(outdeg, &d.out_degree) != 0)
-        return fail("--outdeg '%s' is not an integer or 'v'", outdeg);
+    else if (outdeg && parse_int_in(outdeg, 1, INT_MAX, &d.out_degree) != 0)
+        return fail("--outdeg '%s' must be 'v' or an integer in [1, %d]", outdeg, INT_MAX);
     dag_err err;
     if (dag_gen_check(&d, &err) != DAG_OK)
         return fail("%s", err.msg);

@@ -1,5 +1,6 @@
 /* main.c: bin/mandel, the sequential Mandelbrot image and its row costs. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -23,7 +24,7 @@ static void usage(FILE *f)
 "                        CSV: index,row,cost,sampled_row,sampled_cost, where\n"
 "                        sampled_row is the row visited at that index of the\n"
 "                        pseudo-uniformly sampled loop ('-' = stdout)\n"
-"  -R, --sample R        sampling frequency for --costs, >= 1 (default 4)\n"
+"  -R, --sample R        sampling frequency for --costs, 1..1000000 (default 4)\n"
 "  -S, --size N          width and height in pixels (default %d)\n"
 "  -W, --width N         width in pixels\n"
 "  -H, --height N        height in pixels\n"
@@ -95,25 +96,24 @@ int main(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'c': costs = optarg; break;
         case 'R':
-            if (parse_long(optarg, &R) != 0 || R < 1)
-                return fail("--sample '%s' must be an integer >= 1", optarg);
+            if (parse_long_in(optarg, 1, 1000000, &R) != 0)
+                return fail("--sample '%s' must be an integer in [1, 1000000]", optarg);
             break;
         case 'S':
-            if (parse_int(optarg, &p.width) != 0)
-                return fail("--size '%s' is not an integer", optarg);
+            if (parse_int_in(optarg, 1, INT_MAX, &p.width) != 0)
+                return fail("--size '%s' must be an integer in [1, %d]", optarg, INT_MAX);
             p.height = p.width;
             break;
         case 'W':
-            if (parse_int(optarg, &p.width) != 0)
-                return fail("--width '%s' is not an integer", optarg);
+            if (parse_int_in(optarg, 1, INT_MAX, &p.width) != 0)
+                return fail("--width '%s' must be an integer in [1, %d]", optarg, INT_MAX);
             break;
         case 'H':
-            if (parse_int(optarg, &p.height) != 0)
-                return fail("--height '%s' is not an integer", optarg);
+            if (parse_int_in(optarg, 1, INT_MAX, &p.height) != 0)
+                return fail("--height '%s' must be an integer in [1, %d]", optarg, INT_MAX);
             break;
         case 'm':
-            if (parse_long(optarg, &maxiter) != 0 || maxiter < 1 ||
-                maxiter > UINT32_MAX)
+            if (parse_long_in(optarg, 1, UINT32_MAX, &maxiter) != 0)
                 return fail("--maxiter '%s' must be an integer in [1, %u]",
                             optarg, UINT32_MAX);
             p.maxiter = (uint32_t)maxiter;

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <gsl/gsl_errno.h>
 
 #include "matrix/matrix.h"
 #include "runtime/dtss.h"
@@ -80,16 +83,28 @@ static int fail(const char *fmt, ...)
     return 2;
 }
 
-/* Whole-string numbers: 0, or -1 (out unchanged). */
-static int to_long(const char *s, long *out)
+/* Whole-string numbers: 0, or -1 (out unchanged); to_long also needs
+ * lo <= value <= hi. */
+static int to_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || *end || errno == ERANGE)
+    if (end == s || *end || errno == ERANGE || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
+}
+
+/* GSL's errors (its default handler aborts): said, and exit status 1, the
+ * run failed. The program's name says master or worker. */
+static const char *gsl_who = PROG;
+
+static void on_gsl_error(const char *reason, const char *file, int line, int gsl_errno)
+{
+    fprintf(stderr, "%s: GSL error: %s (%s:%d, %s)\n", gsl_who, reason, file, line,
+            gsl_strerror(gsl_errno));
+    exit(1);
 }
 
 static int to_double(const char *s, double *out)
@@ -137,17 +152,31 @@ static int encode_job(const matrix_params *p, char *buf, size_t len)
     return snprintf(buf, len, "matrix seed=%lu min=%d max=%d", p->seed, p->min, p->max);
 }
 
+/* The job's words in encode_job's order, each number checked (sscanf's %d
+ * of an out-of-range number is undefined). 0, or -1 for a bad job. */
 static int decode_job(matrix_params *p, const char *job, size_t n)
 {
-    char buf[128], extra;
+    char buf[128];
     if (!job || n == 0 || n >= sizeof buf)
         return -1;
     memcpy(buf, job, n);
     buf[n] = '\0';
-    char msg[128];
-    if (sscanf(buf, "matrix seed=%lu min=%d max=%d%c", &p->seed, &p->min, &p->max,
-               &extra) != 3)
+    static const char *const keys[] = {"seed=", "min=", "max="};
+    long v[3];
+    char *save = NULL, *w = strtok_r(buf, " ", &save);
+    if (!w || strcmp(w, "matrix") != 0)
         return -1;
+    for (int k = 0; k < 3; k++) {
+        w = strtok_r(NULL, " ", &save);
+        size_t len = strlen(keys[k]);
+        if (!w || strncmp(w, keys[k], len) != 0 ||
+            to_long(w + len, 0, k ? MATRIX_MAX_SIZE : LONG_MAX, &v[k]) != 0)
+            return -1;
+    }
+    if (strtok_r(NULL, " ", &save))
+        return -1;
+    *p = (matrix_params){(unsigned long)v[0], (int)v[1], (int)v[2]};
+    char msg[128];
     return matrix_check(p, msg, sizeof msg);
 }
 
@@ -328,8 +357,11 @@ static int distributed(dtss_master *m, const matrix_params *p, long n,
 int main(int argc, char **argv)
 {
     one_blas_thread(argv);
-    if (dtss_is_worker(argc, argv))
+    gsl_set_error_handler(on_gsl_error);
+    if (dtss_is_worker(argc, argv)) {
+        gsl_who = PROG " worker";
         return work(argc, argv);
+    }
 
     enum { O_SCALE = 256, O_MIN, O_MAX, O_SEED, O_SEQ, O_CHUNKMIN };
     static const struct option opts[] = {
@@ -388,11 +420,13 @@ int main(int argc, char **argv)
                 rc = fail("%s", dtss_master_errmsg(m));
             break;
         case O_CHUNKMIN:
-            if (dtss_master_set(m, "min", optarg) != DTSS_OK)
+            if (to_long(optarg, 1, INT_MAX, &v) != 0)
+                rc = fail("--chunk-min '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+            else if (dtss_master_set(m, "min", optarg) != DTSS_OK)
                 rc = fail("%s", dtss_master_errmsg(m));
             break;
         case 'n':
-            if (to_long(optarg, &n) != 0 || n < 1 || n > MAX_COUNT)
+            if (to_long(optarg, 1, MAX_COUNT, &n) != 0)
                 rc = fail("--count '%s' must be an integer in [1, %ld]", optarg, MAX_COUNT);
             break;
         case O_SCALE:
@@ -405,7 +439,7 @@ int main(int argc, char **argv)
             break;
         case O_MIN:
         case O_MAX:
-            if (to_long(optarg, &v) != 0 || v < 1 || v > MATRIX_MAX_SIZE)
+            if (to_long(optarg, 1, MATRIX_MAX_SIZE, &v) != 0)
                 rc = fail("--%s '%s' must be an integer in [1, %d]",
                           c == O_MIN ? "min-size" : "max-size", optarg, MATRIX_MAX_SIZE);
             else if (c == O_MIN)
@@ -414,8 +448,8 @@ int main(int argc, char **argv)
                 p.max = (int)v;
             break;
         case O_SEED:
-            if (to_long(optarg, &v) != 0 || v < 0)
-                rc = fail("--seed '%s' must be an integer >= 0", optarg);
+            if (to_long(optarg, 0, LONG_MAX, &v) != 0)
+                rc = fail("--seed '%s' must be an integer in [0, %ld]", optarg, LONG_MAX);
             else
                 p.seed = (unsigned long)v;
             break;

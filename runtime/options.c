@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "runtime/master.h"
+#include "sched/parse.h"
 
 typedef struct option_def {
     const char *name;
@@ -63,14 +64,7 @@ static int set_text(dtss_master *m, char **dst, const char *value)
 
 static int parse_count(const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    if (!s || !*s)
-        return -1;
-    long v = strtol(s, &end, 10);
-    if (*end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
+    return s ? parse_long_in(s, lo, hi, out) : -1;
 }
 
 int dtss_master_set(dtss_master *m, const char *name, const char *value)
@@ -106,6 +100,9 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
         snprintf(m->scheme, sizeof m->scheme, "%s",
                  strcasecmp(value, "tree") == 0 ? "tree" : sched_type_find(value, NULL)->name);
     } else if (strcmp(name, "min") == 0) {
+        if (parse_count(value, 1, WIRE_MAX_ITERS, &v) != 0)
+            return master_fail(m, DTSS_EINVAL, "--min '%s' must be an integer in "
+                               "[1, %ld]", value, WIRE_MAX_ITERS);
         return set_text(m, &m->min_text, value);
     } else if (strcmp(name, "iterations") == 0) {
         if (parse_count(value, 0, WIRE_MAX_ITERS, &v) != 0)

@@ -31,6 +31,39 @@ int parse_int(const char *s, int *out)
     return 0;
 }
 
+int parse_long_in(const char *s, long lo, long hi, long *out)
+{
+    long v;
+    if (parse_long(s, &v) != 0 || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int parse_int_in(const char *s, int lo, int hi, int *out)
+{
+    long v;
+    if (parse_long_in(s, lo, hi, &v) != 0)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int parse_whole(double v, long lo, long hi, long *out)
+{
+    /* (double)hi may round up (LONG_MAX becomes 2^63): compare against the
+     * rounded bounds and keep v below -(double)LONG_MIN (a power of two,
+     * exact), so the cast is defined; then compare exactly. */
+    if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi ||
+        v >= -(double)LONG_MIN)
+        return -1;
+    long x = (long)v;
+    if (x < lo || x > hi)
+        return -1;
+    *out = x;
+    return 0;
+}
+
 int parse_double(const char *s, double *out)
 {
     char *end;

@@ -1,6 +1,8 @@
 /* record.c: the run record (record.h): its schema, writer and reader. */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -379,8 +381,19 @@ static int get_int(reader *rd, int i, int lo, int hi, int *out)
     return 0;
 }
 
-/* A number; an empty field gives 'empty' when allowed (empty_ok). */
-static int get_double(reader *rd, int i, int empty_ok, double empty, double *out)
+/* The bounds of the reader's checks: a record that passes them cannot make a
+ * consumer overflow, wrap or loop for long. Times are seconds from t = 0 on
+ * the master's clock (sent, received, the W_i, finish, imbalance, re-plans:
+ * never before t = 0) or a worker's (recv, started, finished: negative when
+ * the hosts' clocks disagree, so only bounded), and the load reports (the
+ * first ones come before t = 0). */
+#define REC_TMAX 1e9                /* seconds: 31 years */
+#define REC_NMAX (1L << 50)         /* iterations, chunks, ids */
+
+/* A finite number in [lo, hi]; an empty field gives 'empty' when allowed
+ * (empty_ok). */
+static int get_double(reader *rd, int i, int empty_ok, double empty, double lo,
+                      double hi, double *out)
 {
     const char *s = get(rd, i);
     if (!*s && empty_ok) {
@@ -389,8 +402,16 @@ static int get_double(reader *rd, int i, int empty_ok, double empty, double *out
     }
     if (parse_double(s, out) != 0)
         return bad(rd, "%s '%s' is not a finite number", schema[rd->kind][i], s);
+    if (!(*out >= lo && *out <= hi))
+        return bad(rd, "%s '%s' must be a number in [%g, %g]", schema[rd->kind][i], s,
+                   lo, hi);
     return 0;
 }
+
+/* A time on the master's clock, on a worker's, a non-negative quantity. */
+#define MASTER_TIME 0, REC_TMAX
+#define WORKER_TIME -REC_TMAX, REC_TMAX
+#define NONNEG 0, DBL_MAX
 
 static int get_text(reader *rd, int i, char *out, size_t size)
 {
@@ -431,8 +452,9 @@ static int on_run(reader *rd, record *r)
 {
     long workers;
     if (get_text(rd, 0, r->scheme, sizeof r->scheme) || get_long(rd, 1, 1, 1 << 20, &workers) ||
-        get_long(rd, 2, 0, 1L << 50, &r->iters) || get_int(rd, 3, 1, 1 << 30, &r->sample) ||
-        get_double(rd, 4, 0, 0, &r->finish) || get_double(rd, 5, 0, 0, &r->imbalance) ||
+        get_long(rd, 2, 0, REC_NMAX, &r->iters) || get_int(rd, 3, 1, 1 << 30, &r->sample) ||
+        get_double(rd, 4, 0, 0, MASTER_TIME, &r->finish) ||
+        get_double(rd, 5, 0, 0, MASTER_TIME, &r->imbalance) ||
         get_int(rd, 6, 0, 1 << 30, &r->replans) ||
         get_text(rd, 7, r->date, sizeof r->date))
         return -1;
@@ -466,11 +488,11 @@ static int on_worker(reader *rd, record *r, int *seen)
         return bad(rd, "worker %d twice", w);
     if (get_text(rd, 1, x->host, sizeof x->host) ||
         get_text(rd, 2, x->seen_host, sizeof x->seen_host) ||
-        get_int(rd, 3, -(1 << 30), 1 << 30, &x->tid) || get_double(rd, 4, 0, 0, &x->V) ||
+        get_int(rd, 3, INT_MIN, INT_MAX, &x->tid) || get_double(rd, 4, 0, 0, NONNEG, &x->V) ||
         get_text(rd, 5, x->backend, sizeof x->backend) ||
         get_text(rd, 6, x->cgroup, sizeof x->cgroup) ||
-        get_long(rd, 7, 0, 1L << 50, &x->chunks) || get_long(rd, 8, 0, 1L << 50, &x->iters) ||
-        get_double(rd, 9, x->chunks == 0, 0, &x->finish))
+        get_long(rd, 7, 0, REC_NMAX, &x->chunks) || get_long(rd, 8, 0, REC_NMAX, &x->iters) ||
+        get_double(rd, 9, x->chunks == 0, 0, MASTER_TIME, &x->finish))
         return -1;
     return 0;
 }
@@ -481,8 +503,8 @@ static int on_report(reader *rd, record *r)
     double t, A;
     if (!r->w)
         return bad(rd, "a report line before the run line");
-    if (get_int(rd, 0, 1, r->nw, &w) || get_double(rd, 1, 0, 0, &t) ||
-        get_int(rd, 2, 0, 1 << 30, &Q) || get_double(rd, 3, 0, 0, &A))
+    if (get_int(rd, 0, 1, r->nw, &w) || get_double(rd, 1, 0, 0, WORKER_TIME, &t) ||
+        get_int(rd, 2, 0, 1 << 30, &Q) || get_double(rd, 3, 0, 0, NONNEG, &A))
         return -1;
     return record_report(r, w - 1, Q, A, t) == 0 ? 0 : bad(rd, "out of memory");
 }
@@ -493,8 +515,8 @@ static int on_replan(reader *rd, record *r, int *seen)
     int n;
     if (!r->w)
         return bad(rd, "a replan line before the run line");
-    if (get_double(rd, 0, 0, 0, &t) || get_int(rd, 1, 0, r->nw, &n) ||
-        get_double(rd, 2, 0, 0, &A))
+    if (get_double(rd, 0, 0, 0, MASTER_TIME, &t) || get_int(rd, 1, 0, r->nw, &n) ||
+        get_double(rd, 2, 0, 0, NONNEG, &A))
         return -1;
     /* The run line's count is the replans; the lines list them, once each. */
     if (++*seen > r->replans)
@@ -514,16 +536,19 @@ static int on_chunk(reader *rd, record *r)
     if (!c)
         return bad(rd, "out of memory");
     int w;
-    if (get_long(rd, 0, 0, 1L << 50, &c->id) || get_int(rd, 1, 1, r->nw, &w) ||
-        get_long(rd, 2, 0, 1L << 50, &c->start) || get_long(rd, 3, 0, 1L << 50, &c->size) ||
-        get_double(rd, 4, 0, 0, &c->acp) || get_double(rd, 5, 0, 0, &c->sent) ||
+    /* [start, start + size) lies within the run's iterations. */
+    if (get_long(rd, 0, 0, REC_NMAX, &c->id) || get_int(rd, 1, 1, r->nw, &w) ||
+        get_long(rd, 2, 0, r->iters, &c->start) ||
+        get_long(rd, 3, 0, r->iters - c->start, &c->size) ||
+        get_double(rd, 4, 0, 0, NONNEG, &c->acp) ||
+        get_double(rd, 5, 0, 0, MASTER_TIME, &c->sent) ||
         get_int(rd, 11, 0, 1, &c->done) || get_int(rd, 10, 0, 1, &c->reissue))
         return -1;
     c->worker = w - 1;
-    if (get_double(rd, 6, !c->done, 0, &c->recv) ||
-        get_double(rd, 7, !c->done, 0, &c->started) ||
-        get_double(rd, 8, !c->done, 0, &c->finished) ||
-        get_double(rd, 9, !c->done, 0, &c->received))
+    if (get_double(rd, 6, !c->done, 0, WORKER_TIME, &c->recv) ||
+        get_double(rd, 7, !c->done, 0, WORKER_TIME, &c->started) ||
+        get_double(rd, 8, !c->done, 0, WORKER_TIME, &c->finished) ||
+        get_double(rd, 9, !c->done, 0, MASTER_TIME, &c->received))
         return -1;
     return 0;
 }

@@ -137,8 +137,15 @@ int record_write(const record *r, const char *path, char *msg, size_t len);
 int record_print(const record *r, FILE *f);
 
 /* Reads a record written by record_write into r (t0 = 0). Columns are found
- * by their header names, so columns added later are skipped. Returns 0, or -1
- * with "PATH:LINE: what is wrong" in msg (r is then freed). */
+ * by their header names, so columns added later are skipped. Every field is
+ * checked, so a consumer may trust what it gets: integers in range (workers
+ * 1..2^20, iterations, ids and counts 0..2^50), a worker number within the
+ * run's workers, a chunk's [start, start + size) within the run's
+ * iterations, numbers finite, V, A and acp >= 0, times within 10^9 s and
+ * those of the master's clock (finish, imbalance, a worker's finish, sent,
+ * received, a re-plan's time) >= 0 (a worker's clock, and the load reports
+ * before t = 0, may be below). Returns 0, or -1 with "PATH:LINE: FIELD
+ * 'VALUE' what is wrong" in msg (r is then freed). */
 int record_read(record *r, const char *path, char *msg, size_t len);
 
 /* The schema: the field names of each kind, NULL-terminated (after the

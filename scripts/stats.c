@@ -24,7 +24,8 @@ static void usage(FILE *f)
             "      --groups  read lines KEY NUMBER; one line KEY mean sd n min max\n"
             "                for every run of lines with the same KEY\n"
             "  -h, --help    this help\n"
-            "exit status: 0 done; 1 no number read, or a bad line (said); 2 a bad option\n");
+            "exit status: 0 done; 1 no number read (said); 2 a bad option, or a line\n"
+            "that is not numbers (said, with its number; NaN and infinities refused)\n");
 }
 
 typedef struct { double *x; size_t n, cap; } sample;
@@ -83,10 +84,9 @@ static int run(int groups, sample *s, char **line, char **key)
             }
         }
         for (; w; w = groups ? NULL : strtok_r(NULL, sep, &save)) {
-            char *end;
-            double v = strtod(w, &end);
-            if (end == w || *end) {
-                fprintf(stderr, "stats: '%s' is not a number\n", w);
+            double v;
+            if (parse_double(w, &v) != 0) {
+                fprintf(stderr, "stats: line %ld: '%s' is not a finite number\n", lineno, w);
                 return 2;
             }
             if (add(s, v) != 0) {
@@ -115,6 +115,7 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     int groups = 0, c;
+    parse_gsl_errors("stats", 1);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {

@@ -624,6 +624,7 @@ static int parse_args(tab *t, int argc, char **argv)
 int main(int argc, char **argv)
 {
     static tab t;
+    parse_gsl_errors("tabulate", 1);
     int rc = parse_args(&t, argc, argv);
     if (rc >= 0)
         return rc;

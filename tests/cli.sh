@@ -56,6 +56,8 @@ run "-P disagrees with --acp" 2 "does not match" "$BIN/chunks" -s dtss -I 10 -P 
 run "unknown option" 2 "unknown option '--bogus'" "$BIN/chunks" --bogus
 run "option without value" 2 "needs a value" "$BIN/chunks" -s tss -I 10 -P
 run "stray argument" 2 "unexpected argument 'extra'" "$BIN/chunks" -s tss -I 10 -P 2 extra
+run "-I beyond a long (ERANGE)" 2 "-I '99999999999999999999'" "$BIN/chunks" -s tss -I 99999999999999999999 -P 2
+run "-P beyond an int" 2 "-P '4294967297'" "$BIN/chunks" -s tss -I 10 -P 4294967297
 
 # ---- mandel -----------------------------------------------------------------
 run "mandel --help" 0 "pseudo-uniformly" "$BIN/mandel" --help
@@ -84,9 +86,41 @@ head -n 1 "$tmp/stdout.csv" | grep -qx "index,row,cost,sampled_row,sampled_cost"
     grep -q "^size" "$tmp/stderr"
 check "--costs - writes CSV to stdout and the summary to stderr" $?
 
-run "mandel bad size" 2 "width 0" "$BIN/mandel" -S 0
+run "mandel bad size" 2 "--size '0' must be an integer in \[1, 2147483647\]" "$BIN/mandel" -S 0
 run "mandel bad maxiter" 2 "--maxiter '0'" "$BIN/mandel" -m 0
 run "mandel bad sample" 2 "--sample '0'" "$BIN/mandel" -R 0
+# Numbers out of their type's range are refused, never narrowed or wrapped.
+run "mandel --size 3e9 (was width -2147483648)" 2 "--size '3000000000' must be an integer in \[1, 2147483647\]" \
+    "$BIN/mandel" -S 3000000000
+run "mandel --width 2^31" 2 "--width '2147483648' must be an integer in \[1, 2147483647\]" "$BIN/mandel" -W 2147483648
+run "mandel --height -1" 2 "--height '-1' must be an integer in \[1, 2147483647\]" "$BIN/mandel" -H -1
+run "mandel --maxiter -1 (was 4294967295)" 2 "--maxiter '-1' must be an integer in \[1, 4294967295\]" \
+    "$BIN/mandel" -m -1
+run "mandel --maxiter 2^32" 2 "--maxiter '4294967296'" "$BIN/mandel" -m 4294967296
+run "mandel --maxiter 2^32 - 1 taken (a region that escapes at once)" 0 "maxiter 4294967295" \
+    "$BIN/mandel" -S 4 -m 4294967295 --region 10,10,11,11
+run "mandel --sample 2^32 + 1 (was 1 in the coordinator)" 2 "--sample '4294967297' must be an integer in \[1, 1000000\]" \
+    "$BIN/mandel" -R 4294967297
+"$BIN/mandel" -S 8 -m 5 -R 1000000 -c "$tmp/r.csv" -q; check "mandel --sample 10^6 taken" $?
+
+# ---- coordinator and matrix: their options, checked before PVM ------------------
+run "coordinator --maxiter -1" 2 "coordinator: --maxiter '-1' must be an integer in \[1, 4294967295\]" \
+    "$BIN/coordinator" --maxiter -1
+run "coordinator --size 3e9" 2 "--size '3000000000' must be an integer in \[1, 2147483647\]" \
+    "$BIN/coordinator" -S 3000000000
+run "coordinator -R 2^32 + 1" 2 "--sample '4294967297' must be an integer in \[1, 1000000\]" \
+    "$BIN/coordinator" -R 4294967297
+run "coordinator --min 0" 2 "--min '0' must be an integer in \[1, 2147483647\]" "$BIN/coordinator" --min 0
+run "coordinator --iterations 2^32 + 1" 2 "--iterations '4294967297'" "$BIN/coordinator" --iterations 4294967297
+run "matrix --chunk-min 2^31" 2 "--chunk-min '2147483648' must be an integer in \[1, 2147483647\]" \
+    "$BIN/matrix" --chunk-min 2147483648
+run "matrix --seed 2^64" 2 "--seed '18446744073709551616' must be an integer in \[0, " \
+    "$BIN/matrix" --seed 18446744073709551616
+run "matrix --max-size 10001" 2 "--max-size '10001' must be an integer in \[1, 10000\]" \
+    "$BIN/matrix" --max-size 10001
+run "matrix --count 0" 2 "--count '0'" "$BIN/matrix" --count 0
+run "matrix: the edges taken (--sequential)" 0 "^checksum " "$BIN/matrix" --sequential -q -n 2 \
+    --min-size 1 --max-size 2 --chunk-min 2147483647 --seed 9223372036854775807
 run "mandel bad region" 2 "four numbers" "$BIN/mandel" --region 1,2,3
 run "mandel empty region" 2 "xmin < xmax" "$BIN/mandel" --region 1,0,0,1
 run "mandel unwritable output" 2 "fopen(/nonexistent/m.pgm)" "$BIN/mandel" -S 8 -m 5 -o /nonexistent/m.pgm

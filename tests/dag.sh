@@ -85,7 +85,23 @@ for a in heft cpop dcpop; do
     x=$(makespan $a "$tmp/a.dag") y=$(makespan $a "$tmp/a.dot")
     [ -n "$x" ] && [ "$x" = "$y" ]; check "daggen text and DOT schedule alike ($a: $x, $y)" $?
 done
-run "daggen bad alpha" 2 "alpha=0" "$BIN/daggen" -v 10 --alpha 0
+run "daggen bad alpha" 2 "--alpha '0' must be a number in (0, 10000\]" "$BIN/daggen" -v 10 --alpha 0
+# alpha 3e9: a level's width 3e9 sqrt(v) cast to int, then GSL's
+# gsl_rng_uniform_int(r, n > 2^32) aborted the program (exit 134).
+run "daggen --alpha 3e9 refused (GSL aborted)" 2 "daggen: --alpha '3e9' must be a number in (0, 10000\]" \
+    timeout 10 "$BIN/daggen" -v 10 --alpha 3e9
+run "daggen --alpha 1e4 taken" 0 "^task t10 " timeout 10 "$BIN/daggen" -v 10 --alpha 1e4
+run "dagexp --alpha 3e9 refused (GSL aborted)" 2 "dagexp: --alpha: '3e+09' must be a number in (0, 10000\]" \
+    timeout 10 "$BIN/dagexp" -v 10 --alpha 3e9 -n 1
+run "daggen -v 3e9 (not an integer)" 2 "--tasks '3e9' must be an integer in \[1, 10000000\]" "$BIN/daggen" -v 3e9
+run "daggen -v 2^32 + 10 (was 10 through an int)" 2 "--tasks '4294967306' must be an integer" \
+    "$BIN/daggen" -v 4294967306
+run "daggen --procs 2^31" 2 "--procs '2147483648' must be an integer in \[1, 1000000\]" \
+    "$BIN/daggen" --procs 2147483648
+run "daggen --outdeg 0" 2 "--outdeg '0' must be 'v' or an integer in \[1, 2147483647\]" "$BIN/daggen" --outdeg 0
+run "daggen --outdeg 2^31 - 1 taken" 0 "^task t3 " "$BIN/daggen" -v 3 --outdeg 2147483647
+run "dagexp --procs 1e8 refused" 2 "--procs: '1e+08' must be a whole number in \[0, 10000000\]" \
+    "$BIN/dagexp" --procs 1e8
 run "daggen bad beta" 2 "beta=3" "$BIN/daggen" -v 10 --beta 3
 run "daggen -v not a number" 2 "--tasks 'ten'" "$BIN/daggen" -v ten
 run "daggen bad outdeg" 2 "--outdeg 'w'" "$BIN/daggen" --outdeg w
@@ -143,6 +159,10 @@ check "stats --groups: one line per run of a key (got $got)" $?
 run "stats --groups: a line without its number" 2 "line 2: expected KEY NUMBER" \
     sh -c "printf 'a 1\nb\n' | '$BIN/stats' --groups"
 run "stats: unknown option" 2 "unknown option '--bogus'" "$BIN/stats" --bogus
+run "stats: NaN refused, naming the line" 2 "stats: line 2: 'nan' is not a finite number" \
+    sh -c "printf '1\nnan\n' | '$BIN/stats'"
+run "stats: 1e999 (infinite) refused" 2 "'1e999' is not a finite number" sh -c "echo 1e999 | '$BIN/stats'"
+run "stats: 1e308 taken" 0 "^1e+308 0 1 1e+308 1e+308" sh -c "echo 1e308 | '$BIN/stats'"
 
 # ---- the quick reproduction ---------------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then

@@ -103,6 +103,65 @@ run "not a run record" 1 "costs.csv:1: unknown record kind 'index'" "$BIN/record
 [ -z "$("$BIN/record" bad.csv run finish 2>/dev/null)" ]
 check "a bad record prints nothing on stdout" $?
 
+# ---- hostile records: every field checked, each refused within seconds --------
+# edit KIND N VALUE: a.csv with field N (1 = the kind) of the last KIND line
+# set to VALUE, into e.csv; $eline is that line's number.
+edit() {
+    eline=$(grep -n "^$1," a.csv | tail -n 1 | cut -d: -f1)
+    awk -F, -v OFS=, -v l="$eline" -v n="$2" -v v="$3" 'NR == l { $n = v } { print }' \
+        a.csv >e.csv
+}
+# refused NAME KIND N VALUE PATTERN: record_read refuses it naming e.csv:LINE.
+refused() {
+    edit "$2" "$3" "$4"
+    run "refused: $1" 1 "e.csv:$eline: $5" timeout 10 "$BIN/record" e.csv run finish
+}
+# accepted NAME KIND N VALUE: the edge value passes.
+accepted() {
+    edit "$2" "$3" "$4"
+    run "accepted: $1" 0 "" timeout 10 "$BIN/record" e.csv run finish
+}
+last=$(grep '^chunk,' a.csv | tail -n 1)
+lstart=$(echo "$last" | cut -d, -f4) lsize=$(echo "$last" | cut -d, -f5)
+[ $((lstart + lsize)) = 200 ]; check "the last chunk ends at the 200 iterations ($lstart+$lsize)" $?
+refused "chunk size 10^18" chunk 5 1000000000000000000 \
+    "size '1000000000000000000' must be an integer in \[0, $lsize\]"
+refused "chunk size 1e18" chunk 5 1e18 "size '1e18' must be an integer"
+refused "chunk size 2^50 (tabulate looped over it)" chunk 5 1125899906842624 "size '1125899906842624'"
+refused "chunk one past the iterations" chunk 5 $((lsize + 1)) "size '$((lsize + 1))' must be an integer in \[0, $lsize\]"
+accepted "chunk ending at the last iteration" chunk 5 "$lsize"
+refused "negative chunk start" chunk 4 -1 "start '-1' must be an integer in \[0, 200\]"
+refused "chunk start past the iterations" chunk 4 201 "start '201'"
+edit chunk 4 200 && awk -F, -v OFS=, -v l="$eline" 'NR == l { $5 = 0 } { print }' e.csv >e2.csv && mv e2.csv e.csv
+run "accepted: an empty chunk at the end" 0 "" timeout 10 "$BIN/record" e.csv run finish
+refused "chunk start 2^63 (overflow)" chunk 4 9223372036854775808 "start '9223372036854775808'"
+refused "nan sent time" chunk 7 nan "sent 'nan' is not a finite number"
+refused "inf received time" chunk 11 inf "received 'inf' is not a finite number"
+refused "negative sent time (master's clock)" chunk 7 -0.5 "sent '-0.5' must be a number in \[0, 1e+09\]"
+accepted "sent at t = 0" chunk 7 0
+accepted "a worker's clock before t = 0 (recv)" chunk 8 -0.5
+refused "a worker's time of 1e300" chunk 10 1e300 "finished '1e300' must be a number in \[-1e+09, 1e+09\]"
+refused "chunk worker 99999" chunk 3 99999 "worker '99999' must be an integer in \[1, 4\]"
+refused "chunk worker 0" chunk 3 0 "worker '0' must be an integer in \[1, 4\]"
+accepted "chunk worker 4 of 4" chunk 3 4
+refused "negative acp" chunk 6 -1 "acp '-1' must be a number"
+refused "chunk done 2" chunk 13 2 "done '2'"
+refused "run: negative finish" run 6 -1 "finish '-1' must be a number in \[0, 1e+09\]"
+accepted "run: finish 0" run 6 0
+refused "run: nan imbalance" run 7 nan "imbalance 'nan' is not a finite number"
+refused "run: iterations -1" run 4 -1 "iterations '-1' must be an integer"
+refused "run: 2^20 + 1 workers" run 3 1048577 "workers '1048577' must be an integer in \[1, 1048576\]"
+refused "run: sample 0" run 5 0 "sample '0' must be an integer in \[1, "
+refused "worker: number 99999" worker 2 99999 "worker '99999' must be an integer in \[1, 4\]"
+refused "worker: tid 2^31" worker 5 2147483648 "tid '2147483648' must be an integer in \[-2147483648, 2147483647\]"
+refused "worker: negative V" worker 6 -2 "V '-2' must be a number"
+refused "worker: nan finish" worker 11 nan "finish 'nan' is not a finite number"
+refused "report: worker 5 of 4" report 2 5 "worker '5' must be an integer in \[1, 4\]"
+refused "report: nan time" report 3 nan "time 'nan' is not a finite number"
+accepted "report: before t = 0" report 3 -0.25
+refused "report: Q -1" report 4 -1 "Q '-1' must be an integer"
+refused "report: A -inf" report 5 -inf "A '-inf' is not a finite number"
+
 # ---- bin/tabulate, the records' other reader ---------------------------------
 # Table 1's four cases simulated (one run each), the scenario files, the costs.
 "$BIN/mandel" -S 100 -m 300 -R 4 -c costs.csv -q
@@ -136,5 +195,17 @@ sed -i '$d' t1/dedicated/info
 cp bad.csv t1/dedicated/tss-2.csv
 run "tabulate: a bad record names FILE:LINE" 1 "t1/dedicated/tss-2.csv:$line: finish 'soon'" \
     "$BIN/tabulate" --table 1 --dir t1 --out tab
+# A chunk past the image's rows (size 2^50 - 1): tabulate summed the costs of
+# 2^50 iterations (a hang); record_read refuses it at once.
+cp t1/dedicated/tss-1.csv t1/dedicated/tss-2.csv
+l=$(grep -n '^chunk,' t1/dedicated/tss-2.csv | tail -n 1 | cut -d: -f1)
+awk -F, -v OFS=, -v l="$l" -v v=1125899906842623 'NR == l { $5 = v } { print }' t1/dedicated/tss-1.csv \
+    >t1/dedicated/tss-2.csv
+run "tabulate: a chunk of 2^50 - 1 iterations refused within seconds" 1 \
+    "t1/dedicated/tss-2.csv:$l: size '1125899906842623' must be an integer in \[0, " \
+    timeout 10 "$BIN/tabulate" --table 1 --dir t1 --costs costs.csv --out tab
+rm -f t1/dedicated/tss-2.csv
+"$BIN/tabulate" --table 1 --dir t1 --costs costs.csv --out tab
+check "tabulate: the good records still read" $?
 
 finish

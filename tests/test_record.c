@@ -1,13 +1,20 @@
 /* test_record.c: the run record's writer and reader (sched/record.c) share
  * one schema: what is written reads back the same, byte for byte; columns
  * are found by name; bad records are refused with the file and line named;
- * workload fields are checked. Also the line reader (sched/lines.c). */
+ * workload fields are checked. Also the line reader (sched/lines.c) and the
+ * programs' number parsing and GSL error handler (sched/parse.c). */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "sched/lines.h"
+#include "sched/parse.h"
 #include "sched/record.h"
 #include "tests/test.h"
 
@@ -175,6 +182,38 @@ static void test_bad(void)
              "#chunk,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
              "chunk,0,1,0,5,1,0,,,,,0,1\n");
     expect_bad("donetimes.csv", buf, "recv ''");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk,
+             "#chunk,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
+             "chunk,0,1,3,3,1,0,,,,,0,0\n");
+    expect_bad("pastend.csv", buf, "size '3' must be an integer in [0, 2]");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk,
+             "#chunk,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
+             "chunk,0,1,0,5,1,0,1,1,1,-1,0,1\n");
+    expect_bad("received.csv", buf, "received '-1' must be a number in [0, 1e+09]");
+    snprintf(buf, sizeof buf, "%s%s%s", run, wk, "#report,worker,time,Q,A\nreport,1,1e10,1,1\n");
+    expect_bad("reporttime.csv", buf, "time '1e10' must be a number in [-1e+09, 1e+09]");
+    snprintf(buf, sizeof buf, "%s", "#run,scheme,workers,iterations,sample,finish,imbalance,replans,date\n"
+             "run,dtss,1,5,1,1,0,1,\n");
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", wk,
+             "#replan,time,workers,A\nreplan,-2,1,1\n");
+    expect_bad("replantime.csv", buf, "time '-2' must be a number in [0, 1e+09]");
+    {
+        /* the edges pass: a chunk ending at the last iteration, worker
+         * clock before t = 0, a report before t = 0 */
+        record r;
+        char msg[300] = "";
+        snprintf(buf, sizeof buf, "%s%s%s%s", run, wk,
+                 "#chunk,id,worker,start,size,acp,sent,recv,started,finished,received,reissue,done\n"
+                 "chunk,0,1,0,2,1,0,-0.5,-0.5,-0.4,0,0,1\nchunk,1,1,2,3,1,0,,,,,0,0\n"
+                 "chunk,2,1,5,0,1,0,,,,,0,0\n",
+                 "#report,worker,time,Q,A\nreport,1,-0.25,1,1\n");
+        put("edges.csv", buf);
+        int rc = record_read(&r, path("edges.csv"), msg, sizeof msg);
+        test_condf(rc == 0 && r.nchunks == 3 && r.chunks[1].start + r.chunks[1].size == 5,
+                   "edge values accepted (%s)", msg);
+        if (rc == 0)
+            record_free(&r);
+    }
     snprintf(buf, sizeof buf, "%s%s%s", run, wk, "#replan,time,workers,A\nreplan,1,1,1\n");
     expect_bad("replans.csv", buf, "more replan lines than the run line's replans (0)");
     snprintf(buf, sizeof buf, "%s%s%s", run, wk, "bogus,1\n");
@@ -269,6 +308,61 @@ static void test_lines(void)
     lines_close(&in);
 }
 
+/* sched/parse.c: integers in range, doubles as integers, GSL's errors. */
+static void test_parse(void)
+{
+    long v = 7;
+    int i = 7;
+    test_cond("parse_long_in: 3000000000 within long", parse_long_in("3000000000", 0, LONG_MAX, &v) == 0 &&
+              v == 3000000000L);
+    test_cond("parse_int_in: 3000000000 is no int", parse_int_in("3000000000", 1, INT_MAX, &i) == -1 &&
+              i == 7);
+    test_cond("parse_int_in: INT_MAX taken", parse_int_in("2147483647", 1, INT_MAX, &i) == 0 &&
+              i == INT_MAX);
+    test_cond("parse_long_in: -1 below 1", parse_long_in("-1", 1, 4294967295L, &v) == -1);
+    test_cond("parse_long_in: 4294967296 above 2^32 - 1",
+              parse_long_in("4294967296", 1, 4294967295L, &v) == -1);
+    test_cond("parse_long_in: 4294967295 taken",
+              parse_long_in("4294967295", 1, 4294967295L, &v) == 0 && v == 4294967295L);
+    test_cond("parse_long_in: 2^64 (ERANGE)", parse_long_in("18446744073709551616", LONG_MIN,
+                                                            LONG_MAX, &v) == -1);
+    test_cond("parse_long_in: 1e3 is not an integer", parse_long_in("1e3", 0, 10000, &v) == -1);
+    v = 7;
+    test_cond("parse_whole: 3e9 beyond an int", parse_whole(3e9, 1, INT_MAX, &v) == -1 && v == 7);
+    test_cond("parse_whole: -1 below 1", parse_whole(-1, 1, 4294967295L, &v) == -1);
+    test_cond("parse_whole: 4294967295 taken", parse_whole(4294967295.0, 1, 4294967295L, &v) == 0 &&
+              v == 4294967295L);
+    test_cond("parse_whole: 2.5 is not whole", parse_whole(2.5, 0, 10, &v) == -1);
+    test_cond("parse_whole: NaN, inf", parse_whole(NAN, 0, 10, &v) == -1 &&
+              parse_whole(INFINITY, 0, LONG_MAX, &v) == -1);
+    test_cond("parse_whole: 2^63 beyond LONG_MAX (its double)",
+              parse_whole(9223372036854775808.0, 0, LONG_MAX, &v) == -1);
+    test_cond("parse_whole: -2^63 is LONG_MIN", parse_whole(-9223372036854775808.0, LONG_MIN,
+                                                             0, &v) == 0 && v == LONG_MIN);
+    test_cond("parse_whole: 1e18 taken", parse_whole(1e18, 0, LONG_MAX, &v) == 0 &&
+              v == 1000000000000000000L);
+
+    /* GSL's default handler aborts: with parse_gsl_errors a bad argument
+     * (gsl_rng_uniform_int with n = 0) is said and exits with the status. */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(9);
+        static gsl_rng *r;          /* static: still reachable at exit (LSan) */
+        parse_gsl_errors("test", 3);
+        r = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_uniform_int(r, 0);
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    test_condf(WIFEXITED(st) && WEXITSTATUS(st) == 3,
+               "a GSL error exits with the program's status, no abort (status %d%s)",
+               WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+               WIFSIGNALED(st) ? ", a signal" : "");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -280,6 +374,7 @@ int main(void)
     test_bad();
     test_fields();
     test_lines();
+    test_parse();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -31,6 +31,20 @@ static void test_set(void)
     test_cond("iterations 2^31 - 1 taken",
               dtss_master_set(m, "iterations", "2147483647") == DTSS_OK);
     test_cond("local 0 refused", dtss_master_set(m, "local", "0") == DTSS_EINVAL);
+    test_cond("sample 2^32 + 1 refused (was R = 1 through an int)",
+              dtss_master_set(m, "sample", "4294967297") == DTSS_EINVAL &&
+              strstr(dtss_master_errmsg(m), "'4294967297'"));
+    test_cond("sample 10^6 taken", dtss_master_set(m, "sample", "1000000") == DTSS_OK);
+    test_cond("local 99999999999999999999 refused (strtol's ERANGE)",
+              dtss_master_set(m, "local", "99999999999999999999") == DTSS_EINVAL);
+    test_cond("min 0 refused when set, naming it",
+              dtss_master_set(m, "min", "0") == DTSS_EINVAL &&
+              strstr(dtss_master_errmsg(m), "--min '0' must be an integer in [1, 2147483647]"));
+    test_cond("min 2^31 refused", dtss_master_set(m, "min", "2147483648") == DTSS_EINVAL);
+    test_cond("min 1e3 refused (not an integer)", dtss_master_set(m, "min", "1e3") == DTSS_EINVAL);
+    test_cond("min 2^31 - 1 taken", dtss_master_set(m, "min", "2147483647") == DTSS_OK &&
+              dtss_master_set(m, "min", "1") == DTSS_OK);
+    dtss_master_set(m, "sample", "1");
     test_cond("probe back-end checked", dtss_master_set(m, "probe", "x") == DTSS_EINVAL &&
               dtss_master_set(m, "probe", "cgroup") == DTSS_OK);
     test_cond("tree takes no parameters",
