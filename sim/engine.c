@@ -21,26 +21,65 @@ int sim_fail(run *r, const char *what)
     return -1;
 }
 
-/* Earlier first; at the same time, first made first: deterministic. */
+/* The heap holds small keys, the events wait in a pool (a heap of 10^6
+ * events of 112 bytes would move them at every step). Earlier first; at
+ * the same time, first made first: deterministic. */
+typedef struct key {
+    double t;
+    long seq, slot;
+} key;
+
 static int before(const void *a, const void *b, void *ctx)
 {
     (void)ctx;
-    const event *x = a, *y = b;
+    const key *x = a, *y = b;
     return x->t < y->t || (x->t == y->t && x->seq < y->seq);
 }
 
 int sim_post(run *r, event ev)
 {
-    if (!isfinite(ev.t))
-        return sim_fail(r, "a time overflowed to infinity: the workload's costs or "
-                        "the platform's latencies are too large");
+    if (!(ev.t <= SIM_TIME_MAX)) {      /* infinity and NaN included */
+        snprintf(r->msg, r->len, "the run cannot end: simulated time %g s is past the "
+                 "limit of %g s (31 years): the workload's costs are too large "
+                 "for the hosts' speeds, or the links' latencies or byte counts too "
+                 "large", ev.t, SIM_TIME_MAX);
+        return -1;
+    }
     ev.seq = r->seq++;
-    return heap_push(&r->h, &ev) == 0 ? 0 : sim_fail(r, "out of memory for events");
+    long slot;
+    if (r->nfree > 0)
+        slot = r->free_slots[--r->nfree];
+    else {
+        if ((r->npool & (r->npool - 1)) == 0) {     /* 0, 1, 2, 4, ...: grow */
+            size_t cap = r->npool ? 2 * (size_t)r->npool : 1;
+            event *p = realloc(r->pool, sizeof *p * cap);
+            if (p)
+                r->pool = p;
+            long *f = realloc(r->free_slots, sizeof *f * cap);
+            if (f)
+                r->free_slots = f;
+            if (!p || !f)
+                return sim_fail(r, "out of memory for events");
+        }
+        slot = r->npool++;
+    }
+    r->pool[slot] = ev;
+    key k = {ev.t, ev.seq, slot};
+    if (heap_push(&r->h, &k) != 0) {
+        r->free_slots[r->nfree++] = slot;
+        return sim_fail(r, "out of memory for events");
+    }
+    return 0;
 }
 
 int sim_pop(run *r, event *ev)
 {
-    return heap_pop(&r->h, ev);
+    key k;
+    if (!heap_pop(&r->h, &k))
+        return 0;
+    *ev = r->pool[k.slot];
+    r->free_slots[r->nfree++] = k.slot;
+    return 1;
 }
 
 /* ---- hosts: load over time ------------------------------------------------- */
@@ -64,19 +103,25 @@ static double next_change(const sim_host *h, double t)
 
 double sim_advance(const sim_host *h, double t, double work)
 {
+    if (!isfinite(t) || !isfinite(work) || work < 0)
+        return INFINITY;                /* sim_post refuses it: never a loop */
     for (;;) {
         double speed = h->speed / (1 + sim_extra_at(h, t));
         double until = next_change(h, t);
+        if (!(speed > 0))
+            return INFINITY;            /* a speed that underflowed to 0 */
         if (work <= speed * (until - t))
             return t + work / speed;
         work -= speed * (until - t);
-        t = until;
+        t = until;                      /* finite: against INFINITY the test holds */
     }
 }
 
 double sim_work_between(const sim_host *h, double t0, double t1)
 {
     double work = 0;
+    if (!isfinite(t1))
+        return INFINITY;
     while (t0 < t1) {
         double until = next_change(h, t0);
         double end = until < t1 ? until : t1;
@@ -137,10 +182,11 @@ static int describe(run *r)
     sched_speeds(speed, r->n, V);
     for (int i = 0; i < r->n; i++) {
         rec_worker *rw = &rec->w[i];
-        snprintf(rw->host, sizeof rw->host, "%s", pf->hosts[i].name);
-        snprintf(rw->seen_host, sizeof rw->seen_host, "%s", pf->hosts[i].name);
-        snprintf(rw->cgroup, sizeof rw->cgroup, "%s", pf->hosts[i].cluster);
-        snprintf(rw->backend, sizeof rw->backend, "sim");
+        /* names of at most 63 characters (platform.c): they fit */
+        strcpy(rw->host, pf->hosts[i].name);
+        strcpy(rw->seen_host, pf->hosts[i].name);
+        strcpy(rw->cgroup, pf->hosts[i].cluster);
+        strcpy(rw->backend, "sim");
         rw->tid = i + 1;
         rw->V = V[i];
     }
@@ -179,7 +225,7 @@ int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
         snprintf(msg, len, "out of memory for %d workers", r.n);
         return -1;
     }
-    heap_init(&r.h, sizeof(event), before, NULL);
+    heap_init(&r.h, sizeof(key), before, NULL);
     for (int i = 0; i < r.n; i++)
         r.w[i].h = &pf->hosts[i];
     int rc = describe(&r);
@@ -188,6 +234,8 @@ int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
     policy_free(r.p);
     tree_free(r.t);
     heap_free(&r.h);
+    free(r.pool);
+    free(r.free_slots);
     free(r.w);
     return rc;
 }

@@ -29,6 +29,7 @@ typedef struct event {
 typedef struct sworker {
     const sim_host *h;
     int dead;
+    int stuck;                      /* A_i = 0 for good (self.c) */
     double to_master;               /* when its last message reaches the master */
     /* Tree-Scheduling: computing [seg_pos, end) since seg_t */
     int busy, version;
@@ -41,14 +42,20 @@ typedef struct run {
     const sim_platform *pf;
     const sim_workload *wl;
     record *rec;
-    heap h;
+    heap h;                         /* of keys: time, creation order, slot */
     long seq;
+    event *pool;                    /* the events waiting, in their slots */
+    long *free_slots, nfree, npool;
     sworker *w;
     int n;
     policy *p;
     tree *t;
     double master_free;
     int finished;
+    /* self-scheduling, the integer rule: workers whose A_i stays 0 for good
+     * (they never report again), the first of them and since when */
+    int stuck, stuck_w;
+    double stuck_t;
     char *msg;
     size_t len;
 } run;

@@ -16,6 +16,7 @@
  * File names are relative to the scenario file's folder.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,13 +55,14 @@ static void usage(FILE *f)
 "                        memory (for make bench)\n"
 "  -q, --quiet           print nothing but errors (with --record)\n"
 "  -h, --help            this help\n"
-"Exit status: 0; 1 when the run cannot end (every host failed); 2 for bad\n"
-"input (the message names the file and line).\n");
+"Exit status: 0; 1 when the run cannot end (every host failed, A_i = 0 for\n"
+"good under the integer rule, a time past 1e9 s); 2 for bad input (the\n"
+"message names the value, the file and line).\n");
 }
 
 typedef struct scenario {
-    char platform[1024];
-    char workload[2048];
+    char *platform;             /* malloc'ed, read whole (NULL: none) */
+    char *workload;
     char scheme[64];
     char params[MAX_PARAM_OPTS][2][64];
     int nparams;
@@ -70,7 +72,7 @@ typedef struct scenario {
     double result_bytes, message_bytes, master_overhead, dispatch, remeasure;
 } scenario;
 
-/* Copies src into dst[size]; -1 when it does not fit. */
+/* Copies src into dst[size]; -1 when it does not fit (never cut short). */
 static int copy(char *dst, size_t size, const char *src)
 {
     return (size_t)snprintf(dst, size, "%s", src) < size ? 0 : -1;
@@ -99,22 +101,23 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
         while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\t'))
             rest[--n] = '\0';
         double d;
-#define NEED_NUM(field, lo) do {                                               \
-        if (parse_double(rest, &d) != 0 || !(d >= (lo))) {                     \
-            snprintf(msg, len, "%s:%d: %s '%s' must be a number >= %g", path,  \
-                     lineno, key, rest, (double)(lo));                         \
+#define NEED_NUM(field, lo, hi) do {                                               \
+        if (parse_double(rest, &d) != 0 || !(d >= (lo)) || !(d <= (hi))) {    \
+            snprintf(msg, len, "%s:%d: %s '%.40s' must be a number in %g..%g", \
+                     path, lineno, key, rest, (double)(lo), (double)(hi));     \
             goto bad; }                                                        \
         s->field = d; } while (0)
 #define TOO_LONG(what, size) do {                                              \
         snprintf(msg, len, "%s:%d: the %s is longer than %zu characters", path, \
                  lineno, what, (size_t)(size) - 1);                            \
         goto bad; } while (0)
-        if (strcmp(key, "platform") == 0) {
-            if (copy(s->platform, sizeof s->platform, rest) != 0)
-                TOO_LONG("platform file name", sizeof s->platform);
-        } else if (strcmp(key, "workload") == 0) {
-            if (copy(s->workload, sizeof s->workload, rest) != 0)
-                TOO_LONG("workload line", sizeof s->workload);
+        if (strcmp(key, "platform") == 0 || strcmp(key, "workload") == 0) {
+            char **to = key[0] == 'p' ? &s->platform : &s->workload;
+            free(*to);
+            if (!(*to = strdup(rest))) {
+                snprintf(msg, len, "%s:%d: out of memory", path, lineno);
+                goto bad;
+            }
         } else if (strcmp(key, "scheme") == 0) {
             char *save = NULL, *name = strtok_r(rest, " \t", &save);
             if (!name) {
@@ -125,9 +128,14 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
                 TOO_LONG("scheme name", sizeof s->scheme);
             for (char *t = strtok_r(NULL, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
                 char *eq = strchr(t, '=');
-                if (!eq || s->nparams == MAX_PARAM_OPTS) {
-                    snprintf(msg, len, "%s:%d: scheme parameter '%s' is not key=value",
+                if (!eq) {
+                    snprintf(msg, len, "%s:%d: scheme parameter '%.40s' is not key=value",
                              path, lineno, t);
+                    goto bad;
+                }
+                if (s->nparams == MAX_PARAM_OPTS) {
+                    snprintf(msg, len, "%s:%d: more than %d scheme parameters", path,
+                             lineno, MAX_PARAM_OPTS);
                     goto bad;
                 }
                 *eq = '\0';
@@ -137,37 +145,38 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
                 s->nparams++;
             }
         } else if (strcmp(key, "sample") == 0) {
-            if (parse_long(rest, &s->sample) != 0 || s->sample < 1) {
-                snprintf(msg, len, "%s:%d: sample '%s' must be an integer >= 1", path,
-                         lineno, rest);
+            if (parse_long(rest, &s->sample) != 0 || s->sample < 1 || s->sample > INT_MAX) {
+                snprintf(msg, len, "%s:%d: sample '%.40s' must be an integer in 1..%d",
+                         path, lineno, rest, INT_MAX);
                 goto bad;
             }
         } else if (strcmp(key, "seed") == 0) {
             long v;
             if (parse_long(rest, &v) != 0 || v < 0) {
-                snprintf(msg, len, "%s:%d: seed '%s' must be an integer >= 0", path,
+                snprintf(msg, len, "%s:%d: seed '%.40s' must be an integer >= 0", path,
                          lineno, rest);
                 goto bad;
             }
             s->seed = (unsigned long)v;
         } else if (strcmp(key, "acp") == 0) {
             if (strcmp(rest, "real") != 0 && strcmp(rest, "integer") != 0) {
-                snprintf(msg, len, "%s:%d: acp '%s': real or integer", path, lineno, rest);
+                snprintf(msg, len, "%s:%d: acp '%.40s': real or integer", path, lineno,
+                         rest);
                 goto bad;
             }
             s->acp_integer = rest[0] == 'i';
         } else if (strcmp(key, "result-bytes") == 0)
-            NEED_NUM(result_bytes, 0);
+            NEED_NUM(result_bytes, 0, SIM_COST_MAX);
         else if (strcmp(key, "message-bytes") == 0)
-            NEED_NUM(message_bytes, 0);
+            NEED_NUM(message_bytes, 0, SIM_COST_MAX);
         else if (strcmp(key, "master-overhead") == 0)
-            NEED_NUM(master_overhead, 0);
+            NEED_NUM(master_overhead, 0, SIM_TIME_MAX);
         else if (strcmp(key, "dispatch") == 0)
-            NEED_NUM(dispatch, 0);
+            NEED_NUM(dispatch, 0, SIM_TIME_MAX);
         else if (strcmp(key, "remeasure") == 0)
-            NEED_NUM(remeasure, 1e-6);
+            NEED_NUM(remeasure, 1e-6, SIM_TIME_MAX);
         else {
-            snprintf(msg, len, "%s:%d: unknown line '%s' (platform, workload, scheme, "
+            snprintf(msg, len, "%s:%d: unknown line '%.40s' (platform, workload, scheme, "
                      "sample, seed, acp, result-bytes, message-bytes, master-overhead, "
                      "dispatch, remeasure)", path, lineno, key);
             goto bad;
@@ -218,8 +227,8 @@ int main(int argc, char **argv)
         case 'p': o_platform = optarg; break;
         case 'w': o_workload = optarg; break;
         case 'R':
-            if (parse_long(optarg, &o_sample) != 0 || o_sample < 1)
-                return fail("--sample '%s' must be an integer >= 1", optarg);
+            if (parse_long(optarg, &o_sample) != 0 || o_sample < 1 || o_sample > INT_MAX)
+                return fail("--sample '%s' must be an integer in 1..%d", optarg, INT_MAX);
             break;
         case OPT_SEED:
             if (parse_long(optarg, &o_seed) != 0 || o_seed < 0)
@@ -246,8 +255,10 @@ int main(int argc, char **argv)
     const char *path = argv[optind];
     if (read_scenario(&sc, path, msg, sizeof msg) != 0)
         return fail("%s", msg);
-    char pathcopy[1024];
-    snprintf(pathcopy, sizeof pathcopy, "%s", path);
+    static char *pathcopy;              /* dirname's, however long */
+    pathcopy = strdup(path);
+    if (!pathcopy)
+        return fail("out of memory");
     const char *dir = dirname(pathcopy);
 
     if (o_scheme) {
@@ -261,21 +272,24 @@ int main(int argc, char **argv)
     if (acp_int)
         sc.acp_integer = 1;
 
-    char platform_path[2048];
     const char *pf_file = o_platform ? o_platform : sc.platform;
-    if (!pf_file[0])
+    if (!pf_file || !pf_file[0])
         return fail("%s: no 'platform FILE' line (or --platform)", path);
-    if (o_platform || pf_file[0] == '/')
-        snprintf(platform_path, sizeof platform_path, "%s", pf_file);
-    else
-        snprintf(platform_path, sizeof platform_path, "%s/%s", dir, pf_file);
+    int rel = !o_platform && pf_file[0] != '/';
+    size_t plen = strlen(dir) + strlen(pf_file) + 2;
+    char *platform_path = malloc(plen);
+    if (!platform_path)
+        return fail("out of memory");
+    snprintf(platform_path, plen, "%s%s%s", rel ? dir : "", rel ? "/" : "", pf_file);
     sim_platform pf;
-    if (sim_platform_read(&pf, platform_path, msg, sizeof msg) != 0)
+    int prc = sim_platform_read(&pf, platform_path, msg, sizeof msg);
+    free(platform_path);
+    if (prc != 0)
         return fail("%s", msg);
 
     sim_workload wl;
     const char *wl_line = o_workload ? o_workload : sc.workload;
-    if (!wl_line[0]) {
+    if (!wl_line || !wl_line[0]) {
         sim_platform_free(&pf);
         return fail("%s: no 'workload KIND ...' line (or --workload)", path);
     }
@@ -284,6 +298,14 @@ int main(int argc, char **argv)
         sim_workload_sample(&wl, (int)sc.sample, msg, sizeof msg) != 0) {
         sim_platform_free(&pf);
         return fail("%s", msg);
+    }
+    free(pathcopy);
+    /* Bytes times iterations stay finite (result-bytes is per iteration). */
+    if (!(sc.result_bytes * (double)wl.n <= SIM_COST_MAX)) {
+        sim_workload_free(&wl);
+        sim_platform_free(&pf);
+        return fail("%s: result-bytes %g times the workload's %ld iterations is more "
+                    "than %g bytes", path, sc.result_bytes, wl.n, SIM_COST_MAX);
     }
 
     sim_config cfg;
@@ -355,5 +377,7 @@ out:
     record_free(&rec);
     sim_workload_free(&wl);
     sim_platform_free(&pf);
+    free(sc.platform);
+    free(sc.workload);
     return rc;
 }

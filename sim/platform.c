@@ -20,13 +20,20 @@
 
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); goto fail; } while (0)
 
-static int add_host(sim_platform *p, const sim_host *h)
+/* Appends a copy of h (with its own load steps); the array grows
+ * geometrically (*cap: its room). */
+static int add_host(sim_platform *p, int *cap, const sim_host *h)
 {
-    sim_host *hs = realloc(p->hosts, sizeof *hs * (size_t)(p->nhosts + 1));
-    if (!hs)
-        return -1;
-    p->hosts = hs;
+    if (p->nhosts == *cap) {
+        int n = *cap ? 2 * *cap : 16;
+        sim_host *hs = realloc(p->hosts, sizeof *hs * (size_t)n);
+        if (!hs)
+            return -1;
+        p->hosts = hs;
+        *cap = n;
+    }
     p->hosts[p->nhosts] = *h;
+    p->hosts[p->nhosts].load = NULL;
     if (h->nload) {
         p->hosts[p->nhosts].load = malloc(sizeof *h->load * (size_t)h->nload);
         if (!p->hosts[p->nhosts].load)
@@ -37,8 +44,45 @@ static int add_host(sim_platform *p, const sim_host *h)
     return 0;
 }
 
-/* "T:N,T:N" into steps (at most max), by increasing T; -1 when malformed or
- * out of memory. */
+/* Copies a name into dst[64]; -1 when it does not fit (never truncated:
+ * two long names sharing their first 63 characters stay two names). */
+static int name_copy(char *dst, const char *src)
+{
+    return (size_t)snprintf(dst, 64, "%s", src) < 64 ? 0 : -1;
+}
+
+/* Host names sorted by name, then by definition order: a duplicate is next
+ * to its first definition (O(n log n), for platforms of 10^6 hosts). */
+static const sim_host *sort_hosts;
+static int by_name(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(sort_hosts[x].name, sort_hosts[y].name);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* The first host (in file order) whose name an earlier host has, or -1;
+ * -2 when out of memory. */
+static int first_duplicate(const sim_platform *p)
+{
+    int *order = malloc(sizeof *order * (size_t)p->nhosts);
+    if (!order)
+        return -2;
+    for (int i = 0; i < p->nhosts; i++)
+        order[i] = i;
+    sort_hosts = p->hosts;
+    qsort(order, (size_t)p->nhosts, sizeof *order, by_name);
+    int dup = -1;
+    for (int i = 1; i < p->nhosts; i++)
+        if (strcmp(p->hosts[order[i]].name, p->hosts[order[i - 1]].name) == 0 &&
+            (dup < 0 || order[i] < dup))
+            dup = order[i];
+    free(order);
+    return dup;
+}
+
+/* "T:N,T:N" into steps (at most max), by increasing T, 0 <= N <=
+ * SIM_MAX_EXTRA; -1 when malformed or out of memory, -2 for more than max. */
 static int parse_load(const char *v, sim_step *steps, int max)
 {
     char *buf = strdup(v), *save = NULL;
@@ -51,12 +95,12 @@ static int parse_load(const char *v, sim_step *steps, int max)
         double t;
         int x;
         if (!colon || n == max) {
-            n = -1;
+            n = colon ? -2 : -1;
             break;
         }
         *colon = '\0';
         if (parse_double(tok, &t) != 0 || t < 0 || parse_int(colon + 1, &x) != 0 ||
-            x < 0 || (n > 0 && t <= steps[n - 1].t))
+            x < 0 || x > SIM_MAX_EXTRA || (n > 0 && t <= steps[n - 1].t))
             n = -1;
         else
             steps[n++] = (sim_step){t, x};
@@ -72,6 +116,7 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
     if (lines_open(&in, path, msg, len) != 0)
         return -1;
     char *line;
+    int cap = 0;
     while ((line = lines_next(&in))) {
         int lineno = (int)in.lineno;
         line[strcspn(line, "#")] = '\0';
@@ -84,14 +129,18 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
         if (strcmp(tok[0], "master") == 0) {
             if (nt != 2)
                 FAIL("%s:%d: 'master CLUSTER' takes one cluster name", path, lineno);
-            snprintf(p->master, sizeof p->master, "%s", tok[1]);
+            if (name_copy(p->master, tok[1]) != 0)
+                FAIL("%s:%d: cluster name '%.20s...' is longer than 63 characters", path,
+                     lineno, tok[1]);
         } else if (strcmp(tok[0], "host") == 0) {
             if (nt < 2)
                 FAIL("%s:%d: 'host' needs a name", path, lineno);
-            sim_host h = {.speed = -1, .fail = -1};
+            sim_host h = {.speed = -1, .fail = -1, .line = lineno};
             sim_step steps[256];
             int count = 1;
-            snprintf(h.name, sizeof h.name, "%s", tok[1]);
+            if (name_copy(h.name, tok[1]) != 0)
+                FAIL("%s:%d: host name '%.20s...' is longer than 63 characters", path,
+                     lineno, tok[1]);
             snprintf(h.cluster, sizeof h.cluster, "default");
             for (int i = 2; i < nt; i++) {
                 char *eq = strchr(tok[i], '=');
@@ -103,41 +152,56 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
                     if (parse_double(v, &h.speed) != 0 || !(h.speed > 0))
                         FAIL("%s:%d: speed=%s must be a number > 0", path, lineno, v);
                 } else if (strcmp(k, "cluster") == 0) {
-                    snprintf(h.cluster, sizeof h.cluster, "%s", v);
+                    if (name_copy(h.cluster, v) != 0)
+                        FAIL("%s:%d: cluster name '%.20s...' is longer than 63 characters",
+                             path, lineno, v);
                 } else if (strcmp(k, "count") == 0) {
-                    if (parse_int(v, &count) != 0 || count < 1 || count > 1000000)
-                        FAIL("%s:%d: count=%s must be an integer >= 1", path, lineno, v);
+                    if (parse_int(v, &count) != 0 || count < 1 || count > SIM_MAX_HOSTS)
+                        FAIL("%s:%d: count=%s must be an integer in 1..%d", path, lineno,
+                             v, SIM_MAX_HOSTS);
                 } else if (strcmp(k, "load") == 0) {
                     h.nload = parse_load(v, steps, 256);
+                    if (h.nload == -2)
+                        FAIL("%s:%d: load= has more than 256 steps", path, lineno);
                     if (h.nload < 0)
                         FAIL("%s:%d: load=%s must be T:N,T:N,... with increasing "
-                             "times T >= 0 and N >= 0", path, lineno, v);
+                             "times T >= 0 and 0 <= N <= %d", path, lineno, v,
+                             SIM_MAX_EXTRA);
                     h.load = steps;
                 } else if (strcmp(k, "fail") == 0) {
-                    if (parse_double(v, &h.fail) != 0 || h.fail < 0)
-                        FAIL("%s:%d: fail=%s must be a time >= 0", path, lineno, v);
+                    if (parse_double(v, &h.fail) != 0 || h.fail < 0 ||
+                        h.fail > SIM_TIME_MAX)
+                        FAIL("%s:%d: fail=%s must be a time in 0..%g s", path, lineno, v,
+                             SIM_TIME_MAX);
                 } else
                     FAIL("%s:%d: unknown host option '%s' (speed, cluster, count, "
                          "load, fail)", path, lineno, k);
             }
             if (h.speed < 0)
                 FAIL("%s:%d: host %s needs speed=", path, lineno, h.name);
+            if (count > SIM_MAX_HOSTS - p->nhosts)
+                FAIL("%s:%d: more than %d hosts in all", path, lineno, SIM_MAX_HOSTS);
+            if (count > 1) {
+                char last[32];
+                int digits = snprintf(last, sizeof last, "%d", count);
+                if (strlen(h.name) + (size_t)digits > 63)
+                    FAIL("%s:%d: host names '%.20s...' 1..%d would be longer than 63 "
+                         "characters", path, lineno, h.name, count);
+            }
             for (int c = 1; c <= count; c++) {
                 sim_host one = h;
-                if (count > 1)
-                    snprintf(one.name, sizeof one.name, "%.50s%d", h.name, c);
-                for (int j = 0; j < p->nhosts; j++)
-                    if (strcmp(p->hosts[j].name, one.name) == 0)
-                        FAIL("%s:%d: host %s is defined twice", path, lineno, one.name);
-                if (add_host(p, &one) != 0)
+                if (count > 1 && (size_t)snprintf(one.name, sizeof one.name, "%s%d",
+                                                  h.name, c) >= sizeof one.name)
+                    FAIL("%s:%d: host name %s%d is too long", path, lineno, h.name, c);
+                if (add_host(p, &cap, &one) != 0)
                     FAIL("%s:%d: out of memory", path, lineno);
             }
         } else if (strcmp(tok[0], "link") == 0) {
             sim_link l = {.latency = 0, .bandwidth = 0};
             if (nt < 3)
                 FAIL("%s:%d: 'link CLUSTER CLUSTER latency= bandwidth='", path, lineno);
-            snprintf(l.a, sizeof l.a, "%s", tok[1]);
-            snprintf(l.b, sizeof l.b, "%s", tok[2]);
+            if (name_copy(l.a, tok[1]) != 0 || name_copy(l.b, tok[2]) != 0)
+                FAIL("%s:%d: a cluster name is longer than 63 characters", path, lineno);
             for (int i = 3; i < nt; i++) {
                 char *eq = strchr(tok[i], '=');
                 if (!eq)
@@ -145,8 +209,10 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
                 *eq = '\0';
                 const char *k = tok[i], *v = eq + 1;
                 if (strcmp(k, "latency") == 0) {
-                    if (parse_double(v, &l.latency) != 0 || l.latency < 0)
-                        FAIL("%s:%d: latency=%s must be seconds >= 0", path, lineno, v);
+                    if (parse_double(v, &l.latency) != 0 || l.latency < 0 ||
+                        l.latency > SIM_TIME_MAX)
+                        FAIL("%s:%d: latency=%s must be seconds in 0..%g", path, lineno,
+                             v, SIM_TIME_MAX);
                 } else if (strcmp(k, "bandwidth") == 0) {
                     if (parse_double(v, &l.bandwidth) != 0 || !(l.bandwidth > 0))
                         FAIL("%s:%d: bandwidth=%s must be bytes/s > 0", path, lineno, v);
@@ -167,6 +233,31 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
     lines_close(&in);
     if (p->nhosts == 0) {
         snprintf(msg, len, "%s: no host lines", path);
+        sim_platform_free(p);
+        return -1;
+    }
+    int dup = first_duplicate(p);
+    if (dup != -1) {
+        if (dup == -2)
+            snprintf(msg, len, "%s: out of memory", path);
+        else
+            snprintf(msg, len, "%s:%d: host %s is defined twice", path, p->hosts[dup].line,
+                     p->hosts[dup].name);
+        sim_platform_free(p);
+        return -1;
+    }
+    /* V_i = speed / the slowest's, and their sum, must stay finite. */
+    double slow = p->hosts[0].speed, fast = slow;
+    for (int i = 1; i < p->nhosts; i++) {
+        if (p->hosts[i].speed < slow)
+            slow = p->hosts[i].speed;
+        if (p->hosts[i].speed > fast)
+            fast = p->hosts[i].speed;
+    }
+    if (!(fast / slow * p->nhosts <= SIM_COST_MAX)) {
+        snprintf(msg, len, "%s: speeds from %g to %g: the fastest host's V_i = %g "
+                 "(times %d hosts) is out of range", path, slow, fast, fast / slow,
+                 p->nhosts);
         sim_platform_free(p);
         return -1;
     }

@@ -13,7 +13,35 @@
  * later (PVM's task-exit notice) and the chunk goes back to the pool
  * (policy_lost).
  */
+#include <math.h>
+#include <stdio.h>
+
 #include "sim/engine.h"
+
+/* With A_i = 0 at t (the integer rule), the time of the worker's next
+ * measure that can see A_i > 0: it measures every 'remeasure' seconds, and
+ * A_i changes only with its host's load, so the measures before the first
+ * load change that gives A_i > 0 are skipped (a load change a year away
+ * costs one event, not 10^8). INFINITY when no load change ever gives
+ * A_i > 0: the worker will never report again. */
+static double next_measure(const run *r, int w, double t)
+{
+    const sim_host *h = r->w[w].h;
+    double V = r->rec->w[w].V, rm = r->c->remeasure;
+    for (int i = 0; i < h->nload; i++) {
+        double tc = h->load[i].t;
+        if (tc <= t)
+            continue;
+        if (tc <= t + rm)
+            return t + rm;              /* a change before the next measure */
+        if (!(sched_acp(V, 1 + h->load[i].extra, 1, r->c->acp_integer) > 0))
+            continue;
+        double k = ceil((tc - t) / rm); /* the first t + k rm >= tc */
+        double next = t + k * rm;
+        return next < tc ? t + (k + 1) * rm : next;
+    }
+    return INFINITY;
+}
 
 /* The worker measures Q at t and reports A_i, with the results of its last
  * chunk if 'pending' carries some. With the integer rule and A_i = 0 it
@@ -26,9 +54,18 @@ static int report(run *r, int w, double t, const event *pending, int first)
     double A = sched_acp(r->rec->w[w].V, Q, 1, r->c->acp_integer);   /* one CPU a host */
     event again = pending ? *pending : (event){.w = w};
     again.type = EV_REMEASURE;
-    again.t = t + r->c->remeasure;
+    if (!(A > 0)) {
+        again.t = next_measure(r, w, t);
+        if (again.t == INFINITY && !r->w[w].stuck) {
+            r->w[w].stuck = 1;
+            if (r->stuck++ == 0) {
+                r->stuck_w = w;
+                r->stuck_t = t;
+            }
+        }
+    }
     if (!(A > 0) && !first)
-        return sim_post(r, again);
+        return again.t == INFINITY ? 0 : sim_post(r, again);
     event ev = pending ? *pending : (event){0};
     double bytes = r->c->message_bytes;
     if (ev.has_result)
@@ -44,7 +81,7 @@ static int report(run *r, int w, double t, const event *pending, int first)
     if (A > 0)
         return 0;
     again.has_result = 0;                   /* the results went out */
-    return sim_post(r, again);
+    return again.t == INFINITY ? 0 : sim_post(r, again);
 }
 
 /* Step 1 ends when every live worker has reported and one can work; then
@@ -160,6 +197,15 @@ int sim_self(run *r)
                 return -1;
             break;
         }
+    }
+    if (!r->finished && r->stuck) {
+        const sim_host *h = r->w[r->stuck_w].h;
+        int Q = 1 + sim_extra_at(h, r->stuck_t);
+        snprintf(r->msg, r->len, "the run cannot end: under the integer rule A_i = "
+                 "floor(V_i / Q_i) stays 0 for good on %d worker(s), which never report "
+                 "again (the first: host %s, V_i %g, Q_i %d from t = %g s on)",
+                 r->stuck, h->name, r->rec->w[r->stuck_w].V, Q, r->stuck_t);
+        return -1;
     }
     if (!r->finished)
         return sim_fail(r, "the simulation stalled: no event left before the end");

@@ -29,6 +29,20 @@
 #include "sched/record.h"
 #include "sched/sched.h"
 
+/* The ranges in which the simulator's numbers can be used; the readers
+ * refuse inputs beyond them (exit 2), the engine stops a run that passes
+ * them (exit 1), so no input runs forever or prints times that mean nothing:
+ *  - a simulated time: at most 1e9 s (31 years), what a run record holds
+ *    (record_read refuses later times); far beyond lies a double that no
+ *    longer tells seconds apart, then infinity;
+ *  - a loop's total cost, and every byte count times the iterations: sums
+ *    and differences of such values stay finite;
+ *  - hosts in a platform, other busy processes on a host. */
+#define SIM_TIME_MAX 1e9
+#define SIM_COST_MAX 1e300
+#define SIM_MAX_HOSTS 1000000
+#define SIM_MAX_EXTRA 1000000
+
 /* ---- the platform (platform.c) ------------------------------------------- */
 
 typedef struct sim_step {
@@ -43,6 +57,7 @@ typedef struct sim_host {
     sim_step *load;         /* by increasing t; before the first: none */
     int nload;
     double fail;            /* the host fails at this time (< 0: never) */
+    int line;               /* of its platform file */
 } sim_host;
 
 typedef struct sim_link {

@@ -70,9 +70,11 @@ static int count(kv *kvs, int n, long *out, char *msg, size_t len)
 }
 
 /* Makes w an array workload of n costs (filled by the caller). */
+#define MAX_ARRAY 200000000L
+
 static double *make_array(sim_workload *w, long n, char *msg, size_t len)
 {
-    if (n > 200000000L) {
+    if (n > MAX_ARRAY) {
         snprintf(msg, len, "workload: n=%ld is too many iterations for a cost "
                  "array (at most 2e8; uniform and linear kinds have no limit)", n);
         return NULL;
@@ -97,9 +99,59 @@ static void finish_array(sim_workload *w)
     w->total = s;
 }
 
-/* Reads costs from a file: the 'column'-th comma- or space-separated field of
- * every line that has a number there (a header line does not). With
- * index_column > 0 the cost goes to the iteration named in that column. */
+/* A field that reads as a number, finite or not ("nan", "inf", "1e999"):
+ * never a header's word. */
+static int numberlike(const char *v)
+{
+    char *end;
+    if (!*v)
+        return 0;
+    (void)strtod(v, &end);
+    return *end == '\0';
+}
+
+/* Splits a cost file's line in place: at commas when it has one (empty
+ * fields kept, blanks around a field dropped), else at runs of blanks.
+ * Keeps at most max fields; returns how many there are (at most max + 1). */
+static int split_fields(char *line, char **field, int max)
+{
+    int n = 0;
+    if (!strchr(line, ',')) {
+        for (char *p = line + strspn(line, " \t"); *p; p += strspn(p, " \t")) {
+            char *e = p + strcspn(p, " \t");
+            if (n < max)
+                field[n] = p;
+            n += n <= max;
+            if (!*e)
+                break;
+            *e = '\0';
+            p = e + 1;
+        }
+        return n;
+    }
+    for (char *p = line;;) {
+        char *e = strchr(p, ',');
+        if (e)
+            *e = '\0';
+        p += strspn(p, " \t");
+        size_t l = strlen(p);
+        while (l > 0 && (p[l - 1] == ' ' || p[l - 1] == '\t'))
+            p[--l] = '\0';
+        if (n < max)
+            field[n] = p;
+        n += n <= max;
+        if (!e)
+            return n;
+        p = e + 1;
+    }
+}
+
+/* Reads costs from a file: the 'column'-th field (comma- or blank-separated)
+ * of every line; blank lines and '#' comments aside, only the first line may
+ * be a header (its cost field not a number). Every other line must hold a
+ * finite cost >= 0 there, or it is refused with its file and line. With
+ * index_column > 0 the cost goes to the iteration named in that column: an
+ * integer, each of 0..n-1 exactly once. */
 static int read_costs(sim_workload *w, const char *path, int column, int index_column,
                       char *msg, size_t len)
 {
@@ -110,25 +162,40 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
         return -1;
     }
     double *vals = NULL;
-    long *idx = NULL, n = 0, cap = 0;
+    long *idx = NULL, *lineof = NULL, *at = NULL, n = 0, cap = 0;
+    int need = column > index_column ? column : index_column, first = 1;
     char *line;
+#define BAD(...) do { snprintf(msg, len, __VA_ARGS__); goto fail; } while (0)
     while ((line = lines_next(&in))) {
-        char *field[32];
-        int nf = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(line, ", \t", &save); t && nf < 32;
-             t = strtok_r(NULL, ", \t", &save))
-            field[nf++] = t;
-        if (nf < column || nf < index_column)
+        if (lines_blank(line))
             continue;
-        double v, iv = (double)n;
-        if (parse_double(field[column - 1], &v) != 0 ||
-            (index_column > 0 && parse_double(field[index_column - 1], &iv) != 0))
-            continue;                       /* a header */
-        if (v < 0) {
-            snprintf(msg, len, "workload: %s:%ld: negative cost %g", path, in.lineno, v);
-            goto fail;
+        char *field[32];
+        int nf = split_fields(line, field, 32);
+        if (first && (nf < column || !numberlike(field[column - 1]))) {
+            first = 0;
+            continue;                       /* the header */
         }
+        first = 0;
+        if (nf < need)
+            BAD("workload: %s:%ld: %d field%s, the cost is in column %d%s", path,
+                in.lineno, nf, nf == 1 ? "" : "s", column,
+                index_column ? ", the iteration in column 2" : "");
+        const char *cv = field[column - 1];
+        double v;
+        long iv = n;
+        if (parse_double(cv, &v) != 0)
+            BAD("workload: %s:%ld: cost '%s' is not a %snumber", path, in.lineno, cv,
+                numberlike(cv) ? "finite " : "");
+        if (v < 0)
+            BAD("workload: %s:%ld: negative cost %g", path, in.lineno, v);
+        if (index_column > 0) {
+            const char *ix = field[index_column - 1];
+            if (parse_long(ix, &iv) != 0 || iv < 0 || iv >= MAX_ARRAY)
+                BAD("workload: %s:%ld: iteration '%s' is not an integer in 0..%ld",
+                    path, in.lineno, ix, MAX_ARRAY - 1);
+        }
+        if (n == MAX_ARRAY)
+            BAD("workload: %s:%ld: more than %ld costs", path, in.lineno, MAX_ARRAY);
         if (n == cap) {
             cap = cap ? 2 * cap : 1024;
             double *nv = realloc(vals, sizeof *vals * (size_t)cap);
@@ -137,43 +204,62 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
             long *ni = realloc(idx, sizeof *idx * (size_t)cap);
             if (ni)
                 idx = ni;
-            if (!nv || !ni) {
-                snprintf(msg, len, "workload: out of memory reading %s", path);
-                goto fail;
-            }
+            long *nl = realloc(lineof, sizeof *lineof * (size_t)cap);
+            if (nl)
+                lineof = nl;
+            if (!nv || !ni || !nl)
+                BAD("workload: out of memory reading %s", path);
         }
         vals[n] = v;
-        idx[n] = (long)iv;
+        idx[n] = iv;
+        lineof[n] = in.lineno;
         n++;
     }
-    if (lines_error(&in)) {
-        snprintf(msg, len, "workload: %s", in.msg);
-        goto fail;
-    }
+    if (lines_error(&in))
+        BAD("workload: %s", in.msg);
     lines_close(&in);
-    if (n == 0) {
-        snprintf(msg, len, "workload: %s has no costs (column %d)", path, column);
-        goto fail;
-    }
-    if (!make_array(w, n, msg, len))
-        goto fail;
+    if (n == 0)
+        BAD("workload: %s has no costs (column %d)", path, column);
+    if (!make_array(w, n, msg, len) || !(at = malloc(sizeof *at * (size_t)n)))
+        BAD("workload: out of memory for %ld costs", n);
+    for (long i = 0; i < n; i++)
+        at[i] = -1;
     for (long i = 0; i < n; i++) {
-        if (idx[i] < 0 || idx[i] >= n) {
-            snprintf(msg, len, "workload: %s: iteration %ld out of 0..%ld", path,
-                     idx[i], n - 1);
-            goto fail;
-        }
+        if (idx[i] >= n)
+            BAD("workload: %s:%ld: iteration %ld out of 0..%ld (the file has %ld costs)",
+                path, lineof[i], idx[i], n - 1, n);
+        if (at[idx[i]] >= 0)
+            BAD("workload: %s:%ld: iteration %ld again (first on line %ld)", path,
+                lineof[i], idx[i], lineof[at[idx[i]]]);
+        at[idx[i]] = i;
         w->prefix[idx[i] + 1] = vals[i];
     }
+#undef BAD
     free(vals);
     free(idx);
+    free(lineof);
+    free(at);
     finish_array(w);
     return 0;
 fail:
     lines_close(&in);
     free(vals);
     free(idx);
+    free(lineof);
+    free(at);
     return -1;
+}
+
+/* dir/file (file alone when it is absolute or dir is NULL), malloc'ed:
+ * however long, never cut short. */
+static char *join(const char *dir, const char *file)
+{
+    int rel = file[0] != '/' && dir;
+    size_t n = (rel ? strlen(dir) + 1 : 0) + strlen(file) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s%s", rel ? dir : "", rel ? "/" : "", file);
+    return p;
 }
 
 int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
@@ -181,16 +267,25 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
 {
     memset(w, 0, sizeof *w);
     w->sample = 1;
-    char buf[2048];
-    snprintf(buf, sizeof buf, "%s", line);
+    char *buf = strdup(line), *path = NULL;     /* read whole, however long */
+    gsl_rng *rng = NULL;
+    int rc = -1;
+    if (!buf) {
+        snprintf(msg, len, "workload: out of memory");
+        return -1;
+    }
     char *save = NULL, *kind = strtok_r(buf, " \t\r\n", &save);
     kv kvs[MAXKEYS];
     int n = 0;
     for (char *t = strtok_r(NULL, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
         char *eq = strchr(t, '=');
-        if (!eq || n == MAXKEYS) {
-            snprintf(msg, len, "workload: '%s' is not key=value", t);
-            return -1;
+        if (!eq) {
+            snprintf(msg, len, "workload: '%.100s' is not key=value", t);
+            goto out;
+        }
+        if (n == MAXKEYS) {
+            snprintf(msg, len, "workload: more than %d key=value pairs", MAXKEYS);
+            goto out;
         }
         *eq = '\0';
         kvs[n++] = (kv){t, eq + 1, 0};
@@ -198,17 +293,19 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
     if (!kind) {
         snprintf(msg, len, "workload: no kind (uniform, increasing, decreasing, "
                  "conditional, matrix, mandel, costs)");
-        return -1;
+        goto out;
     }
-    char path[1024];
-    gsl_rng *rng = NULL;
-    int rc = -1;
     if (strcmp(kind, "uniform") == 0) {
         double c;
         if (count(kvs, n, &w->n, msg, len) || num(kvs, n, "cost", 1, 0, &c, msg, len))
             goto out;
         if (!(c > 0)) {
             snprintf(msg, len, "workload: cost=%g must be > 0", c);
+            goto out;
+        }
+        if (!(c * (double)w->n <= SIM_COST_MAX)) {
+            snprintf(msg, len, "workload uniform: n=%ld times cost=%g is more than %g",
+                     w->n, c, SIM_COST_MAX);
             goto out;
         }
         w->kind = SIM_LINEAR;
@@ -225,6 +322,11 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
         if (!(from > 0) || !(to > 0) || (inc ? to < from : to > from)) {
             snprintf(msg, len, "workload %s: from=%g to=%g must be > 0 and %s", kind,
                      from, to, inc ? "from <= to" : "from >= to");
+            goto out;
+        }
+        if (!((from / 2 + to / 2) * (double)w->n <= SIM_COST_MAX)) {
+            snprintf(msg, len, "workload %s: n=%ld iterations from=%g to=%g cost more "
+                     "than %g in all", kind, w->n, from, to, SIM_COST_MAX);
             goto out;
         }
         w->kind = SIM_LINEAR;
@@ -257,6 +359,12 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                          "1 <= min <= max <= %d; scale=%g > 0", lo, hi, INT_MAX, scale);
                 goto out;
             }
+        }
+        double most = cond ? (lo > hi ? lo : hi) : scale * pow(hi / 1000, 3);
+        if (!(most * (double)w->n <= SIM_COST_MAX)) {
+            snprintf(msg, len, "workload %s: n=%ld iterations of cost up to %g may cost "
+                     "more than %g in all", kind, w->n, most, SIM_COST_MAX);
+            goto out;
         }
         if (!make_array(w, w->n, msg, len))
             goto out;
@@ -292,8 +400,10 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
         const char *file = get(kvs, n, "costs");
         double size, maxiter;
         if (file) {
-            snprintf(path, sizeof path, "%s%s%s", file[0] == '/' || !dir ? "" : dir,
-                     file[0] == '/' || !dir ? "" : "/", file);
+            if (!(path = join(dir, file))) {
+                snprintf(msg, len, "workload: out of memory");
+                goto out;
+            }
             /* bin/mandel --costs: index,row,cost,...: cost of each row */
             if (read_costs(w, path, 3, 2, msg, len) != 0)
                 goto out;
@@ -302,17 +412,19 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             if (num(kvs, n, "size", 0, 1, &size, msg, len) ||
                 num(kvs, n, "maxiter", MANDEL_DEFAULT_MAXITER, 0, &maxiter, msg, len))
                 goto out;
+            if (size != floor(size) || maxiter != floor(maxiter) || !(size >= 1) ||
+                size > INT_MAX || !(maxiter >= 1) || maxiter > UINT32_MAX) {
+                snprintf(msg, len, "workload mandel: size=%g maxiter=%g must be "
+                         "integers, size in 1..%d, maxiter in 1..%lu", size, maxiter,
+                         INT_MAX, (unsigned long)UINT32_MAX);
+                goto out;
+            }
             mandel_params mp;
             mandel_defaults(&mp);
             mp.width = mp.height = (int)size;
             mp.maxiter = (uint32_t)maxiter;
-            if (size != floor(size) || maxiter != floor(maxiter) ||
-                mandel_check(&mp, msg, len) != 0) {
-                if (size != floor(size) || maxiter != floor(maxiter))
-                    snprintf(msg, len, "workload mandel: size=%g maxiter=%g must be "
-                             "integers", size, maxiter);
+            if (mandel_check(&mp, msg, len) != 0)
                 goto out;
-            }
             if (!make_array(w, mp.height, msg, len))
                 goto out;
             uint32_t *row = malloc(sizeof *row * (size_t)mp.width);
@@ -343,8 +455,10 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             snprintf(msg, len, "workload costs: column=%g must be 1..32", col);
             goto out;
         }
-        snprintf(path, sizeof path, "%s%s%s", file[0] == '/' || !dir ? "" : dir,
-                 file[0] == '/' || !dir ? "" : "/", file);
+        if (!(path = join(dir, file))) {
+            snprintf(msg, len, "workload: out of memory");
+            goto out;
+        }
         if (read_costs(w, path, (int)col, 0, msg, len) != 0)
             goto out;
         snprintf(w->desc, sizeof w->desc, "costs file=%s", file);
@@ -358,8 +472,15 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             snprintf(msg, len, "workload %s: unknown key '%s'", kind, kvs[i].k);
             goto out;
         }
+    if (!(w->total <= SIM_COST_MAX)) {
+        snprintf(msg, len, "workload %s: the costs add up to %g, more than %g", kind,
+                 w->total, SIM_COST_MAX);
+        goto out;
+    }
     rc = 0;
 out:
+    free(buf);
+    free(path);
     gsl_rng_free(rng);
     if (rc != 0)
         sim_workload_free(w);
@@ -404,6 +525,17 @@ static double class_sum(const sim_workload *w, long r, long m0, long m1)
            w->b * (double)w->sample * ((double)m0 + (double)m1 - 1) * c / 2;
 }
 
+/* Sum over the whole classes r in [x, y), each of cnt iterations:
+ * sum of class_sum(w, r, 0, cnt), in closed form. */
+static double classes_sum(const sim_workload *w, long x, long y, long cnt)
+{
+    if (x >= y)
+        return 0;
+    double k = (double)(y - x), c = (double)cnt;
+    return c * (w->a * k + w->b * ((double)x + (double)y - 1) * k / 2) +
+           w->b * (double)w->sample * (c - 1) * c / 2 * k;
+}
+
 double sim_work(const sim_workload *w, long start, long size)
 {
     if (size <= 0)
@@ -417,20 +549,19 @@ double sim_work(const sim_workload *w, long start, long size)
         return class_sum(w, 0, start, end);
     /* The classes of the sampled loop (sched_sample): with n = qR + s,
      * classes r < s hold q + 1 iterations, the others q; class r starts at
-     * r q + min(r, s). */
+     * r q + min(r, s). The first and last classes of the chunk may be
+     * partial, those between are whole: O(1) however large R is. */
     long q = n / R, s = n % R;
     long big = s * (q + 1);
-    long r = start < big ? start / (q + 1) : s + (start - big) / (q ? q : 1);
-    double sum = 0;
-    for (; r < R; r++) {
-        long off = r * q + (r < s ? r : s), cnt = q + (r < s);
-        if (off >= end)
-            break;
-        long a = start > off ? start : off, b = end < off + cnt ? end : off + cnt;
-        if (a < b)
-            sum += class_sum(w, r, a - off, b - off);
-    }
-    return sum;
+    long r0 = start < big ? start / (q + 1) : s + (start - big) / q;
+    long r1 = end - 1 < big ? (end - 1) / (q + 1) : s + (end - 1 - big) / q;
+    long off0 = r0 * q + (r0 < s ? r0 : s), off1 = r1 * q + (r1 < s ? r1 : s);
+    if (r0 == r1)
+        return class_sum(w, r0, start - off0, end - off0);
+    long mid = r1 < s ? r1 : s, from = r0 + 1 > s ? r0 + 1 : s;
+    return class_sum(w, r0, start - off0, q + (r0 < s)) +
+           classes_sum(w, r0 + 1, mid, q + 1) + classes_sum(w, from, r1, q) +
+           class_sum(w, r1, 0, end - off1);
 }
 
 long sim_reach(const sim_workload *w, long start, long limit, double work)

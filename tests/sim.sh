@@ -99,4 +99,71 @@ run "no workload" 2 "no 'workload" "$BIN/sim" bad7.scn
 run "no scenario" 2 "a scenario file is needed" "$BIN/sim"
 run "nonexistent scenario" 2 "cannot open" "$BIN/sim" nothere.scn
 run "bad option" 2 "unknown option" "$BIN/sim" run.scn --bogus
+
+# Inputs that hang or lie (issue 12): every one ends within seconds, exit 2
+# naming the value or exit 1 saying why the run cannot end. 'timeout 20':
+# a regression shows as a failure (status 124), not as a hung test.
+T="timeout 20 $BIN/sim"
+printf 'host a speed=1 load=0:1,5:0\nhost b speed=2 load=1:2\n' >two.plat
+printf 'platform two.plat\nworkload uniform n=100\nscheme dtss\n' >two.scn
+run "a linear workload growing to 1e307: refused, naming it" 2 "to=1e+307 cost more than" \
+    $T two.scn -w "increasing n=1000 from=1 to=1e307"
+run "costs that add up to infinity: refused" 2 "n=1000000000000000000 times cost=1e+300" \
+    $T two.scn -w "uniform n=1e18 cost=1e300"
+printf 'host a speed=1\nlink * * latency=1e300\n' >lat.plat
+run "a link of latency 1e300: refused with its line" 2 "lat.plat:2: latency=1e300" \
+    $T two.scn -p lat.plat
+run "a run past 1e9 simulated seconds: stopped, saying why" 1 \
+    "the run cannot end: simulated time .* past the limit of 1e+09 s" $T two.scn -w "uniform n=1e12 cost=1"
+run "mandel size=1e20: refused before any conversion" 2 "size=1e+20" \
+    $T two.scn -w "mandel size=1e20 maxiter=10"
+run "--sample beyond an int: refused" 2 "sample '4294967297'" $T two.scn -R 4294967297
+printf 'host a speed=1 load=0:5\nhost b speed=1 load=0:5\n' >zero.plat
+run "--acp-int, every A_i 0 for good: stopped, saying why" 1 \
+    "the run cannot end: under the integer rule A_i .* stays 0 for good on 2 worker" \
+    $T two.scn -p zero.plat --acp-int
+printf 'host a speed=1 load=5:5\nhost b speed=1\n' >zero2.plat
+run "--acp-int, a worker holding results with A_i 0 for good: stopped" 1 \
+    "stays 0 for good on 1 worker.*host a" $T two.scn -p zero2.plat --acp-int
+printf 'host a speed=1 load=0:5,1e8:0\nhost b speed=1 load=0:5\n' >late.plat
+run "--acp-int, the load lifting at t = 1e8: one measure then, not 5e8" 0 "^dtss: W1 100.00 " \
+    $T two.scn -p late.plat --acp-int
+printf 'host %070d speed=1\n' 0 >name.plat
+run "a host name over 63 characters: refused, not cut short" 2 "name.plat:1: host name" \
+    $T two.scn -p name.plat
+
+# Cost files: only the first line may be a header; no number is skipped.
+printf 'index,row,cost\n0,0,5\n1,1,6\n' >ok.csv
+run "a cost file with its header" 0 "^dtss: " $T two.scn -w "mandel costs=ok.csv"
+costs() {   # NAME CONTENT PATTERN
+    printf "$2" >"$1"
+    run "cost file $1: refused naming its line" 2 "$3" $T two.scn -w "mandel costs=$1"
+}
+costs nan.csv 'index,row,cost\n0,0,5\n1,1,nan\n' "nan.csv:3: cost 'nan' is not a finite number"
+costs inf.csv 'index,row,cost\n0,0,inf\n1,1,6\n' "inf.csv:2: cost 'inf' is not a finite number"
+costs nanrow.csv 'index,row,cost\n0,0,5\n1,nan,6\n' "nanrow.csv:3: iteration 'nan' is not an integer"
+costs frac.csv 'index,row,cost\n0,0,5\n1,0.5,6\n' "frac.csv:3: iteration '0.5' is not an integer"
+costs dup.csv 'index,row,cost\n0,0,5\n1,0,6\n' "dup.csv:3: iteration 0 again (first on line 2)"
+costs huge.csv 'index,row,cost\n0,0,5\n1,1e30,6\n' "huge.csv:3: iteration '1e30' is not an integer"
+costs big.csv 'index,row,cost\n0,0,5\n1,9223372036854775807,6\n' "big.csv:3: iteration '9223372036854775807'"
+costs gap.csv 'index,row,cost\n0,0,5\n1,7,6\n' "gap.csv:3: iteration 7 out of 0..1"
+costs head2.csv 'index,row,cost\n0,0,5\nindex,row,cost\n1,1,6\n' "head2.csv:3: cost 'cost' is not a number"
+costs short.csv 'index,row,cost\n0,0,5\n1,1\n' "short.csv:3: 2 fields"
+printf '1\n2\nabc\n' >word.txt
+run "costs file=: a word after the first line is refused" 2 "word.txt:3: cost 'abc' is not a number" \
+    $T two.scn -w "costs file=word.txt"
+
+# Lines longer than any buffer are read whole, never split in two.
+pad=$(awk 'BEGIN { while (n++ < 10000) printf "x" }')
+printf 'platform two.plat\n#%s scheme tss\nworkload uniform n=100\n' "$pad" >long.scn
+run "a 10,000-byte comment line in a scenario does not change the scheme" 0 "^dtss: " $T long.scn
+printf 'host a speed=1\n#%s host c speed=3\nhost b speed=2\n' "$pad" >long.plat
+run "a 10,000-byte comment line in a platform adds no host" 0 "^dtss: W1 [0-9.]* W2 [0-9.]* Finish" \
+    $T two.scn -p long.plat
+blanks=$(awk 'BEGIN { while (n++ < 3000) printf " " }')
+printf 'platform two.plat\nworkload uniform%sn=7 cost=2\n' "$blanks" >wide.scn
+run "a 3000-byte workload line in a scenario is read whole" 0 "iterations 7 chunks" \
+    $T wide.scn --stats
+run "a 3000-byte --workload is read whole" 0 "Finish 5.00 " \
+    $T two.scn -p long.plat -w "uniform n=7$blanks cost=2"
 finish

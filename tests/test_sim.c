@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sched/record.h"
+#include "sched/sched.h"
+#include "sim/engine.h"
 #include "sim/sim.h"
 #include "tests/test.h"
 
@@ -406,6 +409,201 @@ static void test_long_lines(void)
     free(pad);
 }
 
+/* Sampled linear workloads in closed form (O(1) a chunk, whatever R): every
+ * chunk's cost equals the sum of its iterations' costs in the sampled order
+ * (sched_sample), for loops whose classes are all of one size, of two, and
+ * for R > n. */
+static void test_sampled_closed_form(void)
+{
+    static const long ns[] = {1, 2, 7, 10, 30, 101};
+    static const long Rs[] = {1, 2, 3, 4, 7, 10, 64, 200};
+    int ok = 1;
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (size_t b = 0; b < sizeof Rs / sizeof Rs[0]; b++) {
+            char line[80], msg[256];
+            sim_workload w;
+            snprintf(line, sizeof line, "increasing n=%ld from=1 to=50", ns[a]);
+            if (sim_workload_parse(&w, line, 1, NULL, msg, sizeof msg) != 0 ||
+                sim_workload_sample(&w, (int)Rs[b], msg, sizeof msg) != 0) {
+                ok = 0;
+                continue;
+            }
+            long n = ns[a];
+            for (long st = 0; st < n; st++)
+                for (long sz = 1; st + sz <= n; sz++) {
+                    double want = 0;
+                    for (long k = st; k < st + sz; k++)
+                        want += w.a + w.b * (double)sched_sample(k, n, Rs[b]);
+                    if (fabs(sim_work(&w, st, sz) - want) > 1e-9 * (1 + want))
+                        ok = 0;
+                }
+            sim_workload_free(&w);
+        }
+    test_cond("sampled linear workloads: every chunk's closed form is the sum of its "
+              "iterations' costs", ok);
+    /* R = 5e7 over 1e8 iterations: a whole-loop chunk in O(1), not 5e7 steps */
+    char msg[256];
+    sim_workload w;
+    sim_workload_parse(&w, "increasing n=100000000 from=1 to=2", 1, NULL, msg, sizeof msg);
+    sim_workload_sample(&w, 50000000, msg, sizeof msg);
+    clock_t c0 = clock();
+    double sum = 0;
+    for (int i = 0; i < 1000; i++)
+        sum += sim_work(&w, i, 100000000 - 2 * i);
+    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    test_condf(cpu < 1 && sum > 0, "sampled, R = 5e7: 1000 chunks of the whole loop in "
+               "%.3f s (O(1) each, not 5e7 classes)", cpu);
+    sim_workload_free(&w);
+}
+
+/* Times and work that overflowed never turn into a loop (engine.c). */
+static void test_engine_guards(void)
+{
+    sim_step steps[2] = {{0, 1}, {5, 0}};
+    sim_host h = {.speed = 1, .load = steps, .nload = 2, .fail = -1};
+    test_cond("advance: infinite work -> infinite time", sim_advance(&h, 0, INFINITY) == INFINITY);
+    test_cond("advance: NaN work -> infinite time, no loop", sim_advance(&h, 0, NAN) == INFINITY);
+    test_cond("advance: from t = inf -> infinite time, no loop",
+              sim_advance(&h, INFINITY, 1) == INFINITY);
+    test_cond("advance: across a load change, worked by hand (2.5 units at half speed "
+              "to t = 5, 2.5 more at full speed)", near(sim_advance(&h, 0, 5), 7.5));
+    sim_host tiny = {.speed = 1e-320, .fail = -1, .load = steps, .nload = 1};
+    test_cond("advance: a speed that underflows to 0 -> infinite time, no loop",
+              sim_advance(&tiny, 0, 1) == INFINITY);
+
+    /* A run whose time passes SIM_TIME_MAX stops with a reason. */
+    record r;
+    char msg[256];
+    int rc = simulate("host a speed=1\n", "uniform n=1000 cost=1e7", "dtss", NULL, 1, &r,
+                      msg, sizeof msg);
+    test_condf(rc == -1 && strstr(msg, "the run cannot end: simulated time"),
+               "a run past 1e9 simulated seconds stops, saying why (%s)", msg);
+    record_free(&r);
+    rc = simulate("host a speed=1\n", "uniform n=1000 cost=1e7", NULL, NULL, 1, &r, msg,
+                  sizeof msg);
+    test_condf(rc == -1 && strstr(msg, "the run cannot end: simulated time"),
+               "tree: a run past 1e9 simulated seconds stops, saying why (%s)", msg);
+    record_free(&r);
+}
+
+/* Numbers out of the range in which they can be used: refused, named. */
+static void test_ranges(void)
+{
+    static const struct { const char *line, *needle; } wl[] = {
+        {"increasing n=1000 from=1 to=1e307", "to=1e+307"},
+        {"uniform n=1e18 cost=1e300", "cost=1e+300 is more than"},
+        {"conditional n=100 hi=1e299", "cost up to 1e+299"},
+        {"matrix n=10 scale=1e300 max=100000", "cost up to"},
+        {"mandel size=1e20", "size=1e+20"},
+        {"mandel size=10 maxiter=1e10", "maxiter=1e+10"},
+        {"mandel size=10 maxiter=-1", "maxiter=-1"},
+        {"uniform n=5 a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8", "more than 8 key=value"},
+    };
+    char msg[256];
+    for (size_t i = 0; i < sizeof wl / sizeof wl[0]; i++) {
+        sim_workload w;
+        int rc = sim_workload_parse(&w, wl[i].line, 1, dir, msg, sizeof msg);
+        test_condf(rc == -1 && strstr(msg, wl[i].needle), "workload '%s' refused naming "
+                   "'%s' (%s)", wl[i].line, wl[i].needle, rc ? msg : "accepted");
+        if (rc == 0)
+            sim_workload_free(&w);
+    }
+    file("big.txt", "1e308\n1e308\n1e308\n");
+    sim_workload w;
+    int rc = sim_workload_parse(&w, "costs file=big.txt", 1, dir, msg, sizeof msg);
+    test_condf(rc == -1 && strstr(msg, "add up to inf"), "costs adding up to infinity "
+               "refused (%s)", rc ? msg : "accepted");
+    if (rc == 0)
+        sim_workload_free(&w);
+
+    static const struct { const char *text, *needle; } pl[] = {
+        {"host a speed=1\nlink * * latency=1e300\n", ":2: latency=1e300"},
+        {"host a speed=1 fail=1e300\n", ":1: fail=1e300"},
+        {"host a speed=1 load=0:2147483647\n", ":1: load=0:2147483647"},
+        {"host a speed=1e-300\nhost b speed=1e300\n", "out of range"},
+        {"host a speed=1 count=1000000\nhost b speed=1\n", ":2: more than 1000000 hosts"},
+        {"host aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa speed=1\n",
+         ":1: host name"},
+        {"host aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa speed=1 count=10\n",
+         ":1: host names"},
+        {"host a speed=1 cluster=ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\n",
+         ":1: cluster name"},
+        {"master ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\n", ":1: cluster"},
+    };
+    for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++) {
+        sim_platform p;
+        rc = sim_platform_read(&p, file("range.plat", pl[i].text), msg, sizeof msg);
+        test_condf(rc == -1 && strstr(msg, pl[i].needle), "platform error names '%s' (%s)",
+                   pl[i].needle, rc ? msg : "accepted");
+        if (rc == 0)
+            sim_platform_free(&p);
+    }
+}
+
+/* Cost files: only the first line may be a header; nan, inf, fractional,
+ * duplicate, huge or missing iterations are refused with the file and line. */
+static void test_cost_files(void)
+{
+    static const struct { const char *text, *workload, *needle; } bad[] = {
+        {"1\n2\nnan\n", "costs file=c.csv", "c.csv:3: cost 'nan' is not a finite"},
+        {"1\n-inf\n", "costs file=c.csv", "c.csv:2: cost '-inf' is not a finite"},
+        {"cost\n1\nheader\n", "costs file=c.csv", "c.csv:3: cost 'header' is not a number"},
+        {"1\n\n,2\n", "costs file=c.csv", "c.csv:3: cost '' is not a number"},
+        {"a,b\n1,2\n3\n", "costs file=c.csv column=2", "c.csv:3: 1 field"},
+        {"index,row,cost\n0,0,1\n1,1.5,2\n", "mandel costs=c.csv", "c.csv:3: iteration '1.5'"},
+        {"index,row,cost\n0,0,1\n1,0,2\n", "mandel costs=c.csv",
+         "c.csv:3: iteration 0 again (first on line 2)"},
+        {"index,row,cost\n0,1e300,1\n", "mandel costs=c.csv", "c.csv:2: iteration '1e300'"},
+        {"index,row,cost\n0,99999999999999999999,1\n", "mandel costs=c.csv",
+         "c.csv:2: iteration '99999999999999999999'"},
+        {"index,row,cost\n0,-1,1\n", "mandel costs=c.csv", "c.csv:2: iteration '-1'"},
+        {"index,row,cost\n0,0,1\n1,2,1\n", "mandel costs=c.csv", "c.csv:3: iteration 2 out of 0..1"},
+        {"index,row,cost\n0,inf,1\n", "mandel costs=c.csv", "c.csv:2: iteration 'inf'"},
+        {"index,row,cost\n0,0,nan\n", "mandel costs=c.csv", "c.csv:2: cost 'nan'"},
+        {"nan\n1\n", "costs file=c.csv", "c.csv:1: cost 'nan'"},
+    };
+    char msg[256];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sim_workload w;
+        file("c.csv", bad[i].text);
+        int rc = sim_workload_parse(&w, bad[i].workload, 1, dir, msg, sizeof msg);
+        test_condf(rc == -1 && strstr(msg, bad[i].needle), "cost file refused naming '%s' "
+                   "(%s)", bad[i].needle, rc ? msg : "accepted");
+        if (rc == 0)
+            sim_workload_free(&w);
+    }
+    sim_workload w;
+    file("c.csv", "index,row,cost\n# a comment\n1, 1, 20\n\n0 ,0 ,10\n");
+    int rc = sim_workload_parse(&w, "mandel costs=c.csv", 1, dir, msg, sizeof msg);
+    test_condf(rc == 0 && w.n == 2 && near(sim_work(&w, 0, 1), 10) &&
+               near(sim_work(&w, 1, 1), 20), "mandel costs: header, comments, blanks "
+               "around fields, rows in any order (%s)", rc ? msg : "ok");
+    if (rc == 0)
+        sim_workload_free(&w);
+}
+
+/* The duplicate check sorts (O(n log n)): 200,000 hosts read in well under
+ * the 12 s of the old pairwise check, and a duplicate made by count= is
+ * still named with the line that made it. */
+static void test_many_hosts(void)
+{
+    char msg[256];
+    sim_platform p;
+    clock_t c0 = clock();
+    int rc = sim_platform_read(&p, file("many.plat", "host w speed=1 count=200000\n"
+                                        "host v speed=2 count=3\n"), msg, sizeof msg);
+    double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    test_condf(rc == 0 && p.nhosts == 200003 && strcmp(p.hosts[199999].name, "w200000") == 0
+               && cpu < 5, "200,003 hosts read in %.2f s (< 5 s)", cpu);
+    if (rc == 0)
+        sim_platform_free(&p);
+    rc = sim_platform_read(&p, file("many.plat", "host w speed=1 count=200000\n"
+                                    "host x speed=1\nhost w1999 speed=1\nhost x speed=2\n"),
+                           msg, sizeof msg);
+    test_condf(rc == -1 && strstr(msg, "many.plat:3: host w1999 is defined twice"),
+               "the first duplicate in file order is named with its line (%s)", msg);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -420,6 +618,11 @@ int main(void)
     test_workloads();
     test_platform_errors();
     test_long_lines();
+    test_sampled_closed_form();
+    test_engine_guards();
+    test_ranges();
+    test_cost_files();
+    test_many_hosts();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
