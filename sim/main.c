@@ -197,6 +197,7 @@ bad:
 
 int main(int argc, char **argv)
 {
+    parse_gsl_errors("sim", 1);     /* a GSL error: a message and exit 1, never abort() */
     enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_PARAM };
     struct option opts[16 + MAX_PARAM_OPTS] = {
         {"scheme", required_argument, NULL, 's'},
