@@ -70,7 +70,8 @@ if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1 || ! id nobody >
 fi
 NB=$(id -u nobody)
 as_nobody() { setpriv --reuid="$NB" --regid="$(id -g nobody)" --clear-groups \
-                  env -i PATH="$PATH" HOME="$tmp/me" TMPDIR="$1" sh -c "$2"; }
+                  env -i PATH="$PATH" HOME="$tmp/me" TMPDIR="$1" LSAN_OPTIONS="${LSAN_OPTIONS:-}" \
+                  ASAN_OPTIONS="${ASAN_OPTIONS:-}" sh -c "$2"; }
 mkdir me other && chown nobody me
 # A copy of the project's scripts and programs that nobody owns.
 mkdir me/repo && cp -r "$REPO/scripts" "$REPO/hostfile" "$REPO/hostfiles" me/repo/ &&
