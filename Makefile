@@ -53,7 +53,7 @@ BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pin
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 # ---- targets ----------------------------------------------------------------
-.PHONY: all deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag run \
+.PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -61,13 +61,19 @@ all: $(PROGRAMS)
 deps:
 	@scripts/deps
 
-test: deps
+# The tests also need clang (libFuzzer, sanitizers) and openssh-server (the
+# real-machine test); `make test` installs them, `make reproduce-tables` not.
+test-deps:
+	@scripts/deps --test
+
+test: test-deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) STRICT=$(STRICT) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    scripts/run-tests $(TESTS) tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh \
 	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/faults.sh tests/outputs.sh tests/matrix.sh \
 	    tests/install.sh \
-	    tests/security.sh tests/cluster.sh tests/coordinator_cluster.sh tests/reproduce.sh
+	    tests/security.sh tests/cluster.sh tests/coordinator_cluster.sh tests/real.sh \
+	    tests/reproduce.sh tests/fuzz.sh
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)
@@ -143,6 +149,7 @@ help:
 	@echo "make deps             install missing Debian packages (apt-get)"
 	@echo "make test [SAN=1] [STRICT=1]  install, build and run every test (SAN=1: ASan+UBSan;"
 	@echo "                      STRICT=1: a skipped check fails)"
+	@echo "make fuzz             fuzz every parser for FUZZ_SECONDS each (clang, libFuzzer)"
 	@echo "make bench            benchmarks (kernel, chunk cost, DAG, simulator, PVM, cluster)"
 	@echo "make reproduce-tables the papers' tables and plots into results/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
@@ -248,4 +255,43 @@ cluster-down:
 cluster-status:
 	@DTSS_BIN=$(abspath $(BIN)) scripts/cluster status
 # ---- cluster (end)
+
+# ---- fuzz (begin)
+# libFuzzer harnesses of every parser (tests/fuzz/README.md), built with
+# clang, ASan and UBSan from the project's own sources into build/fuzz/.
+# make fuzz runs each for FUZZ_SECONDS with its corpus tests/fuzz/corpus/NAME
+# and fails on a crash, a hang or a sanitizer report; make test replays the
+# corpora (tests/fuzz.sh, which builds them with make fuzz-build).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := build/fuzz
+FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -I. \
+                -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_NAMES   := platform scenario workload costs dag_text dag_dot record options parse
+FUZZ_BINS    := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
+fuzz_obj      = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
+.PHONY: fuzz fuzz-build
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs $(FUZZ_CC): apt-get install -y clang"; exit 1; }
+	@$(MAKE) --no-print-directory fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_NAMES)
+
+$(addprefix $(FUZZ_DIR)/,platform scenario workload costs): \
+    $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(MANDEL_SRC) $(MATRIX_SRC))
+$(FUZZ_DIR)/dag_text $(FUZZ_DIR)/dag_dot: $(call fuzz_obj,$(DAG_SRC) $(SCHED_SRC))
+$(FUZZ_DIR)/record $(FUZZ_DIR)/parse: $(call fuzz_obj,$(SCHED_SRC))
+$(FUZZ_DIR)/options: $(call fuzz_obj,$(RUNTIME_SRC) $(SCHED_SRC))
+$(FUZZ_DIR)/options: FUZZ_LIBS := -lpvm3
+$(FUZZ_BINS): $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/tests/fuzz/%.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) $(FUZZ_LIBS)
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+-include $(wildcard $(FUZZ_DIR)/obj/*/*.d $(FUZZ_DIR)/obj/tests/fuzz/*.d)
+# ---- fuzz (end)
 
