@@ -479,7 +479,10 @@ int dag_write(FILE *f, const dag *g, int format, dag_err *err)
             dot_id(f, g->name[g->from[e]]);
             fputs(" -> ", f);
             dot_id(f, g->name[g->to[e]]);
-            fprintf(f, " [comm=%.15g];\n", g->c[e]);
+            /* A DOT numeral has no exponent: one that needs it is quoted. */
+            char num[40];
+            snprintf(num, sizeof num, "%.15g", g->c[e]);
+            fprintf(f, strpbrk(num, "eE") ? " [comm=\"%s\"];\n" : " [comm=%s];\n", num);
         } else
             fprintf(f, "edge %s %s %.15g\n", g->name[g->from[e]],
                     g->name[g->to[e]], g->c[e]);

@@ -191,6 +191,12 @@ else
     skip "gnuplot not found: reproduce-dag not tested"
 fi
 
+# Tiny and huge communication costs in DOT: written so they read back
+# (a DOT numeral has no exponent; tests/fuzz/crashes/dag_dot-1).
+"$BIN/daggen" -v 8 --ccr 1e-7 -f dot -o "$tmp/tiny.dot" &&
+    grep -q 'comm="[0-9.]*e-' "$tmp/tiny.dot" && "$BIN/dagsched" "$tmp/tiny.dot" >/dev/null
+check "daggen --ccr 1e-7 -f dot: the exponent costs written quoted, read back by dagsched" $?
+
 # A task name that tries to end gnuplot's data block and run a command: a
 # name with a line break is refused (it is one field of one line), naming the
 # line; names with quotes, backquotes, $, ; and spaces are drawn as data.
