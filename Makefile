@@ -70,7 +70,8 @@ test: test-deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) STRICT=$(STRICT) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	    scripts/run-tests $(TESTS) tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh \
-	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/faults.sh tests/outputs.sh tests/matrix.sh \
+	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
+	    tests/matrix.sh \
 	    tests/install.sh \
 	    tests/security.sh tests/cluster.sh tests/coordinator_cluster.sh tests/real.sh \
 	    tests/reproduce.sh tests/fuzz.sh

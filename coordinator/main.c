@@ -44,12 +44,21 @@ static void usage(FILE *f)
 "                       (both checked before the run, an earlier run's removed\n"
 "                       when it starts, written whole or not at all at its end)\n"
 "  -q, --quiet          only the summary line\n"
+"broken runs:\n"
+"  with a record file, the rows are journaled to RECORD.journal as they arrive\n"
+"  (removed after a complete run; --journal none: no journal)\n"
+"  --resume RECORD      continue the broken run of RECORD (a killed coordinator,\n"
+"                       pvmd or host): the image's size and maxiter and the\n"
+"                       scheduling are the journal's; only the rows it lacks are\n"
+"                       computed; writes the image (-o) and RECORD as a run would\n"
+"  --keep-journal       keep RECORD.journal after a complete run\n"
 "  -h, --help           this help\n"
 "exit status: 0 done; 1 the run failed (no PVM, no hosts, workers lost, an output\n"
 "that cannot be written or was not: said), 130 interrupted; 2 a bad option or\n"
 "value (an image over %d pixels a row or %ld in all included)\n"
 "scheduling (the runtime's options; -s NAME is --scheme, -R R is --sample,\n"
-"whose default here is 4; the worker program is bin/worker):\n",
+"whose default here is 4; the worker program is bin/worker; --journal and\n"
+"--resume as under broken runs above):\n",
             MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER, MANDEL_MAX_WIDTH, MANDEL_MAX_PIXELS);
     dtss_master_usage(f);
 }
@@ -91,6 +100,10 @@ static double clock_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The journal being written ("": none) and what to say when the run
+ * breaks: how to resume it. */
+static char journal_path[4096 + 16], resume_hint[4096 + 128];
+
 /* Rows in so far and the image's height, for the interrupt message: a
  * signal handler may read them. */
 static volatile sig_atomic_t rows_in, rows_all;
@@ -109,8 +122,9 @@ static void put_number(long n)
 /* Ctrl-C (or a kill): say what was lost and end. Nothing is written: the
  * image and the record are written only at the end (with Ctrl-C blocked),
  * and the old ones were removed at the start, so no earlier run's files
- * pass for this one's. The workers end on their own (PVM tells them their
- * master exited; bin/worker asks inside a row too). */
+ * pass for this one's; the journal keeps the rows in so far, and the
+ * message says how to resume. The workers end on their own (PVM tells them
+ * their master exited; bin/worker asks inside a row too). */
 static void interrupted(int sig)
 {
     static const char a[] = "\ncoordinator: interrupted: ", b[] = " of ",
@@ -122,6 +136,11 @@ static void interrupted(int sig)
         _exit(128 + sig);
     put_number(rows_all);
     if (write(STDERR_FILENO, c, sizeof c - 1) < 0)
+        _exit(128 + sig);
+    if (resume_hint[0] && access(journal_path, F_OK) == 0 &&     /* how to resume */
+        (write(STDERR_FILENO, a + 1, 13) < 0 ||                 /* "coordinator: " */
+         write(STDERR_FILENO, resume_hint, strlen(resume_hint)) < 0 ||
+         write(STDERR_FILENO, "\n", 1) < 0))
         _exit(128 + sig);
     _exit(128 + sig);
 }
@@ -136,6 +155,35 @@ static void progress(const image *im, long chunks, double t0, int last)
     shown = now;
     fprintf(stderr, "\rcoordinator: %ld of %d rows in, %ld chunk%s, %.1f s%s", im->rows_done,
             im->p.height, chunks, chunks == 1 ? "" : "s", now - t0, last ? "\n" : "");
+}
+
+/* Takes option 'name' (--name VALUE or --name=VALUE) out of argv (before
+ * "--"), returning its value (the last if repeated; NULL: absent), or
+ * "" for --name without a value. */
+static const char *take_option(int *argc, char **argv, const char *name)
+{
+    const char *value = NULL;
+    size_t n = strlen(name);
+    int out = 1, i = 1;
+    for (; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, name, n) != 0 ||
+            (a[2 + n] != '\0' && a[2 + n] != '=')) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        if (a[2 + n] == '=')
+            value = a + 3 + n;
+        else if (i + 1 < *argc)
+            value = argv[++i];
+        else
+            value = "";
+    }
+    while (i < *argc)
+        argv[out++] = argv[i++];
+    argv[out] = NULL;
+    *argc = out;
+    return value;
 }
 
 /* Runs the schedule, assembling the image. Returns 0, or 1 after a message. */
@@ -163,6 +211,8 @@ static int run(dtss_master *m, image *im, int show)
         progress(im, chunks, t0, 1);
     if (rc != DTSS_DONE) {
         fprintf(stderr, "coordinator: %s\n", dtss_master_errmsg(m));
+        if (resume_hint[0] && access(journal_path, F_OK) == 0)
+            fprintf(stderr, "coordinator: %s\n", resume_hint);
         return 1;
     }
     if (im->rows_done != im->p.height) {
@@ -247,13 +297,15 @@ int main(int argc, char **argv)
         {"out", required_argument, NULL, 'o'},
         {"record", required_argument, NULL, 'r'},
         {"quiet", no_argument, NULL, 'q'},
+        {"keep-journal", no_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
     image im = {0};
     mandel_defaults(&im.p);
     const char *out = "image.pgm", *record_path = "run.csv";
-    int quiet = 0, c, rc;
+    int quiet = 0, c, rc, keep_journal = 0, record_given = 0;
+    int width_given = 0, height_given = 0, maxiter_given = 0;
     long maxiter;
 
     dtss_master *m = dtss_master_new();
@@ -261,6 +313,34 @@ int main(int argc, char **argv)
         return fail("out of memory");
     dtss_master_set(m, "worker", "worker");
     dtss_master_set(m, "sample", "4");
+    /* --resume RECORD is ours (the runtime's --resume names the journal). */
+    const char *resume = take_option(&argc, argv, "resume");
+    const char *journal = take_option(&argc, argv, "journal");
+    if (journal && strcmp(journal, "none") != 0) {
+        dtss_master_free(m);
+        return fail("--journal '%s': the journal is RECORD.journal, for --resume RECORD "
+                    "(--journal none: no journal)", journal);
+    }
+    if (resume && journal) {
+        dtss_master_free(m);
+        return fail("--journal with --resume: a resumed run appends to the journal it "
+                    "resumes");
+    }
+    if (resume && !*resume) {
+        dtss_master_free(m);
+        return fail("option '--resume' needs a value: the broken run's record");
+    }
+    if (resume) {
+        snprintf(journal_path, sizeof journal_path, "%s.journal", resume);
+        if ((rc = dtss_master_set(m, "resume", journal_path)) != DTSS_OK) {
+            fprintf(stderr, "coordinator: %s%s\n", dtss_master_errmsg(m),
+                    rc == DTSS_ENOENT ? " (nothing to resume: a run leaves its journal "
+                    "when it breaks, if it had a record file)" : "");
+            dtss_master_free(m);
+            return 1;
+        }
+        record_path = resume;
+    }
     if (dtss_master_args(m, &argc, argv) != DTSS_OK) {
         rc = fail("%s", dtss_master_errmsg(m));
         dtss_master_free(m);
@@ -279,23 +359,28 @@ int main(int argc, char **argv)
             if (parse_int_in(optarg, 1, INT_MAX, &im.p.width) != 0)
                 rc = fail("--size '%s' must be an integer in [1, %d]", optarg, INT_MAX);
             im.p.height = im.p.width;
+            width_given = height_given = 1;
             break;
         case 'W':
             if (parse_int_in(optarg, 1, INT_MAX, &im.p.width) != 0)
                 rc = fail("--width '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+            width_given = 1;
             break;
         case 'H':
             if (parse_int_in(optarg, 1, INT_MAX, &im.p.height) != 0)
                 rc = fail("--height '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+            height_given = 1;
             break;
         case 'm':
             if (parse_long_in(optarg, 1, UINT32_MAX, &maxiter) != 0)
                 rc = fail("--maxiter '%s' must be an integer in [1, %u]", optarg,
                           UINT32_MAX);
             im.p.maxiter = (uint32_t)maxiter;
+            maxiter_given = 1;
             break;
         case 'o': out = optarg; break;
-        case 'r': record_path = optarg; break;
+        case 'r': record_path = optarg; record_given = 1; break;
+        case 'k': keep_journal = 1; break;
         case 'q': quiet = 1; break;
         case 'h':
             usage(stdout);
@@ -313,7 +398,29 @@ int main(int argc, char **argv)
     rc = 0;
     if (optind < argc)
         rc = fail("unexpected argument '%s' (try --help)", argv[optind]);
-    else if (mandel_check(&im.p, msg, sizeof msg) != 0)
+    else if (resume) {                  /* the image is the journal's */
+        size_t len;
+        const char *saved = dtss_master_get_job(m, &len);
+        mandel_params jp;
+        if (record_given && strcmp(record_path, resume) != 0)
+            rc = fail("--resume %s writes its record there, not to -r %s", resume,
+                      record_path);
+        else if (mandel_decode(&jp, saved, len, msg, sizeof msg) != 0)
+            rc = fail("--resume %s: its journal's job is not an image's: %s", resume, msg);
+        else if ((width_given && im.p.width != jp.width) ||
+                 (height_given && im.p.height != jp.height))
+            rc = fail("--resume %s: the broken run's image is %dx%d, not %dx%d (no need "
+                      "to repeat its size)", resume, jp.width, jp.height, im.p.width,
+                      im.p.height);
+        else if (maxiter_given && im.p.maxiter != jp.maxiter)
+            rc = fail("--resume %s: the broken run's maxiter is %lu, not %lu (no need to "
+                      "repeat it)", resume, (unsigned long)jp.maxiter,
+                      (unsigned long)im.p.maxiter);
+        else if (dtss_master_check(m) != DTSS_OK)
+            rc = fail("%s", dtss_master_errmsg(m));
+        else
+            im.p = jp;
+    } else if (mandel_check(&im.p, msg, sizeof msg) != 0)
         rc = fail("%s", msg);
     else {
         snprintf(rows, sizeof rows, "%d", im.p.height);
@@ -322,6 +429,19 @@ int main(int argc, char **argv)
             dtss_master_job(m, job, (size_t)n) != DTSS_OK || dtss_master_check(m) != DTSS_OK)
             rc = fail("%s", dtss_master_errmsg(m));
     }
+    if (!rc && !resume && !journal && strcmp(record_path, "none") != 0 &&
+        strcmp(record_path, "-") != 0) {
+        snprintf(journal_path, sizeof journal_path, "%s.journal", record_path);
+        if (dtss_master_set(m, "journal", journal_path) != DTSS_OK)
+            rc = fail("%s", dtss_master_errmsg(m));
+    }
+    if (!rc && !resume && journal_path[0] && access(journal_path, F_OK) == 0)
+        fprintf(stderr, "coordinator: %s, a broken run's journal, is replaced by this "
+                "run's (--resume %s would have continued that run)\n", journal_path,
+                record_path);
+    if (journal_path[0])
+        snprintf(resume_hint, sizeof resume_hint, "the rows in so far are in %s: "
+                 "coordinator --resume %s continues the run", journal_path, record_path);
     if (rc) {
         dtss_master_free(m);
         return rc;
@@ -363,6 +483,10 @@ int main(int argc, char **argv)
         sigaddset(&block, SIGTERM);
         sigprocmask(SIG_BLOCK, &block, NULL);
         rc = outputs(m, &im, out, record_path, quiet);
+        if (rc == 0 && journal_path[0] && !keep_journal)
+            unlink(journal_path);       /* the run is complete and safe */
+        else if (rc != 0 && journal_path[0] && access(journal_path, F_OK) == 0)
+            fprintf(stderr, "coordinator: %s\n", resume_hint);
     }
     dtss_master_free(m);
     free(im.counts);

@@ -121,6 +121,34 @@ dtss_master *dtss_master_new(void);
  *                     late). Default 3,30; "0" turns it off; F is 0 or in
  *                     [1, 1000], MIN in [0, 10^6]. The hung worker is not
  *                     waited for at the end, nor killed. Not under tree.
+ *   journal FILE      the journal: FILE is created at dtss_master_start
+ *                     (replacing any) and every result the master accepts
+ *                     is appended to it as it arrives, before the
+ *                     application sees it (flushed at once, fsync'd at most
+ *                     once a second and at the end), with each chunk handed
+ *                     out. "none" (the default): no journal. The
+ *                     application removes it once its outputs are safe. A
+ *                     write that fails (a full disk) is logged and ends the
+ *                     journal, not the run: the file is removed (a resumed
+ *                     one closed: its torn end is ignored on the next
+ *                     resume). Under tree: none (logged when verbose).
+ *   resume FILE       continue the run journaled in FILE, broken by a crash
+ *                     of the master, its host or the pvmd: reads FILE's
+ *                     header now and takes its run as if set here (scheme,
+ *                     its parameters, iterations, sample, job); a value set
+ *                     later that differs is refused by dtss_master_check,
+ *                     naming it. dtss_master_start spawns workers as usual;
+ *                     dtss_master_next first hands out every piece the
+ *                     journal holds (worker -1, chunk -1), then the pieces
+ *                     of the iterations it lacks: the chunks that were out
+ *                     when the run broke, each gap whole, then the rest of
+ *                     the loop planned afresh by the scheme; so every
+ *                     iteration still comes exactly once. New results are
+ *                     appended to FILE (a torn last entry, from a crash
+ *                     mid-write, is cut off first). The run record's run
+ *                     line gets resumed=N, the iterations taken from FILE.
+ *                     DTSS_ENOENT: no FILE; DTSS_EINVAL: not a journal, or
+ *                     a damaged header. Not with journal; not under tree.
  * Returns DTSS_OK, DTSS_ENOENT for an unknown name, or DTSS_EINVAL for a bad
  * value. Parameter ranges that depend on I are checked by dtss_master_check
  * (and dtss_master_start).
@@ -139,6 +167,11 @@ void dtss_master_usage(FILE *f);
 /* The job: 'len' bytes every worker receives once (dtss_worker_job),
  * copied. Optional (default: none). */
 int dtss_master_job(dtss_master *m, const void *job, size_t len);
+
+/* The job: what dtss_master_job set, or what the journal named by option
+ * resume holds (its run's job). len bytes, owned by m, valid until the job
+ * is set again or m is freed; NULL (len 0) when there is none. */
+const void *dtss_master_get_job(const dtss_master *m, size_t *len);
 
 /* Where the runtime tells of its progress and of faults (workers lost,
  * chunks served again), one line each, starting "PREFIX: ". f = NULL: nothing.
@@ -163,8 +196,9 @@ typedef struct dtss_piece {
     long start, size;       /* iterations [start, start + size), original order */
     const void *data;       /* the bytes the worker returned for them */
     size_t len;             /* data and len stay valid until the next call */
-    int worker;             /* 0 .. dtss_master_workers(m) - 1 */
-    long chunk;             /* the chunk's id in the run record */
+    int worker;             /* 0 .. dtss_master_workers(m) - 1 (-1: from the
+                               journal of a resumed run, option resume) */
+    long chunk;             /* the chunk's id in the run record (-1: journal) */
 } dtss_piece;
 
 /* Runs the schedule until the next piece is in: DTSS_PIECE with *p filled;

@@ -79,6 +79,12 @@ int dtss_master_job(dtss_master *m, const void *job, size_t len)
     return DTSS_OK;
 }
 
+const void *dtss_master_get_job(const dtss_master *m, size_t *len)
+{
+    *len = m->job ? m->job_len : 0;
+    return m->job;
+}
+
 int master_worker_of(const dtss_master *m, int tid)
 {
     for (int w = 0; w < m->nw; w++)
@@ -168,6 +174,11 @@ int dtss_master_check(dtss_master *m)
         return master_fail(m, DTSS_EINVAL, "--local runs every worker on this host; "
                            "it does not go with --hosts or --include-self");
     m->tree = strcmp(m->scheme, "tree") == 0;
+    if (m->resume && m->tree)
+        return master_fail(m, DTSS_EINVAL, "--resume: not under tree (its journal is "
+                           "self-scheduling's)");
+    if (m->resume && journal_check(m) != DTSS_OK)
+        return DTSS_EINVAL;
     if (m->tree) {
         if (m->nparam || m->min_text)
             return master_fail(m, DTSS_EINVAL, "tree takes no scheme parameters");
@@ -204,6 +215,10 @@ int dtss_master_start(dtss_master *m)
     int rc = dtss_master_check(m);
     if (rc != DTSS_OK)
         return rc;
+    if (m->resume && (rc = journal_scan(m)) != DTSS_OK)
+        return rc;
+    if (m->tree && m->journal_path)
+        master_log(m, 1, "no journal under tree (--journal %s ignored)", m->journal_path);
     /* As root, libpvm prints a 20-line banner and ends the process unless
      * PVM_ALLOW_ROOT is set: say it in one line instead, before any PVM call. */
     if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT"))
@@ -316,7 +331,19 @@ int dtss_master_next(dtss_master *m, dtss_piece *p)
         if (next_piece(m, p))
             return DTSS_PIECE;
         wire_result_free(&m->cur);
+        if (m->jw.in) {                 /* the resumed journal's results first */
+            wire_result r;
+            int got = journal_next_result(m, &r);
+            if (got < 0) {
+                m->state = M_FAILED;
+                return DTSS_ENOMEM;
+            }
+            if (got == 1)
+                master_hand_out(m, -1, -1, &r);
+            continue;
+        }
         if (m->tree ? tree_finished_run(m) : self_finished(m)) {
+            journal_close(m);
             m->rec.finish = wire_now() - m->rec.t0;
             record_date_now(&m->rec);
             stop_all(m);
@@ -382,6 +409,8 @@ void dtss_master_free(dtss_master *m)
         pvm_catchout(NULL);
         pvm_exit();
     }
+    journal_free(m);
+    free(m->journal_path);
     policy_free(m->p);
     tree_free(m->t);
     wire_result_free(&m->cur);

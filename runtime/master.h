@@ -6,11 +6,13 @@
  *   hosts.c         which hosts get workers (one function per mode), spawn
  *   serve_self.c    self-scheduling's events (Xu & Chronopoulos Sec. 5.3)
  *   serve_tree.c    Tree-Scheduling's events (sched/tree.c)
+ *   journal.c       the journal of results, and resuming from it
  *
  * One data path per chunk: the policy assigns (sched/) -> serve_*.c packs and
  * sends it (wire.c) -> ... -> the results come back: serve_*.c unpacks them,
- * records them (sched/record.c), tells the policy, and leaves them in
- * m->cur, from which dtss_master_next hands the pieces out one by one.
+ * records them (sched/record.c), tells the policy, journals them (journal.c)
+ * and leaves them in m->cur, from which dtss_master_next hands the pieces out
+ * one by one (a resumed run's journaled pieces first).
  */
 #ifndef MASTER_H
 #define MASTER_H
@@ -41,6 +43,33 @@ typedef struct mworker {
 
 enum { M_NEW, M_STARTED, M_DONE, M_FAILED };
 
+/* A journal's header (journal.c), as read back: owned strings. */
+typedef struct journal_head {
+    long iters;
+    int sample;
+    char *scheme;
+    char *param[MASTER_MAX_PARAMS + 1];     /* "name=value" (min too) */
+    int nparam;
+    void *job;
+    size_t job_len;
+} journal_head;
+
+/* The journal of the run (journal.c). */
+typedef struct journal {
+    FILE *f;                    /* appending (NULL: no journal, or it failed) */
+    double synced;              /* when it was last fsync'd */
+    /* a resumed journal, as read (journal_scan) */
+    long data_start, good_end;  /* the first entry; the end of the last whole one */
+    long torn;                  /* bytes after it, ignored */
+    policy_range *done;         /* the chunks whose results it holds */
+    long ndone, results;
+    long done_iters;            /* iterations in them */
+    long handed;                /* iterations handed out (A entries, once each) */
+    long out_iters;             /* of those, not done: out when the run broke */
+    FILE *in;                   /* reading its results back, to hand them out */
+    long in_left, handed_out;
+} journal;
+
 struct dtss_master {
     /* options */
     char scheme[32];
@@ -58,6 +87,10 @@ struct dtss_master {
     double late_factor, late_min;           /* --late (factor 0: off) */
     void *job;
     size_t job_len;
+    char *journal_path;                     /* --journal / --resume (NULL: none) */
+    int resume;                             /* --resume: continue journal_path */
+    journal_head jh;                        /* --resume: the journal's header */
+    journal jw;
     FILE *log;
     char prefix[64];
     int verbose;
@@ -98,6 +131,33 @@ int master_notice(dtss_master *m, int tag);
 int master_send_work(dtss_master *m, int w, long id, long start, long size);
 /* Results accepted: they are handed out next (m->cur takes them over). */
 void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r);
+
+/* journal.c (docs/runtime.md, "The journal"). Each returns DTSS_OK or an
+ * error (m's message set) unless said otherwise. */
+/* --resume PATH: reads the journal's header, takes its run (scheme,
+ * parameters, I, R, job: dtss_master_set, dtss_master_job) and names it
+ * the journal. */
+int master_resume_from(dtss_master *m, const char *path);
+/* Whether m's run is still the journal's (options set after --resume). */
+int journal_check(dtss_master *m);
+/* --resume: reads the entries (m->jw: done, counts, where they end). */
+int journal_scan(dtss_master *m);
+/* A new journal (its header) / the resumed one, cut after its last whole
+ * entry and opened to append. */
+int journal_create(dtss_master *m);
+int journal_reopen(dtss_master *m);
+/* Appends an entry (no-ops without a journal; a write that fails is logged
+ * and ends the journal, not the run). */
+void journal_assigned(dtss_master *m, long start, long size);
+void journal_result(dtss_master *m, const wire_result *r);
+/* The resumed journal's results, one by one: journal_next_result returns 1
+ * with *r filled (its id -1), 0 at the end, -1 on an error. */
+int journal_open_results(dtss_master *m);
+int journal_next_result(dtss_master *m, wire_result *r);
+/* fsync and close (the run is over); free everything. */
+void journal_close(dtss_master *m);
+void journal_head_free(journal_head *h);
+void journal_free(dtss_master *m);
 
 /* hosts.c: chooses the hosts (fills m->nw, m->w, m->rec's workers) and
  * spawns a worker on each. Returns DTSS_OK or an error (set). */

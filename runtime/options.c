@@ -31,6 +31,10 @@ static const option_def options[] = {
     {"late", 1, "F[,MIN]     serve a chunk again to an idle worker once it is out\n"
                 "                       longer than max(F x its expected time, MIN s)\n"
                 "                       (a hung worker; default 3,30; 0 = off; not tree)"},
+    {"journal", 1, "FILE     write each result to FILE as it arrives, for --resume\n"
+                   "                       ('none': no journal, the default; not tree)"},
+    {"resume", 1, "FILE      continue the broken run journaled in FILE (its scheme,\n"
+                  "                       loop and job): only what it lacks is computed"},
     {NULL, 0, NULL}
 };
 
@@ -135,6 +139,17 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
         if (probe_backend_parse(value, &m->probe) != 0)
             return master_fail(m, DTSS_EINVAL, "--probe '%s': use auto, proc or cgroup",
                                value);
+    } else if (strcmp(name, "journal") == 0) {
+        if (m->resume)
+            return master_fail(m, DTSS_EINVAL, "--journal with --resume: a resumed run "
+                               "appends to the journal it resumes");
+        if (!*value)
+            return master_fail(m, DTSS_EINVAL, "--journal '': name a file, or none");
+        free(m->journal_path);
+        m->journal_path = NULL;
+        return strcmp(value, "none") == 0 ? DTSS_OK : set_text(m, &m->journal_path, value);
+    } else if (strcmp(name, "resume") == 0) {
+        return master_resume_from(m, value);
     } else if (strcmp(name, "late") == 0) {
         char *end;                      /* F or F,MIN: F 0 (off) or in [1, 1000], */
         double f = strtod(value, &end), min = MASTER_LATE_MIN;    /* MIN in [0, 1e6] */

@@ -33,6 +33,28 @@ int self_start(dtss_master *m)
                            "%s", err.msg);
     if (policy_set_late(m->p, m->late_factor, m->late_min, &err) != SCHED_OK)
         return master_fail(m, DTSS_EINVAL, "%s", err.msg);
+    m->rec.t0 = wire_now();             /* (again at the start of the schedule) */
+    int rc = m->journal_path && !m->resume ? journal_create(m) : DTSS_OK;
+    if (rc != DTSS_OK)
+        return rc;
+    if (m->resume) {
+        journal *j = &m->jw;
+        char text[32];
+        if (policy_resume(m->p, j->done, j->ndone, &err) != SCHED_OK)
+            return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+                               "--resume %s: %s", m->journal_path, err.msg);
+        master_log(m, 0, "resuming %s: %ld of %ld iterations done (%ld results); %ld "
+                   "were out when the run broke, %ld never handed out%s",
+                   m->journal_path, j->done_iters, m->iters, j->results, j->out_iters,
+                   m->iters - j->done_iters - j->out_iters,
+                   j->torn ? "; a torn entry at its end ignored" : "");
+        snprintf(text, sizeof text, "%ld", j->done_iters);
+        char msg[256];
+        if (record_field(&m->rec, "resumed", text, msg, sizeof msg) != 0)
+            return master_fail(m, DTSS_EINVAL, "%s", msg);
+        if ((rc = journal_reopen(m)) != DTSS_OK || (rc = journal_open_results(m)) != DTSS_OK)
+            return rc;
+    }
     wire_job job = {.nworkers = m->nw, .sample = m->sample, .acp_integer = m->acp_integer,
                     .probe = m->probe, .iters = m->iters, .data = m->job,
                     .len = m->job_len};
@@ -42,8 +64,7 @@ int self_start(dtss_master *m)
         job.V = m->rec.w[w].V;
         if (wire_send_job(m->rec.w[w].tid, &job, msg, sizeof msg) < 0) {
             master_log(m, 0, "%s", msg);
-            int rc = master_lose(m, w, "cannot be reached");
-            if (rc != DTSS_OK)
+            if ((rc = master_lose(m, w, "cannot be reached")) != DTSS_OK)
                 return rc;
         }
     }
@@ -83,6 +104,7 @@ static int on_request(dtss_master *m, int src)
             policy_done(m->p, w, r->id, NULL) == SCHED_OK) {
             record_done(&m->rec, &m->rec.chunks[r->id], r->t_recv, r->t_start,
                         r->t_end, wire_now());
+            journal_result(m, r);
             master_hand_out(m, w, r->id, r);
         } else {
             master_log(m, 0, "worker %d's results of chunk %ld refused: not "
@@ -125,6 +147,7 @@ static int serve(dtss_master *m)
                        "%.1f s; served again to worker %d as chunk %ld", c.of,
                        c.size, c.start, m->rec.chunks[c.of].worker + 1,
                        rc->sent - m->rec.chunks[c.of].sent, c.worker + 1, c.id);
+        journal_assigned(m, c.start, c.size);
         int r = master_send_work(m, c.worker, c.id, c.start, c.size);
         if (r != DTSS_OK)
             return r;

@@ -12,7 +12,7 @@
 #include "sched_impl.h"
 #include "policy.h"
 
-typedef struct range { long start, size; } range;
+typedef policy_range range;
 
 /* An outstanding chunk. The copies of one range (a late chunk served again)
  * share a group: the id of the first; 'shared' once there were copies. */
@@ -45,6 +45,7 @@ struct policy {
     range *pool;                /* lost chunks to serve again */
     int npool, cappool;
     long next_id, done, I;
+    long base;                  /* the scheme plans [base, I) (policy_resume) */
     int replans, dtss;
     double power;               /* total A_i of the last plan */
     double late_factor, late_min;   /* late chunks (factor 0: off) */
@@ -139,6 +140,7 @@ static int new_plan(policy *p, sched_err *err)
     if (!p->s) {                            /* the first plan */
         p->cfg.P = able;
         p->cfg.A = A;
+        p->cfg.I = p->I - p->base;
         p->s = sched_new(&p->cfg, err);
         return p->s ? SCHED_OK : (err ? err->code : SCHED_EINVAL);
     }
@@ -293,6 +295,7 @@ int policy_assign(policy *p, policy_chunk *out, sched_err *err)
         o.c.size = sched_next(p->s, o.c.acp, &o.c.start);
         if (o.c.size <= 0)
             return 0;
+        o.c.start += p->base;
     }
     x->out[x->nout++] = o;
     p->qhead = (p->qhead + 1) % p->n;
@@ -377,6 +380,72 @@ int policy_lost(policy *p, int w, sched_err *err)
     }
     x->late = 0;
     return returned;
+}
+
+/* Orders ranges by start. */
+static int by_start(const void *a, const void *b)
+{
+    const range *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Appends [start, start + size) to the pool. 0, or -1 out of memory. */
+static int pool_add(policy *p, long start, long size)
+{
+    if (p->npool == p->cappool) {
+        int cap = p->cappool ? 2 * p->cappool : 8;
+        range *r = realloc(p->pool, sizeof *r * (size_t)cap);
+        if (!r)
+            return -1;
+        p->pool = r;
+        p->cappool = cap;
+    }
+    p->pool[p->npool++] = (range){start, size};
+    return 0;
+}
+
+int policy_resume(policy *p, const policy_range *done, long n, sched_err *err)
+{
+    if (p->s || p->done > 0 || p->npool > 0)
+        return sched_fail(err, SCHED_EINVAL, "policy: resume before the start only, once");
+    if (n < 0)
+        return sched_fail(err, SCHED_EINVAL, "policy: resume with %ld ranges", n);
+    range *r = malloc(sizeof *r * (size_t)(n ? n : 1));
+    if (!r)
+        return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for %ld ranges", n);
+    if (n)
+        memcpy(r, done, sizeof *r * (size_t)n);
+    qsort(r, (size_t)n, sizeof *r, by_start);
+    long end = 0, sum = 0;
+    for (long i = 0; i < n; i++) {
+        if (r[i].size < 1 || r[i].start < 0 || r[i].start > p->I - r[i].size) {
+            sched_fail(err, SCHED_EINVAL, "policy: done range [%ld, +%ld) outside the "
+                       "loop of %ld iterations", r[i].start, r[i].size, p->I);
+            free(r);
+            return SCHED_EINVAL;
+        }
+        if (r[i].start < end) {
+            sched_fail(err, SCHED_EINVAL, "policy: done ranges overlap at iteration %ld",
+                       r[i].start);
+            free(r);
+            return SCHED_EINVAL;
+        }
+        end = r[i].start + r[i].size;
+        sum += r[i].size;
+    }
+    /* The gaps, highest first: the pool is served from its end, lowest first. */
+    for (long i = n - 1; i >= 0; i--) {
+        long from = i > 0 ? r[i - 1].start + r[i - 1].size : 0;
+        if (r[i].start > from && pool_add(p, from, r[i].start - from) != 0) {
+            p->npool = 0;
+            free(r);
+            return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for the gaps");
+        }
+    }
+    free(r);
+    p->done = sum;
+    p->base = end;
+    return SCHED_OK;
 }
 
 int policy_set_late(policy *p, double factor, double min, sched_err *err)

@@ -66,6 +66,9 @@ typedef struct policy_chunk {
 
 typedef struct policy policy;
 
+/* A range of the loop: iterations [start, start + size). */
+typedef struct policy_range { long start, size; } policy_range;
+
 /* A policy for cfg (scheme, I, parameters; cfg->P and cfg->A are set by the
  * policy) over nworkers workers. NULL with err set on bad input. */
 policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err);
@@ -100,6 +103,18 @@ int policy_done(policy *p, int w, long id, sched_err *err);
  * request is dropped. Returns the number of chunks returned (0 for a worker
  * already lost), or -1 out of memory (err set; the run cannot go on). */
 int policy_lost(policy *p, int w, sched_err *err);
+
+/* Resuming a broken run (the runtime's journal): the n ranges in done were
+ * completed before (in any order; none may overlap or leave the loop). Before
+ * policy_start only, once. They count as done; every gap between them below
+ * the highest done end, hi, goes to the pool of lost chunks (served whole,
+ * lowest first, before any new iteration: a gap is a chunk, or adjacent
+ * chunks, that were outstanding when the run broke); the scheme plans the
+ * untouched tail [hi, I) at policy_start as a loop of I - hi iterations
+ * (chunk starts offset by hi; the scheme's parameters are checked against
+ * I - hi). SCHED_EINVAL (a bad or overlapping range, called twice or after
+ * the start) or SCHED_ENOMEM, with nothing changed. */
+int policy_resume(policy *p, const policy_range *done, long n, sched_err *err);
 
 /* Late chunks: a chunk outstanding longer than max(factor x its expected
  * time, min) seconds (see the top) is served again to the next request that

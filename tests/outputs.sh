@@ -199,7 +199,7 @@ fi
 # its pixels take 10^6 iterations, a minute or more of one piece. The worker
 # must be gone within 3 s of the kill (self-scheduling and Tree alike).
 for s in dtss tree; do
-    rm -f long.pgm long.csv
+    rm -f long.pgm long.csv long.csv.journal
     "$BIN/coordinator" -s $s --local 1 -W 65536 -H 1 -m 1000000 -R 1 -o long.pgm -r long.csv \
         >long.out 2>&1 &
     coord=$!
@@ -223,8 +223,12 @@ for s in dtss tree; do
     gone=$?
     check "$s, coordinator killed: its worker stops inside the row within 3 s ($(($(now_ms) - t0)) ms)" $gone
     [ "$gone" = 0 ] || kill "$w" 2>/dev/null
-    [ ! -e long.pgm ] && [ "$(ls long.pgm.* long.csv.* 2>/dev/null)" = "" ]
+    [ ! -e long.pgm ] && [ "$(ls long.pgm.* long.csv.* 2>/dev/null | grep -v '\.journal$')" = "" ]
     check "$s, coordinator killed: no image, no temporary file" $?
+    if [ $s = dtss ]; then      # (none under tree)
+        [ -s long.csv.journal ]
+        check "$s, coordinator killed: its journal stays, for --resume" $?
+    fi
 done
 
 pvm_down; check "pvmd halted" $?

@@ -610,6 +610,132 @@ static void test_tree_recovery(void)
     tree_free(t);
 }
 
+/* Resuming a broken run (policy_resume): a run of every scheme breaks
+ * after some chunks are done and others are out; a new policy told the
+ * done ranges serves every other iteration exactly once: the gaps below
+ * the highest done end whole, first, then the tail planned by the scheme. */
+static void test_resume(void)
+{
+    enum { N = 3 };
+    const long I = 3000;
+    char *hits = malloc((size_t)I);
+    for (int t = 0; sched_types[t]; t++) {
+        sched_err err;
+        /* The broken run: 7 chunks assigned, chunks 1 and 4 never came back. */
+        policy *p = make(sched_types[t]->name, I, N);
+        for (int w = 0; w < N; w++)
+            policy_request(p, w, 1.0, &err);
+        policy_start(p, &err);
+        policy_range done[8];
+        long ndone = 0, hi = 0;
+        for (int k = 0; k < 7 && !policy_finished(p); k++) {
+            policy_chunk c;
+            if (policy_assign(p, &c, NULL) != 1)
+                break;
+            if (k != 1 && k != 4) {
+                policy_done(p, c.worker, c.id, &err);
+                done[ndone++] = (policy_range){c.start, c.size};
+                if (c.start + c.size > hi)
+                    hi = c.start + c.size;
+            }
+            policy_request(p, c.worker, 1.0, &err);
+        }
+        policy_free(p);
+        /* The resumed run. */
+        memset(hits, 0, (size_t)I);
+        long before = 0;
+        for (long i = 0; i < ndone; i++) {
+            for (long k = done[i].start; k < done[i].start + done[i].size; k++)
+                hits[k]++;
+            before += done[i].size;
+        }
+        p = make(sched_types[t]->name, I, N);
+        int ok = policy_resume(p, done, ndone, &err) == SCHED_OK;
+        test_condf(ok && policy_remaining(p) == I - before,
+                   "%s: resume counts the %ld done iterations", sched_types[t]->name,
+                   before);
+        for (int w = 0; w < N; w++)
+            policy_request(p, w, 1.0, &err);
+        ok &= policy_start(p, &err) == SCHED_OK;
+        int gaps_whole = 1, gaps_first = 1, tail_seen = 0, steps = 0;
+        long next_gap = 0;
+        while (ok && !policy_finished(p) && steps++ < 100000) {
+            policy_chunk c;
+            if (policy_assign(p, &c, &err) != 1) {
+                ok = 0;
+                break;
+            }
+            if (c.start < hi) {
+                /* a gap: it starts where a done range ends (or at 0) and ends
+                 * where the next begins, lowest first, before the tail */
+                gaps_first &= !tail_seen && c.reissue && c.start >= next_gap;
+                next_gap = c.start + c.size;
+                gaps_whole &= c.start == 0 || hits[c.start - 1] == 1;
+                gaps_whole &= c.start + c.size == I || hits[c.start + c.size] == 1;
+            } else {
+                tail_seen = 1;
+            }
+            for (long k = c.start; k < c.start + c.size; k++)
+                hits[k]++;
+            ok &= policy_done(p, c.worker, c.id, &err) == SCHED_OK;
+            policy_request(p, c.worker, 1.0, &err);
+        }
+        int once = 1;
+        for (long i = 0; i < I; i++)
+            once &= hits[i] == 1;
+        test_condf(ok && policy_finished(p) && once,
+                   "%s: after a resume every iteration done exactly once",
+                   sched_types[t]->name);
+        test_condf(gaps_whole && gaps_first, "%s: the gaps below %ld served whole, "
+                   "lowest first, before the tail", sched_types[t]->name, hi);
+        test_condf(hi == I || tail_seen, "%s: the tail [%ld, %ld) planned",
+                   sched_types[t]->name, hi, I);
+        policy_free(p);
+    }
+    free(hits);
+
+    /* Edge cases. */
+    sched_err err;
+    policy *p = make("dtss", 100, 2);
+    policy_range bad[2] = {{10, 20}, {25, 10}};
+    test_cond("overlapping done ranges refused",
+              policy_resume(p, bad, 2, &err) == SCHED_EINVAL &&
+              strstr(err.msg, "overlap") && policy_remaining(p) == 100);
+    policy_range out[1] = {{90, 20}};
+    test_cond("a done range outside the loop refused",
+              policy_resume(p, out, 1, &err) == SCHED_EINVAL && strstr(err.msg, "outside"));
+    policy_range all[2] = {{50, 50}, {0, 50}};
+    test_cond("everything done: finished at once",
+              policy_resume(p, all, 2, &err) == SCHED_OK && policy_finished(p));
+    test_cond("a second resume refused", policy_resume(p, all, 2, &err) == SCHED_EINVAL);
+    policy_request(p, 0, 1.0, &err);
+    policy_request(p, 1, 1.0, &err);
+    policy_chunk c;
+    test_cond("and nothing is served",
+              policy_start(p, &err) == SCHED_OK && policy_assign(p, &c, &err) == 0);
+    policy_free(p);
+    for (int t = 0; sched_types[t]; t++) {      /* an empty tail, a gap */
+        policy_range tail[1] = {{10, 90}};
+        p = make(sched_types[t]->name, 100, 2);
+        policy_resume(p, tail, 1, &err);
+        policy_request(p, 0, 1.0, &err);
+        policy_request(p, 1, 1.0, &err);
+        int ok = policy_start(p, &err) == SCHED_OK && policy_assign(p, &c, &err) == 1 &&
+                 c.start == 0 && c.size == 10 && policy_done(p, c.worker, c.id, &err) == 0;
+        test_condf(ok && policy_finished(p) && policy_assign(p, &c, &err) == 0,
+                   "%s: an empty tail: the gap [0, 10) alone", sched_types[t]->name);
+        policy_free(p);
+    }
+    p = make("tss", 100, 2);
+    test_cond("nothing done: an ordinary run",
+              policy_resume(p, NULL, 0, &err) == SCHED_OK && policy_remaining(p) == 100);
+    policy_request(p, 0, 1.0, &err);
+    policy_start(p, &err);
+    test_cond("whose first chunk starts at 0",
+              policy_assign(p, &c, &err) == 1 && c.start == 0 && !c.reissue);
+    policy_free(p);
+}
+
 int main(void)
 {
     test_acpsa_order();
@@ -619,6 +745,7 @@ int main(void)
     test_late_rates();
     test_runs();
     test_runs_hung();
+    test_resume();
     test_start_errors();
     test_tree();
     test_tree_recovery();

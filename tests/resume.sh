@@ -1,0 +1,179 @@
+#!/bin/sh
+# resume.sh: a broken run resumed from its journal (--resume), on a private
+# one-host virtual machine. A run's pvmd is killed (-9) mid-run, after some
+# rows are journaled: the coordinator fails and says how to resume; a new
+# pvmd, coordinator --resume, its pvmd killed in turn; a new one, --resume
+# again: the image is bin/mandel's bit for bit and the rows computed again
+# are at most those that were out at the (last) crash. Also: a
+# complete run's journal (--keep-journal) resumed redoes nothing; a torn
+# journal tail is ignored (its rows computed again); a journal that is not
+# the run's is refused, naming what differs. Starts its own pvmds (own
+# PVM_TMP) and ends them, and every process it started, by PID.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+tmp=$(mktemp -d /tmp/dtss-resume.XXXXXX)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pvmlib.sh"
+orphans=""                      # workers of the killed pvmd
+cleanup() {
+    for pid in $orphans; do
+        kill "$pid" 2>/dev/null
+    done
+    pvm_down
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+export PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/pvm"    # (no pvmd yet)
+cd "$tmp" || exit 1
+
+# ---- options, without PVM ------------------------------------------------------------
+run "--help lists --resume" 0 "--resume RECORD" "$BIN/coordinator" --help
+run "--resume without a journal: nothing to resume" 1 "nothing to resume" \
+    "$BIN/coordinator" --resume none.csv
+run "--resume of a file that is not a journal" 1 "not a journal" \
+    sh -c "echo 'run,x' > bad.csv.journal && exec '$BIN/coordinator' --resume bad.csv"
+
+pvm_up "$tmp" "$BIN"
+check "private pvmd started (pid $pvmd_pid)" $?
+
+# Done chunks' iterations in a record.
+done_iters() {
+    "$BIN/record" "$1" chunk size,done | awk -F, '$2 == 1 { n += $1 } END { print n + 0 }'
+}
+
+# ---- a complete run's journal, kept: resumed, nothing is redone --------------------------
+"$BIN/mandel" -S 200 -m 4000 -o ref200.pgm -q
+"$BIN/coordinator" --local 2 -S 200 -m 4000 -o c.pgm -r c.csv -q >c.txt 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ ! -e c.csv.journal ]
+check "a complete run removes its journal (exit $rc)" $?
+timeout 60 "$BIN/coordinator" --local 2 -S 200 -m 4000 -o c.pgm -r c.csv -q --keep-journal \
+    >c.txt 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ -s c.csv.journal ]; check "--keep-journal keeps it (exit $rc)" $?
+cp c.csv.journal keep.journal
+rm -f c.pgm
+timeout 60 "$BIN/coordinator" --local 2 --resume c.csv -o c.pgm >c2.txt 2>&1
+rc=$?
+[ "$rc" = 0 ]; check "resume of a complete run: exit $rc" $?
+grep -q "resuming c.csv.journal: 200 of 200 iterations done" c2.txt
+check "resume of a complete run: the log says every row is in" $?
+n=$(done_iters c.csv)
+[ "$n" = 0 ]; check "resume of a complete run: no row computed again ($n)" $?
+cmp -s ref200.pgm c.pgm; check "resume of a complete run: image identical" $?
+[ "$("$BIN/record" c.csv run resumed)" = 200 ]
+check "resume of a complete run: the record says resumed=200" $?
+[ ! -e c.csv.journal ]; check "resume of a complete run: the journal removed at the end" $?
+
+# ---- not the run's journal: refused, naming what differs ---------------------------
+cp keep.journal c.csv.journal
+run "--resume with another size: refused" 2 "image is 200x200, not 300x300" \
+    "$BIN/coordinator" --local 2 --resume c.csv -S 300
+run "--resume with another maxiter: refused" 2 "maxiter is 4000, not 100" \
+    "$BIN/coordinator" --local 2 --resume c.csv -m 100
+run "--resume with another scheme: refused" 2 "has scheme dtss, this one tss" \
+    "$BIN/coordinator" --local 2 --resume c.csv -s tss
+run "--resume with another sampling: refused" 2 "has sample 4, this one 2" \
+    "$BIN/coordinator" --local 2 --resume c.csv -R 2
+run "--resume with a scheme parameter added: refused" 2 "has no parameter F=10" \
+    "$BIN/coordinator" --local 2 --resume c.csv --F 10
+run "--resume with -r elsewhere: refused" 2 "writes its record there" \
+    "$BIN/coordinator" --local 2 --resume c.csv -r other.csv
+run "--resume with --journal: refused" 2 "appends to the journal it resumes" \
+    "$BIN/coordinator" --local 2 --resume c.csv --journal none
+run "--journal elsewhere: refused (RECORD.journal, for --resume RECORD)" 2 \
+    "the journal is RECORD.journal" "$BIN/coordinator" --local 2 --journal x.journal
+run "another program's loop (integral, 300 iterations): refused" 1 \
+    "the journal's run has 200 iterations, this one 300" \
+    "$BIN/integral" --local 1 --resume c.csv.journal -n 300
+[ -s c.csv.journal ] && cmp -s c.csv.journal keep.journal
+check "a refused resume leaves the journal as it was" $?
+
+# ---- a torn tail (a crash mid-write): ignored, its rows computed again ----------------
+size=$(wc -c <keep.journal)
+head -c $((size - 100)) keep.journal >c.csv.journal
+rm -f c.pgm
+timeout 60 "$BIN/coordinator" --local 2 --resume c.csv -o c.pgm >c3.txt 2>&1
+rc=$?
+[ "$rc" = 0 ]; check "torn tail: exit $rc" $?
+grep -q "a torn entry at its end ignored" c3.txt; check "torn tail: the log says so" $?
+journaled=$("$BIN/record" c.csv run resumed)
+n=$(done_iters c.csv)
+[ "$n" -ge 1 ] && [ $((journaled + n)) = 200 ]
+check "torn tail: the last result's rows computed again ($n; $journaled journaled)" $?
+cmp -s ref200.pgm c.pgm; check "torn tail: image identical" $?
+
+# ---- the pvmd killed mid-run, then resumed (twice) ------------------------------------
+S=640 M=80000                   # about 5 s of work with 3 workers on 2 cores
+"$BIN/mandel" -S $S -m $M -o ref.pgm -q
+rm -f b.pgm b.csv b.csv.journal
+# crash NAME FRACTION ARGS...: the coordinator with ARGS in the background;
+# once FRACTION (in %) of the image's bytes are journaled, kill -9 the pvmd
+# (and so the run); checks the aftermath; starts a new pvmd.
+crash() {
+    name=$1 want=$(($S * $S * 4 * $2 / 100))
+    shift 2
+    timeout 120 "$BIN/coordinator" --local 3 "$@" -o b.pgm >"$name.txt" 2>&1 &
+    coord=$!
+    for _ in $(seq 300); do     # (at most 30 s)
+        [ -f b.csv.journal ] && [ "$(wc -c <b.csv.journal)" -ge "$want" ] && break
+        sleep 0.1
+    done
+    orphans=$(pvm_tasks worker)
+    kill -9 "$pvmd_pid"
+    killed=$pvmd_pid
+    wait "$coord"
+    rc=$?
+    [ "$rc" = 1 ]; check "$name: pvmd killed mid-run: the coordinator fails (exit $rc)" $?
+    grep -q "coordinator --resume b.csv continues the run" "$name.txt"
+    check "$name: it says how to resume" $?
+    [ ! -e b.pgm ] && [ ! -e b.csv ]; check "$name: no image, no record" $?
+    [ -s b.csv.journal ]; check "$name: the journal is there" $?
+    gone=1
+    for _ in $(seq 50); do
+        left=""
+        for pid in $orphans; do
+            kill -0 "$pid" 2>/dev/null && left="$left $pid"
+        done
+        [ -z "$left" ] && { gone=0; break; }
+        sleep 0.1
+    done
+    check "$name: the workers of the killed pvmd exit" $gone
+    # A new virtual machine (the dead pvmd's files removed from PVM_TMP).
+    pvmd_pid=
+    rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.* "$PVM_TMP"/pvmtmp*
+    pvm_up "$tmp" "$BIN"
+    check "$name: a new pvmd started (pid $pvmd_pid; the killed one was $killed)" $?
+}
+crash b1 25 -S $S -m $M -r b.csv
+crash b2 60 --resume b.csv
+grep -q "resuming b.csv.journal: [1-9][0-9]* of $S iterations done" b2.txt
+check "b2: the first resume took the journal's rows" $?
+timeout 120 "$BIN/coordinator" --local 3 --resume b.csv -o b.pgm >b3.txt 2>&1
+rc=$?
+[ "$rc" = 0 ]; check "resumed: exit $rc" $?
+cmp -s ref.pgm b.pgm; check "resumed: image identical to bin/mandel's" $?
+line=$(grep "resuming b.csv.journal" b3.txt)
+journaled=$(echo "$line" | sed -n 's/.*: \([0-9]*\) of [0-9]* iterations done.*/\1/p')
+out=$(echo "$line" | sed -n 's/.*; \([0-9]*\) were out when the run broke.*/\1/p')
+never=$(echo "$line" | sed -n 's/.*, \([0-9]*\) never handed out.*/\1/p')
+[ -n "$journaled" ] && [ "$journaled" -ge 1 ] && [ "$journaled" -lt $S ]
+check "resumed: the journal had some rows ($journaled of $S)" $?
+[ "$("$BIN/record" b.csv run resumed)" = "$journaled" ]
+check "resumed: the record says resumed=$journaled" $?
+n=$(done_iters b.csv)
+[ "$n" = $((S - journaled)) ]
+check "resumed: only the rows not journaled computed ($n = $S - $journaled)" $?
+again=$((n - never))
+[ -n "$out" ] && [ "$again" -le "$out" ]
+check "resumed: rows computed again $again <= rows out at the crash $out" $?
+cmp -s ref.pgm b.pgm && [ ! -e b.csv.journal ]
+check "resumed: the journal removed after the complete run" $?
+
+echo "resume: after the first crash: $(sed -n 's/.*resuming b.csv.journal: //p' b2.txt)"
+echo "resume: after the second: $journaled of $S rows journaled, $out out, $never never" \
+    "handed out; recomputed $again; checksum $("$BIN/record" b.csv run checksum)"
+pvm_down; check "pvmd halted" $?
+finish
