@@ -23,7 +23,7 @@ trap 'exit 1' INT TERM
 
 # The library a user installs is the plain build, whatever this test run's
 # make settings (SAN=1 would reach a nested make through MAKEFLAGS).
-umake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
+umake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u STRICT make "$@"; }
 prefix="$tmp/pre fix"               # a space, to keep the prefix data
 mkdir -p "$tmp/before" && : >"$tmp/before/keep"
 umake -s -C "$REPO" install PREFIX="$prefix" >"$tmp/inst.out" 2>&1
