@@ -150,7 +150,11 @@ int hosts_choose(dtss_master *m)
     m->nw = n;
     for (int k = 0; k < n; k++) {
         const struct pvmhostinfo *h = &v.hi[pick[k]];
-        snprintf(m->rec.w[k].host, sizeof m->rec.w[k].host, "%s", h->hi_name);
+        if (record_text(&m->rec.w[k].host, h->hi_name, REC_HOST_MAX) != 0) {
+            free(pick);
+            free(speed);
+            return master_fail(m, DTSS_ENOMEM, "out of memory for %d workers", n);
+        }
         speed[k] = h->hi_speed > 0 ? h->hi_speed : 1;
     }
     double *V = malloc(sizeof *V * (size_t)n);
@@ -185,14 +189,14 @@ int hosts_spawn(dtss_master *m)
                            "(/proc/self/exe); name the worker program with --worker");
     for (int k = 0; k < m->nw; k++) {
         int tid;
-        int n = pvm_spawn((char *)prog, args, PvmTaskHost, m->rec.w[k].host, 1, &tid);
+        int n = pvm_spawn((char *)prog, args, PvmTaskHost, (char *)rec_str(m->rec.w[k].host), 1, &tid);
         if (n != 1) {
             int err = n < 0 ? n : tid;
             for (int j = 0; j < k; j++)
                 pvm_kill(m->rec.w[j].tid);
             m->nw = k;              /* the others are gone */
             return master_fail(m, DTSS_EPVM, "pvm_spawn(%s) on host %s: %s%s", prog,
-                               m->rec.w[k].host, wire_strerror(err),
+                               rec_str(m->rec.w[k].host), wire_strerror(err),
                                err == PvmNoFile ? ": the worker program is not in "
                                "PVM's search path; give the hostfile's * line "
                                "ep=/path/to/bin (or use --worker /path/to/program)" : "");
@@ -225,7 +229,7 @@ int hosts_spawn(dtss_master *m)
     char line[1024] = "";
     for (int k = 0; k < m->nw; k++) {
         char one[300];
-        snprintf(one, sizeof one, " %s(V=%g)", m->rec.w[k].host, m->rec.w[k].V);
+        snprintf(one, sizeof one, " %s(V=%g)", rec_str(m->rec.w[k].host), m->rec.w[k].V);
         strncat(line, one, sizeof line - strlen(line) - 1);
     }
     master_log(m, 1, "%d worker%s:%s", m->nw, m->nw == 1 ? "" : "s", line);

@@ -104,7 +104,7 @@ int master_lose(dtss_master *m, int w, const char *why)
         return master_fail(m, DTSS_ENOMEM, "%s", err.msg);
     if (m->t)
         tree_lost(m->t, w);
-    master_log(m, 0, "worker %d on %s %s%s", w + 1, m->rec.w[w].host, why,
+    master_log(m, 0, "worker %d on %s %s%s", w + 1, rec_str(m->rec.w[w].host), why,
                back ? "; its chunk goes back to the pool" : "");
     return DTSS_OK;
 }
@@ -275,7 +275,7 @@ static void stop_all(dtss_master *m)
         if (m->p && policy_late_worker(m->p, w)) {
             m->w[w].hung = 1;
             master_log(m, 0, "worker %d on %s still silent, its chunk done elsewhere: "
-                       "not waited for", w + 1, m->rec.w[w].host);
+                       "not waited for", w + 1, rec_str(m->rec.w[w].host));
         } else if (sent) {
             live++;
         }
@@ -365,7 +365,7 @@ int dtss_master_workers(const dtss_master *m) { return m->nw; }
 
 const char *dtss_master_host(const dtss_master *m, int i)
 {
-    return i >= 0 && i < m->nw ? m->rec.w[i].host : NULL;
+    return i >= 0 && i < m->nw ? rec_str(m->rec.w[i].host) : NULL;
 }
 
 double dtss_master_speed(const dtss_master *m, int i)

@@ -90,8 +90,9 @@ static int on_request(dtss_master *m, int src)
     }
     rec_worker *rw = &m->rec.w[w];
     if (q.hello) {
-        snprintf(rw->seen_host, sizeof rw->seen_host, "%s", q.h.host);
-        snprintf(rw->cgroup, sizeof rw->cgroup, "%s", q.h.cgroup);
+        if (record_text(&rw->seen_host, q.h.host, REC_HOST_MAX) != 0 ||
+            record_text(&rw->cgroup, q.h.cgroup, REC_CGROUP_MAX) != 0)
+            return master_fail(m, DTSS_ENOMEM, "out of memory");
         snprintf(rw->backend, sizeof rw->backend, "%s", q.h.backend);
     }
     if (q.has_result) {

@@ -71,7 +71,7 @@ typedef struct wire_job {
 typedef struct wire_hello {
     char host[256];         /* the host's own name for itself */
     char cgroup[512];
-    char backend[32];
+    char backend[16];
 } wire_hello;
 
 /* A chunk's results. On unpack, hdr and data are allocated (wire_result_free). */

@@ -60,8 +60,23 @@ int record_init(record *r, int nworkers)
     return 0;
 }
 
+int record_text(char **field, const char *s, size_t max)
+{
+    char *copy = NULL;
+    if (s && *s && !(copy = strndup(s, max)))
+        return -1;
+    free(*field);
+    *field = copy;
+    return 0;
+}
+
 void record_free(record *r)
 {
+    for (int w = 0; r->w && w < r->nw; w++) {
+        free(r->w[w].host);
+        free(r->w[w].seen_host);
+        free(r->w[w].cgroup);
+    }
     free(r->w);
     free(r->chunks);
     free(r->reports);
@@ -219,7 +234,7 @@ static void header(FILE *f, int k)
 /* A text field: commas and line breaks become '_'. */
 static void text(FILE *f, const char *s)
 {
-    for (; *s; s++)
+    for (s = rec_str(s); *s; s++)
         fputc(strchr(",\n\r", *s) ? '_' : *s, f);
 }
 
@@ -423,6 +438,17 @@ static int get_text(reader *rd, int i, char *out, size_t size)
     return 0;
 }
 
+/* The same into an owned worker field (max characters at most). */
+static int get_owned(reader *rd, int i, char **out, size_t max)
+{
+    const char *s = get(rd, i);
+    if (strlen(s) > max)
+        return bad(rd, "%s '%.40s...' is longer than %zu", schema[rd->kind][i], s, max);
+    if (record_text(out, s, max) != 0)
+        return bad(rd, "out of memory");
+    return 0;
+}
+
 /* '#kind,name,...': where each schema field of the kind is. */
 static int on_header(reader *rd, char *line)
 {
@@ -486,11 +512,11 @@ static int on_worker(reader *rd, record *r, int *seen)
     rec_worker *x = &r->w[w - 1];
     if (seen[w - 1]++)
         return bad(rd, "worker %d twice", w);
-    if (get_text(rd, 1, x->host, sizeof x->host) ||
-        get_text(rd, 2, x->seen_host, sizeof x->seen_host) ||
+    if (get_owned(rd, 1, &x->host, REC_HOST_MAX) ||
+        get_owned(rd, 2, &x->seen_host, REC_HOST_MAX) ||
         get_int(rd, 3, INT_MIN, INT_MAX, &x->tid) || get_double(rd, 4, 0, 0, NONNEG, &x->V) ||
         get_text(rd, 5, x->backend, sizeof x->backend) ||
-        get_text(rd, 6, x->cgroup, sizeof x->cgroup) ||
+        get_owned(rd, 6, &x->cgroup, REC_CGROUP_MAX) ||
         get_long(rd, 7, 0, REC_NMAX, &x->chunks) || get_long(rd, 8, 0, REC_NMAX, &x->iters) ||
         get_double(rd, 9, x->chunks == 0, 0, MASTER_TIME, &x->finish))
         return -1;

@@ -39,11 +39,19 @@
 
 #define RECORD_MAX_FIELDS 16
 
+/* The longest host name and cgroup path a record holds (reading refuses
+ * longer ones; record_text cuts them). */
+#define REC_HOST_MAX 255
+#define REC_CGROUP_MAX 511
+
+/* A worker's text fields are owned by the record (record_text sets them,
+ * record_free frees them); NULL stands for "" (rec_str reads them), so a
+ * simulated platform of 10^6 hosts costs a name each, not a kilobyte. */
 typedef struct rec_worker {
-    char host[256];         /* as PVM (or the platform file) names the host */
-    char seen_host[256];    /* the host's own name for itself */
-    char cgroup[512];
-    char backend[32];       /* the load probe's back-end */
+    char *host;             /* as PVM (or the platform file) names the host */
+    char *seen_host;        /* the host's own name for itself */
+    char *cgroup;
+    char backend[16];       /* the load probe's back-end ("proc", "cgroup", "sim") */
     int tid;
     double V;               /* virtual computing power */
     long chunks, iters;     /* chunks and iterations done */
@@ -100,6 +108,12 @@ typedef struct record {
 /* Sets r up for nworkers workers (zeroed). Returns 0, or -1 out of memory. */
 int record_init(record *r, int nworkers);
 void record_free(record *r);
+/* Sets a worker's text field (&w->host, &w->seen_host or &w->cgroup) to a
+ * copy of s cut to max characters ("" or NULL: NULL). Returns 0, or -1 out
+ * of memory (the field unchanged). */
+int record_text(char **field, const char *s, size_t max);
+/* A worker's text field as a string: "" for NULL. */
+static inline const char *rec_str(const char *field) { return field ? field : ""; }
 /* Sets the record's date to now (a real run; a simulated one has none). */
 void record_date_now(record *r);
 

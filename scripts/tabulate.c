@@ -125,7 +125,7 @@ static void read_run(const char *path, runrec *r)
     snprintf(r->file, sizeof r->file, "%s", path);
     r->nw = rec.nw;
     for (int w = 0; w < rec.nw; w++) {
-        snprintf(r->host[w], sizeof r->host[w], "%s", rec.w[w].host);
+        snprintf(r->host[w], sizeof r->host[w], "%s", rec_str(rec.w[w].host));
         r->W[w] = rec.w[w].chunks ? rec.w[w].finish : NAN;
     }
     r->finish = rec.finish;

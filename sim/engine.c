@@ -182,10 +182,13 @@ static int describe(run *r)
     sched_speeds(speed, r->n, V);
     for (int i = 0; i < r->n; i++) {
         rec_worker *rw = &rec->w[i];
-        /* names of at most 63 characters (platform.c): they fit */
-        strcpy(rw->host, pf->hosts[i].name);
-        strcpy(rw->seen_host, pf->hosts[i].name);
-        strcpy(rw->cgroup, pf->hosts[i].cluster);
+        if (record_text(&rw->host, pf->hosts[i].name, REC_HOST_MAX) != 0 ||
+            record_text(&rw->seen_host, pf->hosts[i].name, REC_HOST_MAX) != 0 ||
+            record_text(&rw->cgroup, pf->hosts[i].cluster, REC_CGROUP_MAX) != 0) {
+            free(speed);
+            free(V);
+            return sim_fail(r, "out of memory");
+        }
         strcpy(rw->backend, "sim");
         rw->tid = i + 1;
         rw->V = V[i];
@@ -237,5 +240,6 @@ int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
     free(r.pool);
     free(r.free_slots);
     free(r.w);
+    free(r.tw);
     return rc;
 }

@@ -31,11 +31,14 @@ typedef struct sworker {
     int dead;
     int stuck;                      /* A_i = 0 for good (self.c) */
     double to_master;               /* when its last message reaches the master */
-    /* Tree-Scheduling: computing [seg_pos, end) since seg_t */
+} sworker;
+
+/* Tree-Scheduling's worker (tree.c): computing [seg_pos, end) since seg_t. */
+typedef struct tworker {
     int busy, version;
     long seg_pos, end, piece_start, piece_id;
     double seg_t, piece_recv, piece_t0;
-} sworker;
+} tworker;
 
 typedef struct run {
     const sim_config *c;
@@ -47,6 +50,7 @@ typedef struct run {
     event *pool;                    /* the events waiting, in their slots */
     long *free_slots, nfree, npool;
     sworker *w;
+    tworker *tw;                    /* Tree-Scheduling only (else NULL) */
     int n;
     policy *p;
     tree *t;

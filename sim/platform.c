@@ -20,9 +20,9 @@
 
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); goto fail; } while (0)
 
-/* Appends a copy of h (with its own load steps); the array grows
- * geometrically (*cap: its room). */
-static int add_host(sim_platform *p, int *cap, const sim_host *h)
+/* Appends host h named name (a copy; h's load steps copied too); the array
+ * grows geometrically (*cap: its room). */
+static int add_host(sim_platform *p, int *cap, const sim_host *h, const char *name)
 {
     if (p->nhosts == *cap) {
         int n = *cap ? 2 * *cap : 16;
@@ -32,16 +32,39 @@ static int add_host(sim_platform *p, int *cap, const sim_host *h)
         p->hosts = hs;
         *cap = n;
     }
-    p->hosts[p->nhosts] = *h;
-    p->hosts[p->nhosts].load = NULL;
+    sim_host *x = &p->hosts[p->nhosts];
+    *x = *h;
+    x->load = NULL;
+    if (!(x->name = strdup(name)))
+        return -1;
+    p->nhosts++;            /* from here on sim_platform_free frees it */
     if (h->nload) {
-        p->hosts[p->nhosts].load = malloc(sizeof *h->load * (size_t)h->nload);
-        if (!p->hosts[p->nhosts].load)
+        if (!(x->load = malloc(sizeof *h->load * (size_t)h->nload)))
             return -1;
-        memcpy(p->hosts[p->nhosts].load, h->load, sizeof *h->load * (size_t)h->nload);
+        memcpy(x->load, h->load, sizeof *h->load * (size_t)h->nload);
     }
-    p->nhosts++;
     return 0;
+}
+
+/* The platform's copy of cluster name c: the last one kept when it is the
+ * same (the hosts of a line, of consecutive lines), else a new one. NULL out
+ * of memory. */
+static const char *cluster_name(sim_platform *p, const char *c)
+{
+    if (p->nclusters > 0 && strcmp(p->clusters[p->nclusters - 1], c) == 0)
+        return p->clusters[p->nclusters - 1];
+    if (p->nclusters == p->capclusters) {
+        int n = p->capclusters ? 2 * p->capclusters : 4;
+        char **cs = realloc(p->clusters, sizeof *cs * (size_t)n);
+        if (!cs)
+            return NULL;
+        p->clusters = cs;
+        p->capclusters = n;
+    }
+    char *copy = strdup(c);
+    if (copy)
+        p->clusters[p->nclusters++] = copy;
+    return copy;
 }
 
 /* Copies a name into dst[64]; -1 when it does not fit (never truncated:
@@ -137,11 +160,11 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
                 FAIL("%s:%d: 'host' needs a name", path, lineno);
             sim_host h = {.speed = -1, .fail = -1, .line = lineno};
             sim_step steps[256];
+            char name[64], cluster[64] = "default";
             int count = 1;
-            if (name_copy(h.name, tok[1]) != 0)
+            if (name_copy(name, tok[1]) != 0)
                 FAIL("%s:%d: host name '%.20s...' is longer than 63 characters", path,
                      lineno, tok[1]);
-            snprintf(h.cluster, sizeof h.cluster, "default");
             for (int i = 2; i < nt; i++) {
                 char *eq = strchr(tok[i], '=');
                 if (!eq)
@@ -152,7 +175,7 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
                     if (parse_double(v, &h.speed) != 0 || !(h.speed > 0))
                         FAIL("%s:%d: speed=%s must be a number > 0", path, lineno, v);
                 } else if (strcmp(k, "cluster") == 0) {
-                    if (name_copy(h.cluster, v) != 0)
+                    if (name_copy(cluster, v) != 0)
                         FAIL("%s:%d: cluster name '%.20s...' is longer than 63 characters",
                              path, lineno, v);
                 } else if (strcmp(k, "count") == 0) {
@@ -178,22 +201,24 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
                          "load, fail)", path, lineno, k);
             }
             if (h.speed < 0)
-                FAIL("%s:%d: host %s needs speed=", path, lineno, h.name);
+                FAIL("%s:%d: host %s needs speed=", path, lineno, name);
             if (count > SIM_MAX_HOSTS - p->nhosts)
                 FAIL("%s:%d: more than %d hosts in all", path, lineno, SIM_MAX_HOSTS);
             if (count > 1) {
                 char last[32];
                 int digits = snprintf(last, sizeof last, "%d", count);
-                if (strlen(h.name) + (size_t)digits > 63)
+                if (strlen(name) + (size_t)digits > 63)
                     FAIL("%s:%d: host names '%.20s...' 1..%d would be longer than 63 "
-                         "characters", path, lineno, h.name, count);
+                         "characters", path, lineno, name, count);
             }
+            if (!(h.cluster = cluster_name(p, cluster)))
+                FAIL("%s:%d: out of memory", path, lineno);
             for (int c = 1; c <= count; c++) {
-                sim_host one = h;
-                if (count > 1 && (size_t)snprintf(one.name, sizeof one.name, "%s%d",
-                                                  h.name, c) >= sizeof one.name)
-                    FAIL("%s:%d: host name %s%d is too long", path, lineno, h.name, c);
-                if (add_host(p, &cap, &one) != 0)
+                char one[64];
+                if (count > 1 && (size_t)snprintf(one, sizeof one, "%s%d", name, c) >=
+                                 sizeof one)
+                    FAIL("%s:%d: host name %s%d is too long", path, lineno, name, c);
+                if (add_host(p, &cap, &h, count > 1 ? one : name) != 0)
                     FAIL("%s:%d: out of memory", path, lineno);
             }
         } else if (strcmp(tok[0], "link") == 0) {
@@ -272,10 +297,15 @@ fail:
 
 void sim_platform_free(sim_platform *p)
 {
-    for (int i = 0; i < p->nhosts; i++)
+    for (int i = 0; i < p->nhosts; i++) {
+        free(p->hosts[i].name);
         free(p->hosts[i].load);
+    }
     free(p->hosts);
     free(p->links);
+    for (int i = 0; i < p->nclusters; i++)
+        free(p->clusters[i]);
+    free(p->clusters);
     memset(p, 0, sizeof *p);
 }
 

@@ -50,9 +50,12 @@ typedef struct sim_step {
     int extra;      /* ... this many other busy processes on the host */
 } sim_step;
 
+/* Names are at most 63 characters. A host owns its name; its cluster is one
+ * of the platform's (hosts of a line share it), so a platform of 10^6 hosts
+ * costs ~80 bytes a host. */
 typedef struct sim_host {
-    char name[64];
-    char cluster[64];
+    char *name;
+    const char *cluster;
     double speed;           /* cost units per second, alone */
     sim_step *load;         /* by increasing t; before the first: none */
     int nload;
@@ -72,6 +75,8 @@ typedef struct sim_platform {
     char master[64];        /* the master's cluster */
     sim_link *links;
     int nlinks;
+    char **clusters;        /* the hosts' cluster names, owned */
+    int nclusters, capclusters;
 } sim_platform;
 
 /* Reads a platform file (format: sim/README in docs/sim.md; errors name the

@@ -16,14 +16,15 @@
 static int begin(run *r, int w, double t, long id, long start, long size)
 {
     sworker *x = &r->w[w];
-    x->busy = 1;
-    x->seg_t = x->piece_recv = x->piece_t0 = t;
-    x->seg_pos = x->piece_start = start;
-    x->end = start + size;
-    x->piece_id = id;
-    x->version++;
+    tworker *y = &r->tw[w];
+    y->busy = 1;
+    y->seg_t = y->piece_recv = y->piece_t0 = t;
+    y->seg_pos = y->piece_start = start;
+    y->end = start + size;
+    y->piece_id = id;
+    y->version++;
     double done = sim_advance(x->h, t, sim_work(r->wl, start, size));
-    return sim_post(r, (event){.t = done, .type = EV_DONE, .w = w, .version = x->version});
+    return sim_post(r, (event){.t = done, .type = EV_DONE, .w = w, .version = y->version});
 }
 
 /* Worker w, idle at t, asks its partner; with none, it tells the master. */
@@ -42,6 +43,7 @@ static int ask(run *r, int w, double t)
 static int on_steal(run *r, int w, const event *ev)
 {
     sworker *x = &r->w[w];
+    tworker *y = &r->tw[w];
     long give = 0, from = 0;
     double t = ev->t;
     if (x->dead) {                      /* the asker hears of the death instead */
@@ -49,20 +51,20 @@ static int on_steal(run *r, int w, const event *ev)
         return sim_post(r, (event){.t = t + d, .type = EV_GIVE, .w = ev->from,
                                    .from = w, .id = -1});
     }
-    if (x->busy) {
-        long pos = x->seg_pos + sim_reach(r->wl, x->seg_pos, x->end - x->seg_pos,
-                                          sim_work_between(x->h, x->seg_t, ev->t));
-        long next = pos < x->end ? pos + 1 : pos;
-        t = sim_advance(x->h, x->seg_t, sim_work(r->wl, x->seg_pos, next - x->seg_pos));
-        give = tree_give(x->end - next);
+    if (y->busy) {
+        long pos = y->seg_pos + sim_reach(r->wl, y->seg_pos, y->end - y->seg_pos,
+                                          sim_work_between(x->h, y->seg_t, ev->t));
+        long next = pos < y->end ? pos + 1 : pos;
+        t = sim_advance(x->h, y->seg_t, sim_work(r->wl, y->seg_pos, next - y->seg_pos));
+        give = tree_give(y->end - next);
         if (give > 0) {
-            x->end -= give;
-            from = x->end;
-            x->version++;
-            double done = sim_advance(x->h, x->seg_t,
-                                      sim_work(r->wl, x->seg_pos, x->end - x->seg_pos));
+            y->end -= give;
+            from = y->end;
+            y->version++;
+            double done = sim_advance(x->h, y->seg_t,
+                                      sim_work(r->wl, y->seg_pos, y->end - y->seg_pos));
             if (sim_post(r, (event){.t = done, .type = EV_DONE, .w = w,
-                                    .version = x->version}) != 0)
+                                    .version = y->version}) != 0)
                 return -1;
         }
     }
@@ -138,8 +140,11 @@ int sim_tree(run *r)
     sched_err err;
     const long I = r->wl->n;
     double *V = malloc(sizeof *V * (size_t)r->n);
-    if (!V)
+    r->tw = calloc((size_t)r->n, sizeof *r->tw);
+    if (!V || !r->tw) {
+        free(V);
         return sim_fail(r, "out of memory");
+    }
     for (int w = 0; w < r->n; w++)
         V[w] = r->rec->w[w].V;
     r->t = tree_new(I, V, r->n, &err);
@@ -163,6 +168,7 @@ int sim_tree(run *r)
     event ev;
     while (!r->finished && sim_pop(r, &ev)) {
         sworker *x = &r->w[ev.w];
+        tworker *y = &r->tw[ev.w];
         int rc = 0;
         switch (ev.type) {
         case EV_GIVE:                   /* work (or none) arrives */
@@ -181,14 +187,14 @@ int sim_tree(run *r)
             rc = on_steal(r, ev.w, &ev);
             break;
         case EV_DONE: {
-            if (x->dead || ev.version != x->version || !x->busy)
+            if (x->dead || ev.version != y->version || !y->busy)
                 break;                  /* superseded by a steal */
-            x->busy = 0;
-            long n = x->end - x->piece_start;
+            y->busy = 0;
+            long n = y->end - y->piece_start;
             double bytes = r->c->message_bytes + r->c->result_bytes * (double)n;
             event res = {.t = sim_to_master(r, ev.w, ev.t, bytes), .type = EV_RESULT,
-                         .w = ev.w, .id = x->piece_id, .start = x->piece_start,
-                         .size = n, .t_recv = x->piece_recv, .t_start = x->piece_t0,
+                         .w = ev.w, .id = y->piece_id, .start = y->piece_start,
+                         .size = n, .t_recv = y->piece_recv, .t_start = y->piece_t0,
                          .t_end = ev.t};
             rc = n > 0 ? sim_post(r, res) : 0;
             if (rc == 0)
@@ -202,7 +208,7 @@ int sim_tree(run *r)
             break;
         case EV_FAIL:
             x->dead = 1;
-            x->busy = 0;
+            y->busy = 0;
             rc = sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t, 0),
                                      .type = EV_NOTICE, .w = ev.w});
             break;

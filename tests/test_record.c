@@ -62,10 +62,13 @@ static void sample(record *r)
     record_field(r, "width", "10", msg, sizeof msg);
     record_field(r, "checksum", "00ff", msg, sizeof msg);
     for (int w = 0; w < 2; w++) {
-        snprintf(r->w[w].host, sizeof r->w[w].host, "w%d", w + 1);
-        snprintf(r->w[w].seen_host, sizeof r->w[w].seen_host, "w%d", w + 1);
+        char s[64];
+        snprintf(s, sizeof s, "w%d", w + 1);
+        record_text(&r->w[w].host, s, REC_HOST_MAX);
+        record_text(&r->w[w].seen_host, s, REC_HOST_MAX);
         snprintf(r->w[w].backend, sizeof r->w[w].backend, "proc");
-        snprintf(r->w[w].cgroup, sizeof r->w[w].cgroup, "/dtss/x/w%d", w + 1);
+        snprintf(s, sizeof s, "/dtss/x/w%d", w + 1);
+        record_text(&r->w[w].cgroup, s, REC_CGROUP_MAX);
         r->w[w].tid = 0x40001 + w;
         r->w[w].V = w + 1;
     }
@@ -257,11 +260,11 @@ static void test_fields(void)
     test_cond("up to RECORD_MAX_FIELDS fields", ok);
     test_cond("one more refused", record_field(&r, "more", "v", msg, sizeof msg) != 0);
     snprintf(r.scheme, sizeof r.scheme, "a,b\nc");
-    snprintf(r.w[0].host, sizeof r.w[0].host, "h,1");
+    record_text(&r.w[0].host, "h,1", REC_HOST_MAX);
     test_cond("write", record_write(&r, path("text.csv"), msg, sizeof msg) == 0);
     record back;
     test_condf(record_read(&back, path("text.csv"), msg, sizeof msg) == 0 &&
-               strcmp(back.scheme, "a_b_c") == 0 && strcmp(back.w[0].host, "h_1") == 0,
+               strcmp(back.scheme, "a_b_c") == 0 && strcmp(rec_str(back.w[0].host), "h_1") == 0,
                "commas and line breaks in text fields become '_' (%s)", msg);
     record_free(&back);
     record_free(&r);
