@@ -194,7 +194,7 @@ $(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(DTSS_LIB)
 $(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(DTSS_LIB)
 $(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(SCHED_LIB)
 $(BIN)/record: $(call obj,scripts/record.c) $(SCHED_LIB)
-$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB) $(MATRIX_LIB)
+$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
 $(BIN)/stats: $(call obj,scripts/stats.c) $(SCHED_LIB)
 $(BIN)/dagsched: $(call obj,dag/dagsched.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/daggen: $(call obj,dag/daggen.c) $(DAG_LIB) $(SCHED_LIB)
@@ -207,7 +207,7 @@ $(BIN)/test_record: $(call obj,tests/test_record.c) $(SCHED_LIB)
 $(BIN)/test_runtime: $(call obj,tests/test_runtime.c) $(DTSS_LIB)
 $(BIN)/test_runtime: LIBS += -lpvm3
 $(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(SCHED_LIB) $(MANDEL_LIB) $(MATRIX_LIB)
+$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
 $(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
 $(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(SCHED_LIB)
@@ -265,6 +265,7 @@ cluster-status:
 # corpora (tests/fuzz.sh, which builds them with make fuzz-build).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS    ?=
 FUZZ_DIR     := build/fuzz
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -I. \
                 -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
@@ -278,7 +279,7 @@ fuzz-build: $(FUZZ_BINS)
 fuzz:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs $(FUZZ_CC): apt-get install -y clang"; exit 1; }
 	@$(MAKE) --no-print-directory fuzz-build
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_NAMES)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) tests/fuzz/run.sh $(FUZZ_NAMES)
 
 $(addprefix $(FUZZ_DIR)/,platform scenario workload costs): \
     $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(MANDEL_SRC) $(MATRIX_SRC))

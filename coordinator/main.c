@@ -19,6 +19,7 @@
 
 #include "mandel/mandel.h"
 #include "runtime/dtss.h"
+#include "sched/outfile.h"
 #include "sched/parse.h"
 
 static void usage(FILE *f)
@@ -223,30 +224,13 @@ static int run(dtss_master *m, image *im, int show)
     return 0;
 }
 
-/* Can the output of option 'opt' be written at path at the end of the
- * run, as its writer will write it (a new file beside it, renamed over it)?
- * Checked before anything starts, so that no run is lost to a path that
- * cannot be written. 0, or 1 after a message naming the path and the
- * error. A path that exists and is not a regular file (/dev/null) is
- * written directly: it only has to be writable. */
+/* Can the output of option 'opt' be written at path at the end of the run
+ * (outfile_check)? Checked before anything starts. 0, or 1 after a message
+ * naming the path and the error. */
 static int check_output(const char *opt, const char *path)
 {
-    char tmp[4096];
-    struct stat st;
-    int exists = stat(path, &st) == 0, fd;
-    if (exists && S_ISDIR(st.st_mode))
-        errno = EISDIR;
-    else if (exists && access(path, W_OK) != 0)
-        ;                                       /* errno: EACCES, EROFS */
-    else if (exists && !S_ISREG(st.st_mode))
+    if (outfile_check(path) == 0)
         return 0;
-    else if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
-        errno = ENAMETOOLONG;
-    else if ((fd = mkstemp(tmp)) >= 0) {
-        close(fd);
-        unlink(tmp);
-        return 0;
-    }
     fprintf(stderr, "coordinator: %s %s: cannot write there: %s (nothing was run)\n", opt,
             path, strerror(errno));
     return 1;

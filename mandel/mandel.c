@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "mandel.h"
+#include "sched/outfile.h"
 
 void mandel_defaults(mandel_params *p)
 {
@@ -142,84 +141,16 @@ uint64_t mandel_checksum(const uint32_t *counts, size_t n)
     return h;
 }
 
-/* The file an output is written to: a new one beside path (its name in
- * tmp), with the mode path has, or the one a new file gets; or path itself
- * when it exists and is not a regular file (tmp = ""). NULL with errno set
- * when it cannot be created: a directory, a read-only path, no folder. */
-static FILE *open_output(const char *path, char *tmp, size_t tmplen)
-{
-    struct stat st;
-    int exists = stat(path, &st) == 0;
-    tmp[0] = '\0';
-    if (exists && S_ISDIR(st.st_mode)) {
-        errno = EISDIR;
-        return NULL;
-    }
-    if (exists && !S_ISREG(st.st_mode))
-        return fopen(path, "wb");
-    if (exists && access(path, W_OK) != 0)
-        return NULL;
-    if ((size_t)snprintf(tmp, tmplen, "%s.XXXXXX", path) >= tmplen) {
-        tmp[0] = '\0';
-        errno = ENAMETOOLONG;
-        return NULL;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        tmp[0] = '\0';
-        return NULL;
-    }
-    mode_t mode = st.st_mode & 07777;
-    if (!exists) {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    FILE *f = fchmod(fd, mode) == 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        tmp[0] = '\0';
-        errno = e;
-    }
-    return f;
-}
-
-/* Closes f, opened by open_output: flushed and synced, then renamed over
- * path. 0, or -1 with the failing call in *call and errno set, the new file
- * removed (path as it was). */
-static int close_output(FILE *f, const char *tmp, const char *path, const char **call)
-{
-    int e = 0;
-    *call = "write";
-    if (fflush(f) != 0 || ferror(f))
-        e = errno ? errno : EIO;
-    else if (tmp[0] && fsync(fileno(f)) != 0)
-        e = errno;
-    if (fclose(f) != 0 && !e)
-        e = errno;
-    if (!e && tmp[0] && rename(tmp, path) != 0) {
-        *call = "rename";
-        e = errno;
-    }
-    if (e && tmp[0])
-        unlink(tmp);
-    errno = e;
-    return e ? -1 : 0;
-}
-
 int mandel_write_pgm(const char *path, const mandel_params *p,
                      const uint32_t *counts, char *msg, size_t len)
 {
-    char tmp[4096];
+    outfile o;
     const char *call;
-    FILE *f = open_output(path, tmp, sizeof tmp);
-    if (!f) {
+    if (outfile_open(&o, path, "wb") != 0) {
         snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
         return -1;
     }
-    errno = 0;
+    FILE *f = o.f;
     fprintf(f, "P5\n%d %d\n255\n", p->width, p->height);
     double scale = 254.0 / log1p((double)p->maxiter);
     size_t n = (size_t)p->width * (size_t)p->height;
@@ -229,7 +160,7 @@ int mandel_write_pgm(const char *path, const mandel_params *p,
         if (putc(v, f) == EOF)
             break;
     }
-    if (close_output(f, tmp, path, &call) != 0) {
+    if (outfile_close(&o, &call) != 0) {
         snprintf(msg, len, "%s(%s): %s", call, path, strerror(errno));
         return -1;
     }

@@ -25,6 +25,7 @@
 
 #include "matrix/matrix.h"
 #include "runtime/dtss.h"
+#include "sched/outfile.h"
 
 #define PROG "matrix"
 #define DEFAULT_COUNT 500
@@ -285,28 +286,13 @@ static int collect(dtss_master *m, int64_t *res, char *seen, long n)
     return 0;
 }
 
-/* Can the record be written at path at the end of the run, as its writer
- * will (a new file beside it, renamed over it)? Checked before PVM is
- * contacted, so that no run is lost to a path it cannot write. 0, or 1
- * after a message naming the path and the error. */
+/* Can the record be written at path at the end of the run (outfile_check)?
+ * Checked before PVM is contacted. 0, or 1 after a message naming the path
+ * and the error. */
 static int check_record(const char *path)
 {
-    char tmp[4096];
-    struct stat st;
-    int exists = stat(path, &st) == 0, fd;
-    if (exists && S_ISDIR(st.st_mode))
-        errno = EISDIR;
-    else if (exists && access(path, W_OK) != 0)
-        ;                                       /* errno: EACCES, EROFS */
-    else if (exists && !S_ISREG(st.st_mode))
-        return 0;                               /* /dev/stdout: written directly */
-    else if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
-        errno = ENAMETOOLONG;
-    else if ((fd = mkstemp(tmp)) >= 0) {
-        close(fd);
-        unlink(tmp);
+    if (outfile_check(path) == 0)
         return 0;
-    }
     fprintf(stderr, PROG ": --record %s: cannot write there: %s (nothing was run)\n", path,
             strerror(errno));
     return 1;

@@ -7,11 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "lines.h"
+#include "outfile.h"
 #include "parse.h"
 #include "record.h"
 
@@ -291,57 +290,19 @@ int record_print(const record *r, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
-/* Whole or not at all: the record goes to a new file beside path
- * (path.XXXXXX, mkstemp, with path's mode if it exists), renamed over path
- * once written and flushed to disk; on any failure that file is removed and
- * path is as it was. An existing path that is not a regular file
- * (/dev/stdout, a pipe) is written directly; a read-only one is refused. */
+/* Whole or not at all (outfile.h). */
 int record_write(const record *r, const char *path, char *msg, size_t len)
 {
-    char tmp[4096] = "";
-    struct stat st;
-    int exists = stat(path, &st) == 0, e = 0;
-    FILE *f = NULL;
-    if (strcmp(path, "-") == 0)
-        f = stdout;
-    else if (exists && S_ISDIR(st.st_mode))
-        errno = EISDIR;
-    else if (exists && !S_ISREG(st.st_mode))
-        f = fopen(path, "w");
-    else if (exists && access(path, W_OK) != 0)
-        ;                                       /* errno: EACCES, EROFS */
-    else if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
-        errno = ENAMETOOLONG;
-    else {
-        mode_t mask = umask(0);
-        umask(mask);
-        int fd = mkstemp(tmp);
-        if (fd >= 0 && (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) != 0 ||
-                        !(f = fdopen(fd, "w")))) {
-            e = errno;
-            close(fd);
-            unlink(tmp);
-            errno = e;
-        }
-    }
-    if (!f) {
+    outfile o;
+    const char *call;
+    if (outfile_open(&o, path, "w") != 0) {
         snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
         return -1;
     }
-    int renamed = 0;
-    errno = 0;
-    if (record_print(r, f) != 0 || fflush(f) != 0 || (tmp[0] && fsync(fileno(f)) != 0))
-        e = errno ? errno : EIO;
-    if (f != stdout && fclose(f) != 0 && !e)
-        e = errno;
-    if (!e && tmp[0] && rename(tmp, path) != 0) {
-        e = errno;
-        renamed = 1;
-    }
-    if (e) {
-        snprintf(msg, len, renamed ? "rename(%s): %s" : "writing %s: %s", path, strerror(e));
-        if (tmp[0])
-            unlink(tmp);
+    record_print(r, o.f);               /* a write error: outfile_close says */
+    if (outfile_close(&o, &call) != 0) {
+        snprintf(msg, len, strcmp(call, "rename") == 0 ? "rename(%s): %s" : "writing %s: %s",
+                 path, strerror(errno));
         return -1;
     }
     return 0;

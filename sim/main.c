@@ -15,6 +15,7 @@
  *   remeasure S                integer A_i = 0: measure again after S (0.2)
  * File names are relative to the scenario file's folder.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <libgen.h>
@@ -24,6 +25,7 @@
 #include <sys/resource.h>
 
 #include "sched/lines.h"
+#include "sched/outfile.h"
 #include "sched/parse.h"
 #include "sched/record.h"
 #include "sim/sim.h"
@@ -348,6 +350,11 @@ int main(int argc, char **argv)
         sched_free(check);
     } else if (sc.nparams || nparam) {
         rc = fail("tree takes no scheme parameters");
+        goto out;
+    }
+    if (rec_path && outfile_check(rec_path) != 0) {    /* before a long run */
+        rc = fail("--record %s: cannot write there: %s (nothing was run)", rec_path,
+                  strerror(errno));
         goto out;
     }
     if (record_init(&rec, pf.nhosts) != 0) {

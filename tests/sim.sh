@@ -32,6 +32,12 @@ run "a scenario runs" 0 "^qss: W1 .* Finish .* Imbalance" "$BIN/sim" run.scn
 cmp -s a.csv b.csv; check "same scenario and seed: byte-identical record" $?
 "$BIN/sim" run.scn --seed 4 -r c.csv -q
 ! cmp -s a.csv c.csv; check "another seed: another record" $?
+mkdir ro.d
+run "a record path it cannot write: refused before the run" 2 \
+    "--record nodir/x.csv: cannot write there: No such file or directory (nothing was run)" \
+    "$BIN/sim" run.scn -q -r nodir/x.csv
+run "a directory as the record: refused" 2 "--record ro.d: cannot write there: Is a directory" \
+    "$BIN/sim" run.scn -q -r ro.d
 
 # The coordinator's record format (sched/record.h), columns found by the
 # names in each kind's header line: has KIND NAME... checks they are there.

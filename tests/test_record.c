@@ -2,18 +2,22 @@
  * one schema: what is written reads back the same, byte for byte; columns
  * are found by name; bad records are refused with the file and line named;
  * workload fields are checked. Also the line reader (sched/lines.c) and the
- * programs' number parsing and GSL error handler (sched/parse.c). */
+ * programs' number parsing and GSL error handler (sched/parse.c), and the
+ * whole-or-nothing output file (sched/outfile.c). */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 
 #include "sched/lines.h"
+#include "sched/outfile.h"
 #include "sched/parse.h"
 #include "sched/record.h"
 #include "tests/test.h"
@@ -366,6 +370,84 @@ static void test_parse(void)
                WIFSIGNALED(st) ? ", a signal" : "");
 }
 
+/* The number of entries of dir (the temporary files left behind). */
+static int entries(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p && fscanf(p, "%d", &n) != 1)
+        n = -1;
+    if (p)
+        pclose(p);
+    return n;
+}
+
+static void test_outfile(void)
+{
+    outfile o;
+    const char *call = "";
+    int before = entries();
+    put("out.txt", "old\n");
+    chmod(path("out.txt"), 0640);
+    int rc = outfile_open(&o, path("out.txt"), "w");
+    test_cond("outfile: opens beside an existing file", rc == 0 && o.tmp[0]);
+    if (rc != 0)
+        return;
+    fputs("new\n", o.f);
+    fflush(o.f);
+    char *mid = slurp(path("out.txt"));
+    test_cond("outfile: the old file unchanged until the close",
+              mid && strcmp(mid, "old\n") == 0);
+    free(mid);
+    rc = outfile_close(&o, &call);
+    char *end = slurp(path("out.txt"));
+    struct stat st;
+    test_cond("outfile: the new content after the close",
+              rc == 0 && end && strcmp(end, "new\n") == 0);
+    free(end);
+    test_cond("outfile: the mode the file had (0640)",
+              stat(path("out.txt"), &st) == 0 && (st.st_mode & 07777) == 0640);
+    test_condf(entries() == before + 1, "outfile: no temporary file left (%d entries, "
+               "expected %d)", entries(), before + 1);
+
+    mode_t mask = umask(022);
+    rc = outfile_open(&o, path("fresh.txt"), "w");
+    if (rc == 0)
+        rc = outfile_close(&o, &call);
+    umask(mask);
+    test_cond("outfile: a new file gets 0666 less the umask (0644)",
+              rc == 0 && stat(path("fresh.txt"), &st) == 0 && (st.st_mode & 07777) == 0644);
+
+    errno = 0;
+    test_cond("outfile: a directory refused (EISDIR)",
+              outfile_open(&o, dir, "w") == -1 && errno == EISDIR);
+    errno = 0;
+    test_cond("outfile: a missing folder refused (ENOENT)",
+              outfile_open(&o, path("no/x.txt"), "w") == -1 && errno == ENOENT);
+    test_cond("outfile_check: the same two refused, a new file in dir taken",
+              outfile_check(dir) == -1 && outfile_check(path("no/x.txt")) == -1 &&
+              outfile_check(path("y.txt")) == 0 && access(path("y.txt"), F_OK) != 0);
+    test_condf(entries() == before + 2, "outfile: nothing left by the refusals and the "
+               "check (%d entries, expected %d)", entries(), before + 2);
+
+    /* Not a regular file: written directly; a full device fails at the close. */
+    rc = outfile_open(&o, "/dev/null", "w");
+    test_cond("outfile: /dev/null written directly",
+              rc == 0 && !o.tmp[0] && fputs("x", o.f) >= 0 && outfile_close(&o, &call) == 0);
+    if (access("/dev/full", W_OK) == 0) {
+        rc = outfile_open(&o, "/dev/full", "w");
+        if (rc == 0) {
+            for (int i = 0; i < 10000; i++)
+                fputs("0123456789", o.f);
+            rc = outfile_close(&o, &call);
+        }
+        test_condf(rc == -1 && errno == ENOSPC && strcmp(call, "write") == 0,
+                   "outfile: a full disk is a write error, ENOSPC (%s)", strerror(errno));
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -378,6 +460,7 @@ int main(void)
     test_fields();
     test_lines();
     test_parse();
+    test_outfile();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

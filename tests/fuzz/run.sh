@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh: make fuzz's campaign (tests/fuzz/README.md). For each harness NAME
 # given, runs build/fuzz/NAME for FUZZ_SECONDS (default 60) from its corpus
-# tests/fuzz/corpus/NAME, new inputs going to a scratch folder, then merges
+# tests/fuzz/corpus/NAME (or, with FUZZ_RUNS=N, for N executions, at most
+# FUZZ_MAX_SECONDS, default 7200), new inputs going to a scratch folder, then merges
 # those that add coverage back into the corpus (-merge=1; a corpus over 200
 # files is minimised whole, then its largest files go). Prints per harness
 # the executions, exec/s and whether a crash, hang or sanitizer report
@@ -11,6 +12,12 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 secs=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:-}
+case $runs in
+    '') limit="-max_total_time=$secs" ;;
+    *[!0-9]*) echo "run.sh: FUZZ_RUNS='$runs' must be a number of executions" >&2; exit 2 ;;
+    *) limit="-runs=$runs -max_total_time=${FUZZ_MAX_SECONDS:-7200}" ;;
+esac
 maxlen=${FUZZ_MAX_LEN:-4096}
 art=build/fuzz/artifacts
 mkdir -p "$art" build/fuzz/logs
@@ -22,7 +29,8 @@ for name in "$@"; do
     log=build/fuzz/logs/$name.log
     mkdir -p "$corpus"
     scratch=$(mktemp -d) || exit 2
-    "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 -max_len="$maxlen" \
+    # shellcheck disable=SC2086 (limit: two words, digits only)
+    "$bin" $limit -timeout=5 -rss_limit_mb=2048 -max_len="$maxlen" \
         -print_final_stats=1 -artifact_prefix="$art/$name-" "$scratch" "$corpus" \
         >"$log" 2>&1
     rc=$?

@@ -1,0 +1,42 @@
+/* outfile.h: an output file written whole or not at all (the run record,
+ * images): a full disk, a crash or a failed write never leaves part of a
+ * file where a whole one was expected.
+ *
+ *     outfile o;
+ *     if (outfile_open(&o, path, "w") != 0) ... errno says why ...
+ *     fprintf(o.f, ...);
+ *     const char *call;
+ *     if (outfile_close(&o, &call) != 0) ... call ("write", "rename") and errno ...
+ *
+ * The data go to a new file beside path (path.XXXXXX, mkstemp) with the mode
+ * path has (or the one a new file gets under the umask), flushed to disk and
+ * renamed over path at the end; on any failure the new file is removed and
+ * path is as it was. "-" is standard output; an existing path that is not a
+ * regular file (/dev/null, a pipe) is written directly; a directory or a
+ * read-only file is refused. A symbolic link at path is replaced by the file
+ * (rename), not followed.
+ */
+#ifndef OUTFILE_H
+#define OUTFILE_H
+
+#include <stdio.h>
+
+typedef struct outfile {
+    FILE *f;            /* write here */
+    char tmp[4096];     /* the new file ("": path written directly) */
+    const char *path;   /* the caller's; must stay valid until the close */
+} outfile;
+
+/* Opens o for path with fopen mode "w" or "wb". Returns 0, or -1 with errno
+ * set (EISDIR, EACCES, ENAMETOOLONG, ENOENT, ...). */
+int outfile_open(outfile *o, const char *path, const char *mode);
+/* Flushes, syncs, closes and renames over path. Returns 0, or -1 with errno
+ * set and the failing step in *call ("write" or "rename"): the new file is
+ * removed, path as it was. */
+int outfile_close(outfile *o, const char **call);
+/* Could path be written so? Checked before a long run, so that no run is lost
+ * to a path it cannot write: creates and removes a file beside it. Returns
+ * 0, or -1 with errno set. */
+int outfile_check(const char *path);
+
+#endif
