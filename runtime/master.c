@@ -2,6 +2,7 @@
  * record, errors and the log. The events themselves are in serve_self.c and
  * serve_tree.c, the choice of hosts in hosts.c, the options in options.c. */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <pvm3.h>
 
 #include "runtime/master.h"
+#include "sched/parse.h"
 
 dtss_master *dtss_master_new(void)
 {
@@ -189,9 +191,8 @@ int dtss_master_check(dtss_master *m)
         return master_fail(m, DTSS_ENOENT, "%s, or tree", err.msg);
     sched_config_init(&m->cfg, T, m->iters, 1);
     if (m->min_text) {
-        char *end;
-        long v = strtol(m->min_text, &end, 10);
-        if (end == m->min_text || *end || v < 1)
+        long v;
+        if (parse_long_in(m->min_text, 1, LONG_MAX, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--min '%s' must be an integer >= 1",
                                m->min_text);
         m->cfg.min_chunk = v;

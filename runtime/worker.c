@@ -76,8 +76,7 @@ int worker_common(dtss_worker *w, int tag, int *peer)
     if (tag != WIRE_TASKEXIT || wire_unpack_notice(&tid, msg, sizeof msg) < 0)
         return DTSS_OK;
     if (tid == w->parent)
-        return worker_fail(w, DTSS_ELOST, "worker %d: the master exited",
-                           w->job.index);
+        return worker_fail(w, DTSS_ELOST, "the master exited");
     for (int i = 0; w->job.tids && i < w->job.nworkers; i++)
         if (w->job.tids[i] == tid) {
             w->peer_dead[i] = 1;
@@ -126,7 +125,7 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
     if (wire_unpack_job(&w->job, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "a bad job: %s", msg);
     if (probe_init(&w->prb, (probe_backend)w->job.probe, msg, sizeof msg) != 0)
-        return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+        return worker_fail(w, DTSS_EPVM, "%s", msg);
     gethostname(w->host, sizeof w->host - 1);
     w->state = W_RUNNING;
     w->probed = 1;
@@ -164,8 +163,8 @@ int worker_take_work(dtss_worker *w)
     char msg[256] = "";
     if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0 ||
         start > w->job.iters - size)
-        return worker_fail(w, DTSS_EPVM, "worker %d: a bad chunk [%ld, +%ld): %s",
-                           w->job.index, start, size, msg);
+        return worker_fail(w, DTSS_EPVM, "a bad chunk [%ld, +%ld): %s", start,
+                           size, msg);
     worker_begin(w, id, start, size);
     return DTSS_OK;
 }
@@ -316,7 +315,7 @@ static int ask(dtss_worker *w)
         if (have)
             worker_results(w, &q.result, t_end);
         if (wire_send_request(w->parent, &q, msg, sizeof msg) < 0)
-            return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+            return worker_fail(w, DTSS_EPVM, "%s", msg);
         worker_clear_results(w);
         w->id = -1;
         have = 0;
