@@ -46,6 +46,12 @@ PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator $(BIN
 TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/test_sim \
               $(BIN)/test_dag $(BIN)/test_record $(BIN)/test_runtime \
               $(BIN)/test_matrix
+# The test programs' scripts, run by make test after $(TESTS), in this order
+# (the emulated cluster's last: they take longest).
+TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/golden.sh \
+              tests/dag.sh tests/pvm.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
+              tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \
+              tests/coordinator_cluster.sh tests/real.sh tests/reproduce.sh tests/fuzz.sh
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
               $(BIN)/bench_runtime \
               $(BIN)/bench_dag $(BIN)/bench_matrix
@@ -69,12 +75,7 @@ test-deps:
 test: test-deps
 	@$(MAKE) --no-print-directory all-tests
 	@BIN=$(BIN) STRICT=$(STRICT) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	    scripts/run-tests $(TESTS) tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh \
-	    tests/golden.sh tests/dag.sh tests/pvm.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
-	    tests/matrix.sh \
-	    tests/install.sh \
-	    tests/security.sh tests/cluster.sh tests/coordinator_cluster.sh tests/real.sh \
-	    tests/reproduce.sh tests/fuzz.sh
+	    scripts/run-tests $(TESTS) $(TEST_SCRIPTS)
 
 .PHONY: all-tests
 all-tests: $(PROGRAMS) $(TESTS)
