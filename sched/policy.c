@@ -333,6 +333,21 @@ int policy_done(policy *p, int w, long id, sched_err *err)
                       "policy: chunk %ld is not outstanding at worker %d", id, w);
 }
 
+/* Appends [start, start + size) to the pool. 0, or -1 out of memory. */
+static int pool_add(policy *p, long start, long size)
+{
+    if (p->npool == p->cappool) {
+        int cap = p->cappool ? 2 * p->cappool : 8;
+        range *r = realloc(p->pool, sizeof *r * (size_t)cap);
+        if (!r)
+            return -1;
+        p->pool = r;
+        p->cappool = cap;
+    }
+    p->pool[p->npool++] = (range){start, size};
+    return 0;
+}
+
 int policy_lost(policy *p, int w, sched_err *err)
 {
     if (w < 0 || w >= p->n || !p->w[w].alive)
@@ -359,24 +374,18 @@ int policy_lost(policy *p, int w, sched_err *err)
     }
     int returned = 0;
     while (x->nout > 0) {
-        if (p->npool == p->cappool) {
-            int cap = p->cappool ? 2 * p->cappool : 8;
-            range *r = realloc(p->pool, sizeof *r * (size_t)cap);
-            if (!r)
-                return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for "
-                                  "worker %d's lost chunks", w), -1;
-            p->pool = r;
-            p->cappool = cap;
-        }
-        outchunk *c = &x->out[--x->nout], *g;
+        outchunk *c = &x->out[x->nout - 1], *g;
         int copies = 0;                     /* another copy still out: no need */
         if (c->shared)
             FOR_GROUP(p, c->group, g)
-                copies++;
-        if (copies > 0)
-            continue;
-        p->pool[p->npool++] = (range){c->c.start, c->c.size};
-        returned++;
+                copies += g != c;
+        if (copies == 0) {
+            if (pool_add(p, c->c.start, c->c.size) != 0)
+                return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for "
+                                  "worker %d's lost chunks", w), -1;
+            returned++;
+        }
+        x->nout--;
     }
     x->late = 0;
     return returned;
@@ -389,20 +398,6 @@ static int by_start(const void *a, const void *b)
     return (x->start > y->start) - (x->start < y->start);
 }
 
-/* Appends [start, start + size) to the pool. 0, or -1 out of memory. */
-static int pool_add(policy *p, long start, long size)
-{
-    if (p->npool == p->cappool) {
-        int cap = p->cappool ? 2 * p->cappool : 8;
-        range *r = realloc(p->pool, sizeof *r * (size_t)cap);
-        if (!r)
-            return -1;
-        p->pool = r;
-        p->cappool = cap;
-    }
-    p->pool[p->npool++] = (range){start, size};
-    return 0;
-}
 
 int policy_resume(policy *p, const policy_range *done, long n, sched_err *err)
 {
