@@ -143,17 +143,15 @@ long sched_next(sched *s, double acp, long *start)
     }
     double c = s->type->next(s->state, s->remaining, acp);
     /* The rounding convention (sched.h). Comparing in double first keeps a
-     * huge or NaN C(t) from overflowing the conversion to long. */
+     * huge, hugely negative or NaN C(t) from overflowing the conversion to
+     * long. */
     long size;
     if (!(c < (double)s->remaining))
         size = s->remaining;
-    else {
+    else if (c <= (double)s->min_chunk)
+        size = s->min_chunk < s->remaining ? s->min_chunk : s->remaining;
+    else
         size = (long)ceil(c);
-        if (size < s->min_chunk)
-            size = s->min_chunk;
-        if (size > s->remaining)
-            size = s->remaining;
-    }
     if (start)
         *start = s->next_start;
     s->next_start += size;

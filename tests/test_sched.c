@@ -153,6 +153,18 @@ static void test_known_values(void)
     for (int i = 0; ok && i < 16; i++)
         ok = chunks[i] == qss2[i];
     test_cond("qss delta=2 is linear: 100, 96, 91, ..., 31, 11", ok);
+    /* A tiny delta makes C_{N/2} huge and the parabola dive far below zero
+     * (C(t) ~ -1e102: fuzz finding scenario-1): every chunk the minimum
+     * then, none converted out of range, the sum still I. */
+    n = run("qss", 1000, 5, 1, &err, P_("delta=1.55e-34", "cn=1"));
+    long sum = 0;
+    ok = n > 0;
+    for (int i = 0; ok && i < n; i++) {
+        ok = chunks[i] >= 1;
+        sum += chunks[i];
+    }
+    test_condf(ok && sum == 1000, "qss delta=1.55e-34: chunks >= 1 summing to I (%ld "
+               "chunks, sum %ld)", n, sum);
 }
 
 /* DTSS: Xu & Chronopoulos eq. 1-9 worked by hand; the remark after eq. 9;
