@@ -111,9 +111,7 @@ for k in 1 2 3 4 5 6; do
 done
 [ $wrong = 0 ] && [ $((refused + right)) = 6 ]
 check "spawn -> coordinator without a host: runs right or refuses with the recipe ($right ran, $refused refused, $wrong otherwise)" $?
-# The library a user installs is the plain build, whatever this test run's
-# make settings (SAN=1 would reach a nested make through MAKEFLAGS).
-umake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
+# The library a user installs is the plain build (umake, tests/lib.sh).
 # A user's program, compiled from the installed library alone, on the cluster.
 umake -s -C "$REPO" install PREFIX="$tmp/prefix" >/dev/null 2>&1
 check "make install into a temporary prefix" $?

@@ -21,9 +21,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# The library a user installs is the plain build, whatever this test run's
-# make settings (SAN=1 would reach a nested make through MAKEFLAGS).
-umake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u STRICT make "$@"; }
+# The library a user installs is the plain build (umake, tests/lib.sh).
 prefix="$tmp/pre fix"               # a space, to keep the prefix data
 mkdir -p "$tmp/before" && : >"$tmp/before/keep"
 umake -s -C "$REPO" install PREFIX="$prefix" >"$tmp/inst.out" 2>&1

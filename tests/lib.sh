@@ -43,3 +43,7 @@ finish() {
     echo "$pass passed, $fail failed, $skipped skipped"
     [ "$fail" -eq 0 ]
 }
+# umake ARGS: make as a user runs it, whatever this test run's make settings
+# (SAN=1 or STRICT=1 on make's command line reach a nested make through
+# MAKEFLAGS and the environment): for what a user builds and installs.
+umake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u STRICT make "$@"; }
