@@ -58,6 +58,42 @@ BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pin
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
+# ---- thin (begin)
+# Guo & Hall thinning and its master-worker parts (docs/thin.md): bin/thin,
+# bin/thin-images (the test images; scripts/heymann-images), libthin.a.
+THIN_MAINS := thin/main.c thin/images.c
+THIN_SRC   := $(filter-out $(THIN_MAINS),$(wildcard thin/*.c))
+THIN_LIB   := $(BUILD)/libthin.a
+PROGRAMS   += $(BIN)/thin $(BIN)/thin-images
+TESTS      += $(BIN)/test_thin
+TEST_SCRIPTS += tests/thin.sh
+# The rules below come before 'all': keep 'all' the default goal.
+.DEFAULT_GOAL := all
+
+$(THIN_LIB): $(call obj,$(THIN_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN)/thin: $(call obj,thin/main.c) $(THIN_LIB) $(SCHED_LIB)
+$(BIN)/thin-images: $(call obj,thin/images.c) $(THIN_LIB) $(SCHED_LIB)
+$(BIN)/test_thin: $(call obj,tests/test_thin.c) $(THIN_LIB) $(SCHED_LIB)
+# ---- thin (end)
+
+# ---- pool (begin)
+# Heymann et al.'s self-adjusting worker pool (docs/pool.md): the strategies
+# are in sched/ (libsched.a), the trace replay in sim/ (libsim.a);
+# sim/pooltrace.c is bin/pooltrace's main, kept out of libsim.a.
+SIM_SRC      := $(filter-out sim/pooltrace.c,$(SIM_SRC))
+PROGRAMS     += $(BIN)/pooltrace
+TESTS        += $(BIN)/test_pool
+TEST_SCRIPTS += tests/pool.sh
+# The rules below come before 'all': keep 'all' the default goal.
+.DEFAULT_GOAL := all
+
+$(BIN)/pooltrace: $(call obj,sim/pooltrace.c) $(SIM_LIB) $(SCHED_LIB)
+$(BIN)/test_pool: $(call obj,tests/test_pool.c) $(SIM_LIB) $(SCHED_LIB)
+# ---- pool (end)
+
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag run \
         install uninstall
