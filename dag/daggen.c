@@ -86,8 +86,11 @@ int main(int argc, char **argv)
                 return fail("--procs '%s' must be an integer in [1, 1000000]", optarg);
             break;
         case 1006:
-            if (parse_long(optarg, &seed) != 0 || seed < 0)
-                return fail("--seed '%s' is not an integer >= 0", optarg);
+            /* mt19937 takes 32 bits of a seed: a larger one would repeat a
+             * smaller one's graph. */
+            if (parse_long_in(optarg, 0, 4294967295L, &seed) != 0)
+                return fail("--seed '%s' is not an integer in 0..4294967295 (mt19937's "
+                            "32-bit seed)", optarg);
             d.seed = (unsigned long)seed;
             break;
         case 'f':

@@ -154,9 +154,9 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
             }
         } else if (strcmp(key, "seed") == 0) {
             long v;
-            if (parse_long(rest, &v) != 0 || v < 0) {
-                snprintf(msg, len, "%s:%d: seed '%.40s' must be an integer >= 0", path,
-                         lineno, rest);
+            if (parse_long_in(rest, 0, 4294967295L, &v) != 0) {
+                snprintf(msg, len, "%s:%d: seed '%.40s' must be an integer in "
+                         "0..4294967295 (mt19937's 32-bit seed)", path, lineno, rest);
                 goto bad;
             }
             s->seed = (unsigned long)v;
@@ -234,8 +234,9 @@ int main(int argc, char **argv)
                 return fail("--sample '%s' must be an integer in 1..%d", optarg, INT_MAX);
             break;
         case OPT_SEED:
-            if (parse_long(optarg, &o_seed) != 0 || o_seed < 0)
-                return fail("--seed '%s' must be an integer >= 0", optarg);
+            if (parse_long_in(optarg, 0, 4294967295L, &o_seed) != 0)
+                return fail("--seed '%s' must be an integer in 0..4294967295 (mt19937's "
+                            "32-bit seed)", optarg);
             break;
         case OPT_ACPINT: acp_int = 1; break;
         case OPT_CHUNKS: show_chunks = 1; break;

@@ -175,6 +175,8 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
                     if (parse_double(v, &h.speed) != 0 || !(h.speed > 0))
                         FAIL("%s:%d: speed=%s must be a number > 0", path, lineno, v);
                 } else if (strcmp(k, "cluster") == 0) {
+                    if (!*v)
+                        FAIL("%s:%d: cluster= needs a name", path, lineno);
                     if (name_copy(cluster, v) != 0)
                         FAIL("%s:%d: cluster name '%.20s...' is longer than 63 characters",
                              path, lineno, v);

@@ -77,6 +77,8 @@ run "daggen --help" 0 "children per task" "$BIN/daggen" --help
 check "daggen runs" $?
 cmp -s "$tmp/a.dag" "$tmp/b.dag"; check "daggen: the same seed gives the same graph" $?
 ! cmp -s "$tmp/a.dag" "$tmp/c.dag"; check "daggen: another seed, another graph" $?
+run "daggen: a seed past mt19937's 32 bits refused (it would repeat a smaller one's graph)" 2 \
+    "--seed '4294967297' is not an integer in 0..4294967295" "$BIN/daggen" -v 5 --seed 4294967297
 n=$(grep -c "^task " "$tmp/a.dag")
 [ "$n" = 40 ]; check "daggen -v 40 writes 40 tasks (got $n)" $?
 "$BIN/daggen" -v 40 --alpha 0.5 --ccr 5 --procs 3 --seed 11 -f dot -o "$tmp/a.dot"

@@ -33,6 +33,8 @@ cmp -s a.csv b.csv; check "same scenario and seed: byte-identical record" $?
 "$BIN/sim" run.scn --seed 4 -r c.csv -q
 ! cmp -s a.csv c.csv; check "another seed: another record" $?
 mkdir ro.d
+run "--seed past mt19937's 32 bits refused" 2 "--seed '4294967296' must be an integer in 0..4294967295" \
+    "$BIN/sim" run.scn -q --seed 4294967296
 run "a record path it cannot write: refused before the run" 2 \
     "--record nodir/x.csv: cannot write there: No such file or directory (nothing was run)" \
     "$BIN/sim" run.scn -q -r nodir/x.csv

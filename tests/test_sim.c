@@ -320,6 +320,7 @@ static void test_platform_errors(void)
         {"host a speed=1 colour=red\n", ":1: unknown host option 'colour'"},
         {"host a speed=1\nlink x y latency=-1\n", ":2: latency=-1"},
         {"host a speed=1\nrouter r\n", ":2: unknown line 'router'"},
+        {"host a speed=1 cluster=\n", ":1: cluster= needs a name"},
         {"# nothing\n", "no host lines"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
