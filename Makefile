@@ -51,7 +51,8 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
 TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/golden.sh \
               tests/dag.sh tests/pvm.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
               tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \
-              tests/coordinator_cluster.sh tests/real.sh tests/reproduce.sh tests/fuzz.sh
+              tests/coordinator_cluster.sh tests/real.sh tests/reproduce.sh tests/fuzz.sh \
+              tests/fuzz_argv.sh
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
               $(BIN)/bench_runtime \
               $(BIN)/bench_dag $(BIN)/bench_matrix
@@ -114,7 +115,7 @@ test: test-deps
 	    scripts/run-tests $(TESTS) $(TEST_SCRIPTS)
 
 .PHONY: all-tests
-all-tests: $(PROGRAMS) $(TESTS)
+all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
@@ -239,6 +240,8 @@ $(BIN)/dagexp: $(call obj,dag/dagexp.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/test_dag: $(call obj,tests/test_dag.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/bench_dag: $(call obj,tests/bench_dag.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/test_sched: $(call obj,tests/test_sched.c) $(SCHED_LIB)
+# Every program's options fuzzed (tests/fuzz_argv.sh; make fuzz: longer).
+$(BIN)/fuzz_argv: $(call obj,tests/fuzz_argv.c) $(SCHED_LIB)
 $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_record: $(call obj,tests/test_record.c) $(SCHED_LIB)
 $(BIN)/test_runtime: $(call obj,tests/test_runtime.c) $(DTSS_LIB)
@@ -303,6 +306,8 @@ cluster-status:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?=
+FUZZ_ARGV_RUNS ?= 2000
+FUZZ_SEED    ?= 1
 FUZZ_DIR     := build/fuzz
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -I. \
                 -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
@@ -318,6 +323,9 @@ fuzz:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs $(FUZZ_CC): apt-get install -y clang"; exit 1; }
 	@$(MAKE) --no-print-directory fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) tests/fuzz/run.sh $(FUZZ_NAMES)
+	@echo "every program's options: $(FUZZ_ARGV_RUNS) command lines each, sanitizer build"
+	@$(MAKE) --no-print-directory all-tests SAN=1
+	@build/san/bin/fuzz_argv build/san/bin $(FUZZ_ARGV_RUNS) $(FUZZ_SEED) 10
 
 $(addprefix $(FUZZ_DIR)/,platform scenario workload costs): \
     $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(MANDEL_SRC) $(MATRIX_SRC))
