@@ -262,6 +262,25 @@ if [ "$emulate" = 1 ]; then
     fi
 fi
 
+# ---- 32 equal hosts (Heymann et al.'s pool): up, a worker on each, down -------------
+if [ "$emulate" = 1 ]; then
+    run "up hostfiles/heymann (32 hosts)" 0 "w32 (sp=1000, 3.1% of a core)" "$cl" up \
+        "$here/hostfiles/heymann"
+    if [ -f "$CLUSTER_DIR/env" ]; then
+        r=$(ev DTSS_RUN) id=$(ev DTSS_CLUSTER)
+        cgdir=$(sed -n 's/^CG_DIR=//p' "$r/state")
+        pvmds=$(our_pids "$r" | while read -r p; do [ "$(cat "/proc/$p/comm")" = pvmd ] && echo "$p"; done | tr '\n' ' ')
+        n=$(pvmc conf | awk '$1 ~ /^w[0-9]+$/ && $4 == 1000' | wc -l)
+        [ "$n" = 32 ]; check "32 hosts: conf lists w1..w32 with speed 1000 ($n)" $?
+        (. "$CLUSTER_DIR/env" && cd "$tmp" && timeout 120 "$BIN/coordinator" -s dtss -S 64 \
+            -m 200 -o none -r h32.csv -q) >"$tmp/h32.out" 2>&1
+        hosts=$("$BIN/record" "$tmp/h32.csv" worker host 2>/dev/null | sort -u | wc -l)
+        [ "$hosts" = 32 ]; check "32 hosts: the coordinator runs a worker on each ($hosts distinct hosts; $(head -c 200 "$tmp/h32.out"))" $?
+        run "32 hosts: down" 0 "down in" "$cl" down
+        gone "$r" "$id" "$cgdir"
+    fi
+fi
+
 # ---- the fallback: a one-host PVM --------------------------------------------------
 run "up --local" 0 "one-host PVM" "$cl" up --local "$here/hostfiles/table2"
 if [ -f "$CLUSTER_DIR/env" ]; then
