@@ -53,6 +53,23 @@ check "scripts/plot compare: a hostile record runs nothing (exit $rc)" $?
 rc=$?
 [ $rc = 0 ] && [ -s "o'\"\$(touch pwned).png" ] && [ ! -e pwned ]
 check "scripts/plot: a hostile output name and title are data (exit $rc)" $?
+# The pool figure (Heymann Fig. 4.2): a hostile title, and a hostile trace
+# name in the replays' CSV (the name is not drawn; nothing may run).
+printf '# thin trace: image e, 9 x 5, parts 2, unit seconds\n1 2 1\n2 1 -\n' >t.trace
+"$BIN/pooltrace" t.trace --csv -s static >st.csv 2>/dev/null &&
+    "$BIN/pooltrace" t.trace --csv -s adjust >ad.csv 2>/dev/null
+check "bin/pooltrace writes the two replays to draw" $?
+"$REPO/scripts/plot" pool st.csv ad.csv pool.png "$evil" >plot.out 2>&1
+rc=$?
+[ $rc = 0 ] && [ -s pool.png ] && [ ! -e pwned ]
+check "scripts/plot pool: a hostile title is data (exit $rc)" $?
+PLOT_TRACE=$tmp/pool.args "$REPO/scripts/plot" pool st.csv ad.csv pool2.png "$evil" >/dev/null 2>&1
+[ "$(sed -n 3p "$tmp/pool.args")" = "$evil" ]
+check "scripts/plot pool: the title reaches gnuplot as one argument, unchanged" $?
+"$REPO/scripts/plot" pool ad.csv st.csv pool3.png >plot.out 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "expected a static run then an adjust run" plot.out
+check "scripts/plot pool: the replays in the wrong order refused (exit $rc)" $?
 "$REPO/scripts/plot" gantt rec.csv x.png "" '1; touch pwned' >plot.out 2>&1
 rc=$?
 [ $rc != 0 ] && [ ! -e pwned ] && grep -q 'is not a number' plot.out
