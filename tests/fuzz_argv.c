@@ -15,7 +15,9 @@
  *
  *   fuzz_argv BINDIR RUNS [SEED [TIMEOUT [PROGRAM...]]]
  *
- * Exit status 0 when no run failed, 1 otherwise, 2 for bad usage.
+ * Exit status 0 when no run failed, 1 otherwise, 2 for bad usage; 130 when
+ * interrupted (SIGINT, SIGTERM: the run in progress is ended by its PID and
+ * the folder removed).
  */
 #define _XOPEN_SOURCE 700         /* nftw */
 #include <errno.h>
@@ -156,6 +158,18 @@ static int sanitizer_report(const char *path)
     return found;
 }
 
+/* The run in progress and the folder of the runs: an interrupted fuzz_argv
+ * ends its child (by its PID) and removes the folder. */
+static volatile pid_t child = -1;
+static volatile sig_atomic_t stop;
+static void interrupted(int sig)
+{
+    (void)sig;
+    stop = 1;
+    if (child > 0)
+        kill(child, SIGKILL);
+}
+
 /* Runs argv in dir; 0 fine, 1 failed (why printed), 2 long (ended). */
 static int run_one(char **argv, const char *dir, int timeout)
 {
@@ -166,6 +180,8 @@ static int run_one(char **argv, const char *dir, int timeout)
     if (pid < 0)
         return perror("fork"), 1;
     if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
         if (chdir(dir) != 0)
             _exit(126);
         char pvm[PATH_MAX + 16];
@@ -183,6 +199,7 @@ static int run_one(char **argv, const char *dir, int timeout)
         execv(argv[0], argv);
         _exit(127);
     }
+    child = pid;
     int st = 0, waited = 0;
     for (int tick = 0; tick < timeout * 20; tick++) {
         pid_t r = waitpid(pid, &st, WNOHANG);
@@ -196,8 +213,12 @@ static int run_one(char **argv, const char *dir, int timeout)
     if (!waited) {
         kill(pid, SIGKILL);
         waitpid(pid, &st, 0);
+        child = -1;
         return 2;
     }
+    child = -1;
+    if (stop)
+        return 2;               /* ended by us, interrupted */
     const char *why = NULL;
     char buf[64];
     if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU)
@@ -239,6 +260,9 @@ int main(int argc, char **argv)
         perror("fuzz_argv");
         return 2;
     }
+    struct sigaction sa = {.sa_handler = interrupted};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     int failed = 0;
     long nvalues = 0;
     while (values[nvalues])
@@ -248,7 +272,7 @@ int main(int argc, char **argv)
     while (list[nprog])
         nprog++;
     printf("%-12s %6s %6s %6s %6s\n", "program", "opts", "runs", "long", "failed");
-    for (int k = 0; k < nprog; k++) {
+    for (int k = 0; k < nprog && !stop; k++) {
         char *opt[MAXOPT];
         char path[PATH_MAX + 64];
         snprintf(path, sizeof path, "%s/%s", bindir, list[k]);
@@ -259,7 +283,7 @@ int main(int argc, char **argv)
             continue;
         }
         long nlong = 0, nfail = 0;
-        for (long i = 0; i < runs; i++) {
+        for (long i = 0; i < runs && !stop; i++) {
             char dir[64];
             snprintf(dir, sizeof dir, "%s/run", root);
             char pvm[96];
@@ -293,5 +317,9 @@ int main(int argc, char **argv)
     if (remove_tree(root) != 0)
         fprintf(stderr, "fuzz_argv: could not remove %s\n", root);
     gsl_rng_free(r);
+    if (stop) {
+        fprintf(stderr, "fuzz_argv: interrupted\n");
+        return 130;
+    }
     return failed ? 1 : 0;
 }
