@@ -191,6 +191,18 @@ static int check_stats(pool *p, const pool_iter_stats *st, sched_err *err)
     return rc;
 }
 
+/* useful / held, an efficiency: 1 when nothing was held. Useful time never
+ * exceeds held time, but both are sums of clock differences: far from the
+ * origin (10^8 s) their rounding can put the ratio an ulp or two above 1
+ * (fuzz finding trace-1): it is clamped to [0, 1]. */
+static double ratio01(double useful, double held)
+{
+    if (!(held > 0))
+        return 1;
+    double e = useful / held;
+    return e > 1 ? 1 : e < 0 ? 0 : e;
+}
+
 int pool_iteration_end(pool *p, const pool_iter_stats *st, pool_decision *why,
                        sched_err *err)
 {
@@ -209,7 +221,7 @@ int pool_iteration_end(pool *p, const pool_iter_stats *st, pool_decision *why,
         p->count[st->task[i]]++;
     }
     d.asp = d.max > 0 ? d.sum / d.max : 1;
-    d.efficiency = st->held > 0 ? d.sum / st->held : 1;
+    d.efficiency = ratio01(d.sum, st->held);
     int n = p->type->end(&p->par, &d);
     /* The bounds (pool.h): within 1 .. the tasks left, 0 after the last. */
     int lo = st->next_tasks > 0 ? 1 : 0;
@@ -388,6 +400,6 @@ void pool_meter_totals(const pool_meter *m, pool_totals *out)
     out->held = m->area_end;
     out->useful = m->useful;
     out->workers = out->time > 0 ? out->held / out->time : 0;
-    out->efficiency = out->held > 0 ? out->useful / out->held : 1;
+    out->efficiency = ratio01(out->useful, out->held);
     out->ratio = out->time / out->efficiency;
 }
