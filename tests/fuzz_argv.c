@@ -190,7 +190,9 @@ static int run_one(char **argv, const char *dir, int timeout)
         setenv("TMPDIR", dir, 1);
         setenv("PVM_TMP", pvm, 1);
         setenv("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0", 0);
-        struct rlimit fs = {64 << 20, 64 << 20}, cpu = {(rlim_t)timeout, (rlim_t)timeout};
+        /* CPU: SIGXCPU at the soft limit (a long run); the hard one, later,
+         * would be a SIGKILL that could not be told from a crash's. */
+        struct rlimit fs = {64 << 20, 64 << 20}, cpu = {(rlim_t)timeout, (rlim_t)timeout + 5};
         setrlimit(RLIMIT_FSIZE, &fs);
         setrlimit(RLIMIT_CPU, &cpu);
         if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) ||
