@@ -35,10 +35,12 @@
 #define SIM_TRACE_MAX_ITERATIONS 1000000L
 
 /* The allocation delay's default, seconds: the one that reproduces the
- * paper's Figure 4.2 behaviour on sim/examples/figures32.trace (the
- * non-self-adjusting run reaches at most 23 of its 32 workers, at
- * iteration 15); docs/pool.md says how it was chosen. */
-#define SIM_POOL_DELAY 16.0
+ * paper's Figure 4.2 behaviour on sim/examples/figures32.trace, the
+ * thinning of the Figures test image cut into 32 parts (the
+ * non-self-adjusting run reaches at most 23 of its 32 workers, first in
+ * iteration 15: delays of 12.8-13.5 s do); docs/pool.md says how it was
+ * chosen. */
+#define SIM_POOL_DELAY 13.0
 
 /* The paper's scale (Sec. 4.2): "the execution time of the largest task
  * was initially in the range of 50 seconds when images were divided into

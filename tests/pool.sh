@@ -56,11 +56,25 @@ check "--border 2: iteration 2 begins at 5 + 2, iteration 3 at 11 + 2" $?
 "$P" - -d 1 <tiny.trace >stdin.out 2>&1 && grep -q '^total: time 12.00 s' stdin.out
 check "the trace from standard input ('-')" $?
 
-# The default delay: on the calibration trace the non-self-adjusting run
-# reaches 23 of 32 workers, first in iteration 15 (Heymann Fig. 4.2).
+# The default delay: on the calibration trace (the Figures image's thinning
+# in 32 parts) the non-self-adjusting run reaches 23 of 32 workers, first in
+# iteration 15 (Heymann Fig. 4.2); 3 s less or more, in iteration 11 or 19.
 "$P" "$REPO/sim/examples/figures32.trace" -s static --csv |
     awk -F, '$1 == "total" { exit !($8 == 23 && $9 == 15) }'
 check "default delay: static peaks at 23 workers in iteration 15 on figures32.trace" $?
+"$P" "$REPO/sim/examples/figures32.trace" -s static -d 10 --csv |
+    awk -F, '$1 == "total" { exit !($8 == 23 && $9 == 11) }'
+check "delay 10 s: 23 workers already in iteration 11" $?
+"$P" "$REPO/sim/examples/figures32.trace" -s static -d 16 --csv |
+    awk -F, '$1 == "total" { exit !($8 == 23 && $9 == 19) }'
+check "delay 16 s: 23 workers only in iteration 19" $?
+# docs/pool.md's simulated Table 4.1, its Figures row at 32 parts.
+run "figures32, static: docs/pool.md's totals" 0 \
+    "^total: time 910.42 s, workers 15.25 on average, efficiency 0.387, time/efficiency 2352.70$" \
+    "$P" "$REPO/sim/examples/figures32.trace" -s static
+run "figures32, adjust: docs/pool.md's totals" 0 \
+    "^total: time 921.29 s, workers 6.83 on average, efficiency 0.854, time/efficiency 1078.61$" \
+    "$P" "$REPO/sim/examples/figures32.trace"
 run "--asp ceil on the calibration trace runs" 0 "strategy adjust (asp ceil)" \
     "$P" "$REPO/sim/examples/figures32.trace" --asp ceil
 
@@ -75,7 +89,7 @@ run "pixels, a first iteration of no cost: --scale asked for" 2 \
     "zero.trace: the first iteration's tasks cost nothing.*--scale" "$P" zero.trace
 
 run "--help" 0 "usage: pooltrace TRACE" "$P" --help
-run "--help names the delay default" 0 "S seconds each (default 16)" "$P" --help
+run "--help names the delay default" 0 "S seconds each (default 13)" "$P" --help
 run "no trace" 2 "a trace file is needed" "$P"
 run "two traces" 2 "unexpected argument 'b'" "$P" a b
 run "bad strategy named" 2 "unknown pool strategy 'greedy' (valid: adjust, static)" \

@@ -542,6 +542,12 @@ static void test_replay_bad(void)
     sim_trace tr = mktrace(2, 1, rows);
     sim_pool_config c;
     sim_pool_config_init(&c);
+    /* The defaults: docs/pool.md, bin/pooltrace --help; the delay the one
+     * calibrated on the Figures image's 32-part trace. */
+    test_condf(strcmp(c.type->name, "adjust") == 0 && c.params.asp == POOL_ASP_FLOOR1 &&
+               c.delay == 13 && c.border == 0 && c.scale == 1,
+               "the default run: adjust, floor1, delay 13 s, no border update, scale 1 "
+               "(%s, delay %g)", c.type->name, c.delay);
     char msg[256];
     sim_pool_result r;
     c.delay = -1;

@@ -876,10 +876,13 @@ static void test_fonts(void)
     if (rc == 0) {
         thin_image im;
         rc = thin_draw(&im, "letters", 0.1, 2, &f, "XX", msg, sizeof msg);
-        /* Letters: (2 * 5 + 2) x (5 + 2) font pixels of 52 units, at zoom 0.1
-         * 5.2 pixels: 63 x 37 a tile, 2 tiles. */
-        test_condf(rc == 0 && im.width == 2 * 63 && im.height == 37,
-                   "letters XX at zoom 0.1, 2 copies: 126 x 37 (%d x %d)", rc ? 0 : im.width,
+        /* Letters XX: (2 * 5 + 2) x (5 + 2) font pixels of 52 units, 624 x
+         * 364; the capitals' line: 624 / (5 * 5) = 24 characters fit, A..X,
+         * and X is drawn: a strip of 52 + 5 * 5 + 52 = 129 units above; no
+         * small letter has a glyph: no line below. 624 x 493 units, at zoom
+         * 0.1 63 x 50 a tile, 2 tiles. */
+        test_condf(rc == 0 && im.width == 2 * 63 && im.height == 50,
+                   "letters XX at zoom 0.1, 2 copies: 126 x 50 (%d x %d)", rc ? 0 : im.width,
                    rc ? 0 : im.height);
         if (rc == 0) {
             int woke = 0;
@@ -887,6 +890,34 @@ static void test_fonts(void)
                                                                             &woke));
             thin_image_free(&im);
         }
+        /* At zoom 1: the big X's 9 font pixels of 52 x 52 twice, the small
+         * X's 9 of 5 x 5, 24 small glyphs of 25 units wide centred: the
+         * small X (the 24th) at x = (624 - 600) / 2 + 23 * 25 = 587, y = 52;
+         * the big text below the strip and its margin, from y = 129 + 52. */
+        rc = thin_draw(&im, "letters", 1, 1, &f, "XX", msg, sizeof msg);
+        test_condf(rc == 0 && im.width == 624 && im.height == 493 &&
+                   thin_image_count(&im) == 2 * 9 * 52 * 52 + 9 * 5 * 5,
+                   "letters XX at zoom 1: 624 x 493, 48672 + 225 pixels (%d x %d, %lld)",
+                   rc ? 0 : im.width, rc ? 0 : im.height, rc ? 0 : thin_image_count(&im));
+        if (rc == 0) {
+            int corners = 1;
+            for (int y = 0; y < 5; y++)     /* the small X's top row: pixels 0, 4 set */
+                for (int x = 0; x < 25; x++)
+                    corners &= im.px[(size_t)(52 + y) * 624 + 587 + (size_t)x] ==
+                               (x < 5 || x >= 20);
+            test_cond("letters XX: the small X of the capitals' line at (587, 52)", corners);
+            test_cond("letters XX: the big text from row 181, nothing in rows 129..180",
+                      im.px[(size_t)181 * 624 + 52] == 1 && im.px[(size_t)180 * 624 + 52] == 0 &&
+                      thin_image_count(&(thin_image){624, 52, im.px + (size_t)129 * 624}) == 0);
+            thin_image_free(&im);
+        }
+        /* One X: 364 / 25 = 14 characters fit, A..N, none drawn: no line. */
+        rc = thin_draw(&im, "letters", 1, 1, &f, "X", msg, sizeof msg);
+        test_condf(rc == 0 && im.width == 364 && im.height == 364,
+                   "letters X: the capitals cut to A..N, none in the font: 364 x 364 (%d x %d)",
+                   rc ? 0 : im.width, rc ? 0 : im.height);
+        if (rc == 0)
+            thin_image_free(&im);
         test_cond("letters: a text the font cannot draw refused",
                   thin_draw(&im, "letters", 1, 1, &f, "AB", msg, sizeof msg) == -1 &&
                   strstr(msg, "text 'AB'"));

@@ -148,14 +148,33 @@ else
         cmp -s "imgs/$img-skel.pbm" "imgs/$img-p8.pbm"
         check "$img: 8 parts give the sequential skeleton" $?
     done <<'EOF'
-figures|1800 x 1000|597898|93|3932
-letters|3432 x 1144|946400|105|6538
-boyball|1400 x 1400|353278|102|2745
+figures|1800 x 1000|508019|92|7141
+letters|3432 x 1587|1091300|105|16246
+boyball|1400 x 1400|277138|97|3849
 EOF
     BIN=$BIN "$H" imgs3 --scale 2 >imgs3.txt 2>&1
-    grep -q "^boyball: 2800 x 1400, 706556 pixels$" imgs3.txt
+    grep -q "^boyball: 2800 x 1400, 554276 pixels$" imgs3.txt
     check "--scale 2: two copies side by side" $?
-    run "--scale 2: the same iterations" 0 ": 102 iterations, converged, 5490 of 706556" \
+    run "--scale 2: the same iterations" 0 ": 97 iterations, converged, 7698 of 554276" \
         "$T" imgs3/boyball.pbm
+    # The border strips finish first (docs/thin.md): of Figures' 32 parts, the
+    # 4 at the top and the 5 at the bottom have their last task by iteration
+    # 11, every other one after iteration 20.
+    "$T" imgs/figures.pbm --parts 32 --trace f32.trace -q
+    awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "-") last[i - 2] = $1 }
+         END { for (j = 0; j < 32; j++) {
+                   border = j < 4 || j >= 27
+                   if (border ? last[j] > 11 : last[j] <= 20) exit 1 }
+               exit 0 }' f32.trace
+    check "figures, 32 parts: the 9 border parts done by iteration 11, the 23 others after 20" $?
+    # sim/examples holds the traces of the three images at 8, 16 and 32 parts
+    # (docs/pool.md's Table 4.1): bin/thin writes them again byte for byte.
+    for img in figures letters boyball; do
+        for m in 8 16 32; do
+            "$T" "imgs/$img.pbm" --parts "$m" --trace "$img$m.trace" -q
+            cmp -s "$img$m.trace" "$REPO/sim/examples/$img$m.trace"
+            check "sim/examples/$img$m.trace is bin/thin's trace of $img.pbm, $m parts" $?
+        done
+    done
 fi
 finish

@@ -155,6 +155,7 @@ int thin_font_pixel(const thin_font *f, int c, int x, int y)
 typedef struct canvas {
     thin_image *im;
     double z;                   /* pixels per design unit */
+    unsigned char ink;          /* what a shape sets its pixels to: 1, or 0 to cut */
 } canvas;
 
 /* The pixel box covering design box [x0, x1] x [y0, y1], clipped. */
@@ -179,7 +180,7 @@ static void box(const canvas *c, double x0, double y0, double x1, double y1, int
     for (int py_ = py0_; py_ < py1_; py_++)                                    \
         for (int px_ = px0_; px_ < px1_; px_++)
 #define CENTRE(c) double x = (px_ + 0.5) / (c)->z, y = (py_ + 0.5) / (c)->z
-#define SET(c) ((c)->im->px[(size_t)py_ * (c)->im->width + (size_t)px_] = 1)
+#define SET(c) ((c)->im->px[(size_t)py_ * (c)->im->width + (size_t)px_] = (c)->ink)
 
 /* An ellipse of semi-axes rx, ry turned by deg degrees (clockwise on the
  * screen, y pointing down). */
@@ -252,84 +253,206 @@ static void capsule(canvas *c, double ax, double ay, double bx, double by, doubl
     }
 }
 
+/* Outlines: the shape, then a smaller one inside cut out (ink 0), leaving a
+ * stroke s units wide. */
+static void rect_outline(canvas *c, double x0, double y0, double x1, double y1, double s)
+{
+    rect(c, x0, y0, x1, y1);
+    c->ink = 0;
+    rect(c, x0 + s, y0 + s, x1 - s, y1 - s);
+    c->ink = 1;
+}
+
+/* The inner triangle: the outer one shrunk about its incentre so that its
+ * sides are s units in. */
+static void triangle_outline(canvas *c, double ax, double ay, double bx, double by,
+                             double qx, double qy, double s)
+{
+    double la = hypot(qx - bx, qy - by), lb = hypot(ax - qx, ay - qy),
+           lq = hypot(bx - ax, by - ay), per = la + lb + lq;
+    double ix = (la * ax + lb * bx + lq * qx) / per, iy = (la * ay + lb * by + lq * qy) / per;
+    double r = fabs(side(ax, ay, bx, by, qx, qy)) / per, k = (r - s) / r;
+    triangle(c, ax, ay, bx, by, qx, qy);
+    c->ink = 0;
+    triangle(c, ix + (ax - ix) * k, iy + (ay - iy) * k, ix + (bx - ix) * k,
+             iy + (by - iy) * k, ix + (qx - ix) * k, iy + (qy - iy) * k);
+    c->ink = 1;
+}
+
 /* ---- the scenes ---------------------------------------------------------------- */
 
-/* Figures: filled rectangles, discs, triangles and rings. */
+/* Figures: filled rectangles, discs, triangles and rings. The thick ones
+ * are in the middle rows, thickest at the centre (a bar 182 thick, a disc
+ * of radius 90: 92 iterations); the strips at the top and the bottom
+ * (rows 0-127 and 845-999, 9 of 32 parts) hold only thin ones (strokes of
+ * 12-16, dots of radius 9), done in at most 11 iterations. Cut into
+ * horizontal parts, the border parts finish first and the parallelism
+ * decays towards the centre rows, as in Heymann et al.'s runs (Sec. 4.2). */
 #define FIGURES_W 1800
 #define FIGURES_H 1000
 static void figures(canvas *c)
 {
-    rect(c, 60, 60, 640, 244);                  /* a bar, 184 thick */
-    disc(c, 860, 160, 90);
-    ring(c, 1300, 290, 110, 230);               /* 120 thick */
-    triangle(c, 60, 940, 300, 940, 180, 580);
-    triangle(c, 360, 940, 620, 940, 360, 680);          /* a right triangle */
-    rect(c, 760, 360, 940, 940);                /* a block, 180 wide */
-    ring(c, 1250, 760, 80, 180);
-    disc(c, 1640, 820, 86);
-    triangle(c, 1560, 90, 1760, 90, 1660, 600);
+    /* the top strip, rows 24-104: thin figures */
+    rect_outline(c, 60, 24, 400, 104, 14);
+    rect(c, 480, 56, 860, 72);                          /* a thin bar, 16 */
+    disc(c, 940, 64, 9);
+    disc(c, 1000, 64, 9);
+    disc(c, 1060, 64, 9);
+    ring(c, 1200, 64, 28, 40);
+    triangle_outline(c, 1320, 104, 1520, 104, 1420, 24, 12);
+    capsule(c, 1600, 30, 1740, 98, 7);
+    /* the middle rows, 140-840: thicker towards the centre, row 491 */
+    triangle(c, 60, 380, 320, 380, 190, 150);
+    disc(c, 470, 250, 62);
+    rect(c, 600, 170, 900, 232);                        /* 62 thick */
+    ring(c, 1130, 220, 30, 80);
+    triangle(c, 1400, 170, 1720, 170, 1560, 360);       /* pointing down */
+    rect(c, 60, 400, 560, 582);                         /* the bar, 182 thick */
+    disc(c, 780, 491, 90);
+    ring(c, 1130, 491, 80, 170);                        /* 90 thick */
+    rect(c, 1400, 420, 1740, 562);                      /* a block, 142 thick */
+    disc(c, 160, 720, 70);
+    triangle(c, 330, 820, 600, 820, 330, 610);          /* a right triangle */
+    rect(c, 680, 630, 900, 700);                        /* 70 thick */
+    ring(c, 790, 780, 20, 50);
+    triangle(c, 1000, 690, 1300, 690, 1150, 840);       /* pointing down */
+    disc(c, 1580, 730, 80);
+    /* the bottom strip, rows 880-970 */
+    triangle_outline(c, 60, 970, 300, 970, 180, 880, 12);
+    ring(c, 420, 925, 32, 44);
+    disc(c, 540, 925, 9);
+    disc(c, 600, 925, 9);
+    rect(c, 680, 918, 1080, 934);                       /* a thin bar, 16 */
+    rect_outline(c, 1160, 880, 1460, 970, 14);
+    capsule(c, 1540, 960, 1740, 890, 7);
 }
 
-/* Boy&Ball: a boy (head, torso, arms, legs, feet) kicking a ball. */
+/* Boy&Ball: a boy (head, torso, arms, legs, feet) kicking a ball up into the
+ * air, on a thin line of ground, two birds above. The ball (radius 96: 97
+ * iterations) and the torso are in the middle rows; the strips at the top
+ * and the bottom hold only the birds, the ground and the ball's shadow
+ * (strokes of 12-16, done in 9 iterations) and the standing foot's sole. */
 #define BOYBALL_W 1400
 #define BOYBALL_H 1400
 static void boyball(canvas *c)
 {
-    disc(c, 520, 170, 92);                              /* head */
-    capsule(c, 520, 250, 520, 330, 45);                 /* neck */
-    ellipse(c, 520, 590, 84, 250, 0);                   /* torso */
-    capsule(c, 460, 480, 250, 590, 40);                 /* left arm, out */
-    capsule(c, 250, 590, 200, 820, 42);
-    capsule(c, 580, 420, 800, 540, 40);                 /* right arm, out */
-    capsule(c, 800, 540, 940, 400, 42);
-    capsule(c, 480, 800, 420, 1280, 60);                /* left leg */
-    ellipse(c, 370, 1310, 110, 45, 0);                  /* its foot */
-    capsule(c, 560, 800, 740, 1090, 60);                /* right leg, kicking */
-    capsule(c, 740, 1090, 880, 1180, 52);
-    ellipse(c, 930, 1210, 95, 40, -30);                 /* its foot */
-    disc(c, 1150, 1180, 96);                            /* the ball */
+    capsule(c, 840, 80, 890, 110, 6);                   /* the birds */
+    capsule(c, 890, 110, 940, 80, 6);
+    capsule(c, 1040, 120, 1080, 145, 6);
+    capsule(c, 1080, 145, 1120, 120, 6);
+    disc(c, 520, 262, 72);                              /* head */
+    capsule(c, 520, 320, 520, 380, 38);                 /* neck */
+    ellipse(c, 520, 570, 72, 210, 0);                   /* torso */
+    capsule(c, 465, 440, 290, 550, 36);                 /* left arm, out */
+    capsule(c, 290, 550, 240, 730, 38);
+    capsule(c, 575, 430, 760, 540, 36);                 /* right arm, out */
+    capsule(c, 760, 540, 880, 420, 38);
+    capsule(c, 490, 760, 440, 1120, 52);                /* left leg */
+    ellipse(c, 395, 1152, 95, 36, 0);                   /* its foot, on the ground */
+    capsule(c, 555, 760, 700, 960, 52);                 /* right leg, kicking */
+    capsule(c, 700, 960, 830, 1010, 46);
+    ellipse(c, 880, 1010, 80, 34, -25);                 /* its foot */
+    disc(c, 1130, 700, 96);                             /* the ball, in the air */
+    capsule(c, 60, 1195, 1340, 1195, 7);                /* the ground */
+    ellipse(c, 1130, 1240, 80, 8, 0);                   /* the ball's shadow */
 }
 
 #define LETTERS_TEXT "TILE"
-#define LETTERS_BLOCK 52        /* design units per font pixel */
+#define LETTERS_BLOCK 52        /* design units per font pixel of the text */
+#define LETTERS_SMALL 5         /* ... of the lines above and below it */
 
-/* Letters: text in a PSF font, each font pixel a square. The rows of the
- * glyph cells that no character of the text uses are left out. */
-static int letters_size(const thin_font *f, const char *text, int *w, int *h,
-                        int *top)
+/* Letters: a font specimen. The text in the middle, each font pixel a
+ * square of LETTERS_BLOCK units (strokes 104-156 thick: 105 iterations
+ * with TILE), a font pixel of margin around it; above it the alphabet in
+ * capitals, below it in small letters, each font pixel LETTERS_SMALL units
+ * (strokes 10-15: done in at most 14 iterations), centred, cut to the
+ * characters that fit the text's width. A line's strip is LETTERS_BLOCK
+ * units, its glyph rows, LETTERS_BLOCK units; a line none of whose
+ * characters the font draws is left out. Of the glyph cells, only the rows
+ * that some character of the text (of the line) uses are drawn. */
+static const char *const letters_lines[2] = {
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"};
+
+typedef struct letters_layout {
+    int width, rows, top;       /* the text: font pixels across (a margin of
+                                   one each side), rows with a margin of one
+                                   above and below, its first glyph row */
+    int n[2], lrows[2], ltop[2];/* the lines: characters, glyph rows (0: left
+                                   out), first glyph row */
+    double strip[2];            /* the lines' strips, design units */
+} letters_layout;
+
+/* The glyph rows the first n characters of s use: -1 when none. */
+static int rows_used(const thin_font *f, const char *s, size_t n, int *top, int *bottom)
 {
     int t = f->height, b = -1;
-    for (const char *s = text; *s; s++)
+    for (size_t i = 0; i < n; i++)
         for (int y = 0; y < f->height; y++)
             for (int x = 0; x < f->width; x++)
-                if (thin_font_pixel(f, (unsigned char)*s, x, y)) {
+                if (thin_font_pixel(f, (unsigned char)s[i], x, y)) {
                     if (y < t) t = y;
                     if (y > b) b = y;
                 }
     if (b < 0)
         return -1;
     *top = t;
-    *w = (int)strlen(text) * f->width + 2;      /* a font pixel of margin each side */
-    *h = b - t + 1 + 2;
+    *bottom = b;
     return 0;
 }
 
-static void letters(canvas *c, const thin_font *f, const char *text, int top)
+static int letters_size(const thin_font *f, const char *text, letters_layout *l)
 {
-    int n = (int)strlen(text);
+    int b;
+    if (rows_used(f, text, strlen(text), &l->top, &b) != 0)
+        return -1;
+    l->width = (int)strlen(text) * f->width + 2;
+    l->rows = b - l->top + 1 + 2;
+    for (int i = 0; i < 2; i++) {
+        size_t fit = (size_t)l->width * LETTERS_BLOCK / ((size_t)f->width * LETTERS_SMALL);
+        size_t n = strlen(letters_lines[i]);
+        l->n[i] = (int)(n < fit ? n : fit);
+        l->lrows[i] = 0;
+        l->strip[i] = 0;
+        if (rows_used(f, letters_lines[i], (size_t)l->n[i], &l->ltop[i], &b) == 0) {
+            l->lrows[i] = b - l->ltop[i] + 1;
+            l->strip[i] = 2.0 * LETTERS_BLOCK + (double)l->lrows[i] * LETTERS_SMALL;
+        }
+    }
+    return 0;
+}
+
+/* The n first characters of s, font pixels of 'block' units, the top left
+ * corner of glyph row 'top' of the first at (x0, y0); rows top..top+rows-1. */
+static void glyphs(canvas *c, const thin_font *f, const char *s, int n, double block,
+                   double x0, double y0, int top, int rows)
+{
     for (int i = 0; i < n; i++)
-        for (int gy = 0; gy < f->height; gy++)
+        for (int gy = top; gy < top + rows; gy++)
             for (int gx = 0; gx < f->width; gx++)
-                if (thin_font_pixel(f, (unsigned char)text[i], gx, gy)) {
-                    double x0 = (1 + i * f->width + gx) * (double)LETTERS_BLOCK;
-                    double y0 = (1 + gy - top) * (double)LETTERS_BLOCK;
-                    FOR_PIXELS(c, x0, y0, x0 + LETTERS_BLOCK, y0 + LETTERS_BLOCK) {
+                if (thin_font_pixel(f, (unsigned char)s[i], gx, gy)) {
+                    double bx = x0 + (i * f->width + gx) * block, by = y0 + (gy - top) * block;
+                    FOR_PIXELS(c, bx, by, bx + block, by + block) {
                         CENTRE(c);
-                        if (x >= x0 && x < x0 + LETTERS_BLOCK && y >= y0 &&
-                            y < y0 + LETTERS_BLOCK)
+                        if (x >= bx && x < bx + block && y >= by && y < by + block)
                             SET(c);
                     }
                 }
+}
+
+static void letters(canvas *c, const thin_font *f, const char *text, const letters_layout *l)
+{
+    double w = (double)l->width * LETTERS_BLOCK, y = l->strip[0];
+    glyphs(c, f, text, (int)strlen(text), LETTERS_BLOCK, LETTERS_BLOCK, y + LETTERS_BLOCK,
+           l->top, l->rows - 2);
+    for (int i = 0; i < 2; i++) {
+        if (l->lrows[i] == 0)
+            continue;
+        double lw = (double)l->n[i] * f->width * LETTERS_SMALL;
+        double ly = i == 0 ? LETTERS_BLOCK
+                           : l->strip[0] + (double)l->rows * LETTERS_BLOCK + LETTERS_BLOCK;
+        glyphs(c, f, letters_lines[i], l->n[i], LETTERS_SMALL, (w - lw) / 2, ly, l->ltop[i],
+               l->lrows[i]);
+    }
 }
 
 int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
@@ -345,7 +468,7 @@ int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
         return -1;
     }
     double dw, dh;
-    int top = 0;
+    letters_layout lay = {0};
     if (strcmp(scene, "figures") == 0) {
         dw = FIGURES_W;
         dh = FIGURES_H;
@@ -359,14 +482,13 @@ int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
         }
         if (!text)
             text = LETTERS_TEXT;
-        int w, h;
-        if (strlen(text) > 64 || letters_size(font, text, &w, &h, &top) != 0) {
+        if (strlen(text) > 64 || letters_size(font, text, &lay) != 0) {
             snprintf(msg, mlen, "text '%.64s': 1..64 characters the font draws",
                      text);
             return -1;
         }
-        dw = (double)w * LETTERS_BLOCK;
-        dh = (double)h * LETTERS_BLOCK;
+        dw = (double)lay.width * LETTERS_BLOCK;
+        dh = lay.strip[0] + (double)lay.rows * LETTERS_BLOCK + lay.strip[1];
     } else {
         snprintf(msg, mlen, "unknown scene '%s' (figures, letters or boyball)", scene);
         return -1;
@@ -381,13 +503,13 @@ int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
         snprintf(msg, mlen, "%s at zoom %g, %d copies: %s", scene, zoom, copies, why);
         return -1;
     }
-    canvas c = {&tile, zoom};
+    canvas c = {&tile, zoom, 1};
     if (strcmp(scene, "figures") == 0)
         figures(&c);
     else if (strcmp(scene, "boyball") == 0)
         boyball(&c);
     else
-        letters(&c, font, text, top);
+        letters(&c, font, text, &lay);
     if (thin_image_init(im, (int)(tw * copies), (int)th, why, sizeof why) != 0) {
         thin_image_free(&tile);
         snprintf(msg, mlen, "%s: %s", scene, why);
