@@ -30,8 +30,9 @@ ev() { (. "$CLUSTER_DIR/env" && eval "printf '%s\\n' \"\$$1\""); }
 # console's `spawn ->`, one host after the other) and prints each one's line
 # "host=... backend=... cgroup=... Q=... cpus=...", prefixed by the HOST asked for. The
 # console shows a remote task's output only when it reads a line of input, so
-# it gets empty lines while we wait; a host whose line has not come in 4 s
-# gets another try (3 in all).
+# it gets empty lines while we wait; a host whose line has not come in 10 s
+# (a loaded 1/9-CPU host starting a sanitizer build takes seconds) gets
+# another try (3 in all).
 spawn_probes() {
     out=$tmp/spawn.out
     : >"$out"
@@ -42,14 +43,14 @@ spawn_probes() {
                 echo "spawn -> -$h ${PROBER:-worker} --probe"
                 job=$((job + 1))
                 i=0
-                while [ "$i" -lt 40 ] && ! grep -q "\[$job:t[0-9a-f]*\] host=" "$out"; do
+                while [ "$i" -lt 100 ] && ! grep -q "\[$job:t[0-9a-f]*\] host=" "$out"; do
                     sleep 0.1; echo; i=$((i + 1))
                 done
                 grep -q "\[$job:t[0-9a-f]*\] host=" "$out" && { echo "$job $h" >>"$tmp/jobs"; break; }
             done
         done
         echo quit
-    ) | (. "$CLUSTER_DIR/env" && timeout 60 pvm) >"$out" 2>&1
+    ) | (. "$CLUSTER_DIR/env" && timeout 150 pvm) >"$out" 2>&1
     : >>"$tmp/jobs"
     while read -r job h; do
         echo "$h $(sed -n "s/.*\[$job:t[0-9a-f]*\] \(host=.*\)/\1/p" "$out" | head -n 1)"

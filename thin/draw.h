@@ -36,7 +36,8 @@ int thin_font_pixel(const thin_font *f, int c, int x, int y);
  * zoom (1 = the documented size; lengths scale by zoom, so the iterations
  * it takes roughly do too; 0.01..4), copies times side by side (1..64: the
  * rows grow longer, the iterations stay the same). The text of "letters" is
- * text (NULL: the default). Returns 0, or -1 with msg (an unknown scene, a
+ * text (NULL: the default, TILE), the alphabet small above and below it.
+ * Returns 0, or -1 with msg (an unknown scene, a
  * bad zoom or copies, no font for the letters, an image over the limits,
  * out of memory). */
 int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
