@@ -23,8 +23,9 @@ const char *wire_tag_name(int tag)
 {
     static const char *const names[] = {"JOB", "REQUEST", "WORK", "STOP", "RESULT",
                                         "STEAL", "GIVE", "IDLE", "TASKEXIT",
-                                        "HOSTDEL"};
-    return tag >= WIRE_JOB && tag <= WIRE_HOSTDEL ? names[tag - WIRE_JOB] : "?";
+                                        "HOSTDEL", "POOLJOB", "READY", "TASK",
+                                        "TASKDONE"};
+    return tag >= WIRE_JOB && tag <= WIRE_TASKDONE ? names[tag - WIRE_JOB] : "?";
 }
 
 double wire_now(void)
@@ -203,6 +204,54 @@ int wire_send_idle(int tid, int index, char *msg, size_t len)
     packer p = begin();
     pk_int(&p, &index, 1);
     return finish(&p, tid, WIRE_IDLE, msg, len);
+}
+
+int wire_send_pooljob(int tid, int index, const void *job, size_t jlen, char *msg,
+                      size_t len)
+{
+    int ints[] = {WIRE_VERSION, index};
+    long l = (long)jlen;
+    packer p = begin();
+    pk_int(&p, ints, 2);
+    pk_long(&p, &l, 1);
+    pk_bytes(&p, job, jlen);
+    return finish(&p, tid, WIRE_POOLJOB, msg, len);
+}
+
+int wire_send_ready(int tid, int index, const char *host, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_int(&p, &index, 1);
+    pk_str(&p, host);
+    return finish(&p, tid, WIRE_READY, msg, len);
+}
+
+static void pk_task(packer *p, const wire_task *t)
+{
+    int ints[] = {t->task, t->iteration};
+    double d[] = {t->t_recv, t->t_start, t->t_end};
+    long l = (long)t->len;
+    if (t->len > (size_t)WIRE_MAX_RESULT)
+        p->rc = PvmBadParam;
+    pk_int(p, ints, 2);
+    pk_double(p, d, 3);
+    pk_long(p, &l, 1);
+    pk_bytes(p, t->data, t->len);
+}
+
+int wire_send_task(int tid, const wire_task *t, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_task(&p, t);
+    return finish(&p, tid, WIRE_TASK, msg, len);
+}
+
+int wire_send_taskdone(int tid, int index, const wire_task *t, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_int(&p, &index, 1);
+    pk_task(&p, t);
+    return finish(&p, tid, WIRE_TASKDONE, msg, len);
 }
 
 /* ---- unpacking ------------------------------------------------------------------ */
@@ -439,4 +488,86 @@ int wire_unpack_notice(int *tid, char *msg, size_t len)
 {
     UPK(pvm_upkint(tid, 1, 1), "a notification");
     return 0;
+}
+
+int wire_unpack_pooljob(int *index, void **job, size_t *jlen, char *msg, size_t len)
+{
+    int ints[2];
+    long l;
+    *job = NULL;
+    *jlen = 0;
+    UPK(pvm_upkint(ints, 2, 1), "POOLJOB");
+    if (ints[0] != WIRE_VERSION)
+        return malformed(msg, len, "POOLJOB of version %d, this program speaks %d "
+                         "(master and workers from different builds?)", ints[0],
+                         WIRE_VERSION);
+    UPK(pvm_upklong(&l, 1, 1), "POOLJOB");
+    if (ints[1] < 0 || l < 0 || l > WIRE_MAX_JOB)
+        return malformed(msg, len, "POOLJOB for worker %d with %ld bytes", ints[1], l);
+    *index = ints[1];
+    void *data = malloc(l ? (size_t)l : 1);
+    if (!data)
+        return fail(PvmNoMem, msg, len, "a POOLJOB of %ld bytes", l);
+    int rc = upk_bytes(data, (size_t)l, msg, len);
+    if (rc < 0) {
+        free(data);
+        return rc;
+    }
+    *job = data;
+    *jlen = (size_t)l;
+    return 0;
+}
+
+int wire_unpack_ready(int *index, char *host, size_t hlen, char *msg, size_t len)
+{
+    char buf[1024];
+    int bytes, tag, src;
+    UPK(pvm_upkint(index, 1, 1), "READY");
+    /* pvm_upkstr has no length: bounded first through the message's size */
+    if (pvm_bufinfo(pvm_getrbuf(), &bytes, &tag, &src) < 0 || bytes > 1000)
+        return malformed(msg, len, "READY of %d bytes", bytes);
+    UPK(pvm_upkstr(buf), "READY's host");
+    if (*index < 0)
+        return malformed(msg, len, "READY from worker %d", *index);
+    copy_str(host, hlen, buf);
+    return 0;
+}
+
+static int upk_task(wire_task *t, const char *what, char *msg, size_t len)
+{
+    int ints[2];
+    double d[3];
+    long l;
+    memset(t, 0, sizeof *t);
+    UPK(pvm_upkint(ints, 2, 1), what);
+    UPK(pvm_upkdouble(d, 3, 1), what);
+    UPK(pvm_upklong(&l, 1, 1), what);
+    if (ints[0] < 0 || ints[1] < 1 || l < 0 || l > WIRE_MAX_RESULT)
+        return malformed(msg, len, "%s of task %d, iteration %d, %ld bytes", what,
+                         ints[0], ints[1], l);
+    *t = (wire_task){.task = ints[0], .iteration = ints[1], .t_recv = d[0],
+                     .t_start = d[1], .t_end = d[2], .len = (size_t)l};
+    t->data = malloc(t->len ? t->len : 1);
+    if (!t->data)
+        return fail(PvmNoMem, msg, len, "a %s of %zu bytes", what, t->len);
+    int rc = upk_bytes(t->data, t->len, msg, len);
+    if (rc < 0) {
+        free(t->data);
+        t->data = NULL;
+    }
+    return rc;
+}
+
+int wire_unpack_task(wire_task *t, char *msg, size_t len)
+{
+    return upk_task(t, "TASK", msg, len);
+}
+
+int wire_unpack_taskdone(int *index, wire_task *t, char *msg, size_t len)
+{
+    memset(t, 0, sizeof *t);
+    UPK(pvm_upkint(index, 1, 1), "TASKDONE");
+    if (*index < 0)
+        return malformed(msg, len, "TASKDONE from worker %d", *index);
+    return upk_task(t, "TASKDONE", msg, len);
 }

@@ -41,7 +41,9 @@
 
 enum {
     WIRE_JOB = 100, WIRE_REQUEST, WIRE_WORK, WIRE_STOP, WIRE_RESULT,
-    WIRE_STEAL, WIRE_GIVE, WIRE_IDLE, WIRE_TASKEXIT, WIRE_HOSTDEL
+    WIRE_STEAL, WIRE_GIVE, WIRE_IDLE, WIRE_TASKEXIT, WIRE_HOSTDEL,
+    /* the iterative pool (pool_master.c, pool_worker.c) */
+    WIRE_POOLJOB, WIRE_READY, WIRE_TASK, WIRE_TASKDONE
 };
 
 #define WIRE_VERSION 2
@@ -94,6 +96,16 @@ typedef struct wire_request {
     wire_result result;
 } wire_request;
 
+/* A task of the iterative pool, or (TASKDONE) its result: the application's
+ * opaque bytes. On unpack, data is allocated (free it). */
+typedef struct wire_task {
+    int task;               /* the application's task number, >= 0 */
+    int iteration;          /* >= 1 */
+    double t_recv, t_start, t_end;  /* TASKDONE: the worker's clock */
+    unsigned char *data;
+    size_t len;
+} wire_task;
+
 /* Each returns 0, or a negative PVM code with the message in msg. */
 int wire_send_job(int tid, const wire_job *j, char *msg, size_t len);
 int wire_send_request(int tid, const wire_request *r, char *msg, size_t len);
@@ -103,6 +115,20 @@ int wire_send_result(int tid, int index, const wire_result *r, char *msg, size_t
 int wire_send_steal(int tid, int index, char *msg, size_t len);
 int wire_send_give(int tid, long start, long size, char *msg, size_t len);
 int wire_send_idle(int tid, int index, char *msg, size_t len);
+
+/* The pool's messages: POOLJOB (master -> a new worker: its number and the
+ * job), READY (the worker's first message: its number and its host's own
+ * name; the worker is held from then on), TASK and TASKDONE. */
+int wire_send_pooljob(int tid, int index, const void *job, size_t jlen, char *msg,
+                      size_t len);
+int wire_send_ready(int tid, int index, const char *host, char *msg, size_t len);
+int wire_send_task(int tid, const wire_task *t, char *msg, size_t len);
+int wire_send_taskdone(int tid, int index, const wire_task *t, char *msg, size_t len);
+/* *job is allocated (at least 1 byte); host gets at most hlen - 1 bytes. */
+int wire_unpack_pooljob(int *index, void **job, size_t *jlen, char *msg, size_t len);
+int wire_unpack_ready(int *index, char *host, size_t hlen, char *msg, size_t len);
+int wire_unpack_task(wire_task *t, char *msg, size_t len);
+int wire_unpack_taskdone(int *index, wire_task *t, char *msg, size_t len);
 
 /* Unpacking: j->chain, j->tids, j->data are allocated (wire_job_free). */
 int wire_unpack_job(wire_job *j, char *msg, size_t len);

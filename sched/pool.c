@@ -403,3 +403,23 @@ void pool_meter_totals(const pool_meter *m, pool_totals *out)
     out->efficiency = ratio01(out->useful, out->held);
     out->ratio = out->time / out->efficiency;
 }
+
+void pool_carry_out(int N, int held, int idle, int pending, pool_moves *mv)
+{
+    N = N > 0 ? N : 0;
+    held = held > 0 ? held : 0;
+    idle = idle > 0 ? (idle < held ? idle : held) : 0;
+    pending = pending > 0 ? pending : 0;
+    int over = held + pending - N;                  /* pending beyond the target */
+    mv->cancel = over <= 0 ? 0 : over < pending ? over : pending;
+    pending -= mv->cancel;
+    int extra = held - N;                           /* held beyond the target */
+    mv->release = extra <= 0 ? 0 : extra < idle ? extra : idle;
+    held -= mv->release;
+    mv->request = N > held + pending ? N - held - pending : 0;
+}
+
+double pool_arrival(double t, double last, double delay)
+{
+    return (last > t ? last : t) + delay;
+}

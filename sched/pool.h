@@ -221,6 +221,29 @@ int pool_iteration_end(pool *p, const pool_iter_stats *st, pool_decision *why,
  * it. Returns Nworkers from now on, or -1 with err set for a bad number. */
 int pool_task_converged(pool *p, int task, sched_err *err);
 
+/* ---- Carrying out Nworkers, as counts ------------------------------------ */
+
+/* What Nworkers = N asks of a run that holds 'held' workers ('idle' of
+ * them without a task) with 'pending' requests not yet served ("Carrying
+ * out Nworkers" above): cancel the latest-made 'cancel' pending requests,
+ * release 'release' idle workers now, make 'request' new requests. A busy
+ * worker owed a release goes when its task is done: the caller counts it
+ * idle then and asks again before giving it another task. The runtime and
+ * the simulator both carry out Nworkers through this. Counts < 0 count
+ * as 0. */
+typedef struct pool_moves {
+    int cancel, release, request;
+} pool_moves;
+
+void pool_carry_out(int N, int held, int idle, int pending, pool_moves *mv);
+
+/* The allocation delay (docs/pool.md): the resource manager serves the
+ * requests one worker at a time, first come first served, 'delay' seconds
+ * each, so a request made at t arrives at max(t, last) + delay, where last
+ * is the arrival time of the latest request still pending (pass t, or
+ * anything <= t, when none is pending). */
+double pool_arrival(double t, double last, double delay);
+
 /* ---- The hand-out order -------------------------------------------------- */
 
 /* The order in which an iteration's tasks are handed to idle workers,

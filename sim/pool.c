@@ -108,21 +108,20 @@ static double pending_at(const srun *r, int i)
 static int carry_out(srun *r, int N, double t)
 {
     sched_err err;
-    while (r->p_n > 0 && r->held + r->p_n > N) {
-        r->p_n--;
-        r->out->cancelled++;
-    }
-    while (r->held > N && r->idle > 0) {
+    pool_moves mv;
+    pool_carry_out(N, r->held, r->idle, r->p_n, &mv);
+    r->p_n -= mv.cancel;
+    r->out->cancelled += mv.cancel;
+    for (int i = 0; i < mv.release; i++) {
         if (pool_meter_leave(&r->m, t, &err) != 0)
             return fail(r, "meter", &err);
         r->held--;
         r->idle--;
         r->out->released++;
     }
-    while (r->held + r->p_n < N) {
-        double after = r->p_n > 0 ? pending_at(r, r->p_n - 1) : t;
-        r->pending[(r->p_head + r->p_n) % r->tr->parts] = (after > t ? after : t) +
-                                                           r->c->delay;
+    for (int i = 0; i < mv.request; i++) {
+        double last = r->p_n > 0 ? pending_at(r, r->p_n - 1) : t;
+        r->pending[(r->p_head + r->p_n) % r->tr->parts] = pool_arrival(t, last, r->c->delay);
         r->p_n++;
         r->out->requested++;
     }

@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "sched/pool.h"
+#include "sched/poolrec.h"
 
 #define SIM_TRACE_MAX_PARTS 4096
 #define SIM_TRACE_MAX_ITERATIONS 1000000L
@@ -102,15 +103,10 @@ typedef struct sim_pool_config {
 /* 'adjust', the paper's parameters, the defaults above. */
 void sim_pool_config_init(sim_pool_config *c);
 
-typedef struct sim_pool_iter {
-    long number;            /* the trace's */
-    double begin;           /* seconds from the start */
-    int most;               /* most workers held at once during it */
-    int pending;            /* requests not yet served at its end */
-    pool_decision d;        /* tasks' times, held (d.current), requested
-                               (d.before), efficiency, time, Nworkers next */
-    int tasks;
-} sim_pool_iter;
+/* One iteration: number, begin, most workers held at once, requests
+ * pending at its end, its decision (task times, held, requested,
+ * efficiency, time, Nworkers next), tasks (sched/poolrec.h). */
+typedef pool_iter_rec sim_pool_iter;
 
 typedef struct sim_pool_result {
     sim_pool_iter *it;      /* one per iteration, n of them */

@@ -86,26 +86,14 @@ static void print_text(const sim_pool_config *c, const sim_trace *tr,
 static void print_csv(const sim_pool_config *c, const sim_trace *tr,
                       const sim_pool_result *r)
 {
-    printf("#run,strategy,asp,delay,border,scale,parts,iterations\n");
-    printf("run,%s,%s,%.9g,%.9g,%.9g,%d,%ld\n", c->type->name,
-           c->type == &pool_adjust ? (c->params.asp == POOL_ASP_CEIL ? "ceil" : "floor1") : "",
-           c->delay, c->border, c->scale, tr->parts, tr->n);
-    printf("#iteration,number,tasks,held,requested,pending,most,stable,begin,time,"
-           "efficiency,sum,max,min,asp,rule,capped,next\n");
-    for (long k = 0; k < r->n; k++) {
-        const sim_pool_iter *it = &r->it[k];
-        const pool_decision *d = &it->d;
-        printf("iteration,%ld,%d,%d,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%d,%d\n",
-               it->number, it->tasks, d->current, d->before, it->pending, it->most,
-               d->stable, it->begin, d->exec_time, d->efficiency, d->sum, d->max, d->min,
-               d->asp, pool_rule_name(d->rule), d->capped, d->nworkers);
-    }
-    const pool_totals *t = &r->totals;
-    printf("#total,time,workers,efficiency,time_per_efficiency,held,useful,peak,"
-           "peak_iteration,requested,cancelled,released\n");
-    printf("total,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%ld,%ld,%ld,%ld\n", t->time, t->workers,
-           t->efficiency, t->ratio, t->held, t->useful, r->peak, r->peak_number,
-           r->requested, r->cancelled, r->released);
+    poolrec_run run = {.type = c->type, .params = c->params, .delay = c->delay,
+                       .border = c->border, .scale = c->scale, .parts = tr->parts,
+                       .iterations = tr->n};
+    poolrec_counts n = {r->peak, r->peak_number, r->requested, r->cancelled,
+                        r->released};
+    poolrec_write_run(stdout, &run);
+    poolrec_write_iterations(stdout, r->it, r->n);
+    poolrec_write_total(stdout, &r->totals, &n);
 }
 
 int main(int argc, char **argv)
