@@ -62,10 +62,10 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 # ---- thin (begin)
 # Guo & Hall thinning and its master-worker parts (docs/thin.md): bin/thin,
 # bin/thin-images (the test images; scripts/heymann-images), libthin.a.
-THIN_MAINS := thin/main.c thin/images.c
+THIN_MAINS := thin/main.c thin/images.c thin/pvm.c
 THIN_SRC   := $(filter-out $(THIN_MAINS),$(wildcard thin/*.c))
 THIN_LIB   := $(BUILD)/libthin.a
-PROGRAMS   += $(BIN)/thin $(BIN)/thin-images
+PROGRAMS   += $(BIN)/thin $(BIN)/thin-images $(BIN)/thin-pool
 TESTS      += $(BIN)/test_thin
 TEST_SCRIPTS += tests/thin.sh
 # The rules below come before 'all': keep 'all' the default goal.
@@ -77,6 +77,9 @@ $(THIN_LIB): $(call obj,$(THIN_SRC))
 
 $(BIN)/thin: $(call obj,thin/main.c) $(THIN_LIB) $(SCHED_LIB)
 $(BIN)/thin-images: $(call obj,thin/images.c) $(THIN_LIB) $(SCHED_LIB)
+# bin/thin-pool: the thinning on the PVM pool (libdtss)
+$(BIN)/thin-pool: $(call obj,thin/pvm.c) $(THIN_LIB) $(DTSS_LIB)
+$(BIN)/thin-pool: LIBS += -lpvm3
 $(BIN)/test_thin: $(call obj,tests/test_thin.c) $(THIN_LIB) $(SCHED_LIB)
 # ---- thin (end)
 

@@ -292,6 +292,165 @@ const char *dtss_worker_errmsg(const dtss_worker *w);
 /* Leaves PVM and frees w (NULL: nothing). */
 void dtss_worker_close(dtss_worker *w);
 
+/* ---- an iterative run on a pool that grows and shrinks ---------------------
+ *
+ * Heymann, Senar, Luque & Livny, "Self-Adjusting Scheduling of Master-Worker
+ * Applications on Distributed Clusters" (Euro-Par 2001). The run is a batch
+ * of tasks per iteration; the master updates its own data between
+ * iterations. Each task is the application's number (0 .. ntasks - 1) and
+ * an opaque payload; its result is opaque bytes and the time its worker
+ * spent computing it. The runtime hands an iteration's tasks out in
+ * decreasing order of their average execution time so far (the largest
+ * alone on a machine, the small ones together), one at a time to each idle
+ * worker, and holds as many workers as the pool strategy asks
+ * (sched/pool.h: 'adjust', Figure 3.1; 'static', the paper's baseline):
+ * after every iteration it requests workers, or releases them.
+ *
+ * A worker is a process on a host of its own: the pool's hosts are the
+ * virtual machine's (all but the master's, or --hosts), one worker each at
+ * a time. Requests are served one worker at a time, 'delay' seconds each
+ * (a Condor pool's allocation is not immediate: docs/pool.md); a request
+ * served spawns the worker on a free host (pvm_spawn); its first message
+ * makes it held; releasing it stops it (it exits, its host is free again).
+ * A worker that dies or whose host leaves is lost: its task is handed out
+ * again, first, and the strategy's Nworkers is kept by a new request.
+ *
+ * The master:
+ *
+ *     dtss_pool *p = dtss_pool_new();
+ *     if (dtss_pool_args(p, &argc, argv) != DTSS_OK)    (--strategy, --delay...)
+ *         fail(dtss_pool_errmsg(p));
+ *     dtss_pool_job(p, &params, sizeof params);          (what workers need)
+ *     if (dtss_pool_start(p, ntasks) != DTSS_OK) fail(...);
+ *     for (each iteration) {
+ *         for (each task t of it) dtss_pool_task(p, t, payload, len);
+ *         dtss_task_result r;
+ *         while ((rc = dtss_pool_next(p, &r)) == DTSS_PIECE) {
+ *             store(r.task, r.data, r.len);
+ *             if (task r.task will not run again) dtss_pool_converged(p, r.task);
+ *         }
+ *         if (rc != DTSS_DONE) fail(dtss_pool_errmsg(p));
+ *         ... update the shared data, find the next iteration's tasks ...
+ *         dtss_pool_end_iteration(p, next_ntasks);   (0: the last; workers go)
+ *     }
+ *     dtss_pool_summary(p, stdout);
+ *     dtss_pool_write_record(p, "run.csv");
+ *     dtss_pool_free(p);
+ *
+ * A worker (spawned by the master; dtss_is_worker tells it apart):
+ *
+ *     dtss_pool_worker *w;
+ *     if (dtss_pool_worker_open(&w, argc, argv) != DTSS_OK) fail(...);
+ *     job = dtss_pool_worker_job(w, &len);
+ *     int task; const void *in; size_t n;
+ *     while ((rc = dtss_pool_worker_next(w, &task, &in, &n)) == DTSS_PIECE)
+ *         dtss_pool_worker_result(w, out, outlen);      (compute, then answer)
+ *     dtss_pool_worker_close(w);              (rc: DTSS_DONE when released)
+ */
+
+typedef struct dtss_pool dtss_pool;
+
+/* A new master: strategy adjust, the paper's parameters, the allocation
+ * delay 13 s, every host but the master's. NULL only out of memory. */
+dtss_pool *dtss_pool_new(void);
+
+/* Options (as on the command line, without "--"):
+ *   strategy NAME     adjust (default, Figure 3.1) or static (the paper's
+ *                     non-self-adjusting baseline)
+ *   asp READING       adjust: Nworkers = floor(asp) + 1 (floor1, default)
+ *                     or ceil(asp) (ceil)
+ *   threshold X       adjust: add a worker when an iteration took longer
+ *                     than max + MAX(min, X max) (0.15)
+ *   efficiency E      adjust: release one below this efficiency (0.8)
+ *   delay S           allocation delay, seconds, 0 .. 10^6 (13: the
+ *                     delay that gives the paper's Figure 4.2 at its scale,
+ *                     largest 8-part task ~50 s; scale it with the tasks)
+ *   hosts H1,H2,...   the pool's hosts (a host may repeat: a worker each)
+ *   local N           the pool is N places on the master's own host
+ *   worker PATH       the worker program (default: this program)
+ * DTSS_ENOENT for an unknown name, DTSS_EINVAL for a bad value (named);
+ * before dtss_pool_start only (DTSS_EMISUSE after). */
+int dtss_pool_set(dtss_pool *p, const char *name, const char *value);
+/* Takes the options above out of argv (as dtss_master_args does). */
+int dtss_pool_args(dtss_pool *p, int *argc, char **argv);
+void dtss_pool_usage(FILE *f);
+int dtss_pool_job(dtss_pool *p, const void *job, size_t len);
+/* As dtss_master_log: verbose 1 tells of every request, join and release. */
+void dtss_pool_log(dtss_pool *p, FILE *f, const char *prefix, int verbose);
+
+/* Joins PVM, finds the pool's hosts and requests ntasks workers (Figure
+ * 3.1 step 1; 1 .. 10^6 tasks). t = 0 of the run's times is now. DTSS_OK;
+ * DTSS_EPVM (no pvmd); DTSS_EINVAL / DTSS_ENOENT for options (a host not in
+ * the virtual machine, no host for the pool). */
+int dtss_pool_start(dtss_pool *p, int ntasks);
+
+/* Adds task 'task' (0 .. ntasks - 1, once an iteration) with its payload
+ * (copied) to the iteration; the first after dtss_pool_end_iteration (or
+ * dtss_pool_start) opens the next iteration. */
+int dtss_pool_task(dtss_pool *p, int task, const void *payload, size_t len);
+
+typedef struct dtss_task_result {
+    int task;
+    int iteration;          /* 1, 2, ... */
+    const void *data;       /* the bytes its worker returned, valid until */
+    size_t len;             /* the next call */
+    double seconds;         /* its execution time, as the worker measured it */
+    int worker;             /* 1, 2, ...: the record's worker number */
+} dtss_task_result;
+
+/* Runs the iteration until a task's result is in: DTSS_PIECE with *r;
+ * DTSS_DONE when every task of the iteration is in (the iteration ended
+ * with the last result); or an error (DTSS_ELOST: no worker is held and
+ * none can be had; DTSS_EPVM). Each task's result comes once, whatever
+ * workers are lost. */
+int dtss_pool_next(dtss_pool *p, dtss_task_result *r);
+
+/* Task 'task' will not run again (the static strategy then releases its
+ * worker when no other task remains for it; adjust ignores it). */
+int dtss_pool_converged(dtss_pool *p, int task);
+
+/* After DTSS_DONE: the strategy decides the number of workers from the
+ * iteration's task times, knowing the next iteration has next_ntasks tasks
+ * (0: there is none; every worker is released and waited for). */
+int dtss_pool_end_iteration(dtss_pool *p, int next_ntasks);
+
+/* After the last iteration: the run's figures (Table 4.1's columns). */
+typedef struct dtss_pool_stats {
+    int iterations;
+    double time;            /* seconds, from dtss_pool_start to the last result */
+    double workers;         /* held on average (worker-seconds / time) */
+    double efficiency;      /* task seconds / worker-seconds held */
+    int peak;               /* most workers held at once */
+    long requested, cancelled, released, lost;
+} dtss_pool_stats;
+int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s);
+/* One line: "STRATEGY: iterations N, workers W, efficiency E, time T s,
+ * time/efficiency R s, peak P". */
+void dtss_pool_summary(const dtss_pool *p, FILE *f);
+/* A workload field of the record (key=value as dtss_master_field). */
+int dtss_pool_field(dtss_pool *p, const char *key, const char *value);
+/* The run record (sched/poolrec.h; "-": stdout), whole or not at all. */
+int dtss_pool_write_record(dtss_pool *p, const char *path);
+const char *dtss_pool_errmsg(const dtss_pool *p);
+/* Stops and kills any worker still there, leaves PVM, frees p. */
+void dtss_pool_free(dtss_pool *p);
+
+typedef struct dtss_pool_worker dtss_pool_worker;
+
+/* Joins PVM, waits for the job and tells the master it is ready. *w is set
+ * even on error (but out of memory); close it. */
+int dtss_pool_worker_open(dtss_pool_worker **w, int argc, char **argv);
+const void *dtss_pool_worker_job(const dtss_pool_worker *w, size_t *len);
+/* The next task: DTSS_PIECE with its number and payload (valid until the
+ * next call); DTSS_DONE when released; DTSS_ELOST when the master died. The
+ * previous task's result is sent first. */
+int dtss_pool_worker_next(dtss_pool_worker *w, int *task, const void **payload,
+                          size_t *len);
+/* The result of the task in hand (copied; once). */
+int dtss_pool_worker_result(dtss_pool_worker *w, const void *data, size_t len);
+const char *dtss_pool_worker_errmsg(const dtss_pool_worker *w);
+void dtss_pool_worker_close(dtss_pool_worker *w);
+
 /* The load probe alone (no PVM): writes "host=NAME backend=B cgroup=PATH
  * Q=N cpus=N" for this host to line (len bytes), Q being the processes in
  * its run-queue (the caller counts itself). backend: "auto", "proc" or

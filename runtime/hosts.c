@@ -12,133 +12,22 @@
 
 #include <pvm3.h>
 
+#include "runtime/join.h"
 #include "runtime/master.h"
-
-/* The virtual machine as pvm_config reports it, and the master's host. */
-typedef struct vm {
-    struct pvmhostinfo *hi;
-    int nhost, me;
-} vm;
-
-/* Mode --local N: N workers on the master's own host. */
-static int pick_local(dtss_master *m, const vm *v, int *pick)
-{
-    for (int k = 0; k < m->local; k++)
-        pick[k] = v->me;
-    return m->local;
-}
-
-/* Mode --hosts H1,H2,...: the named hosts, in that order (a name may repeat). */
-static int pick_named(dtss_master *m, const vm *v, int *pick, int max)
-{
-    char *copy = strdup(m->hosts), *save = NULL;
-    int n = 0;
-    if (!copy)
-        return master_fail(m, DTSS_ENOMEM, "out of memory"), -1;
-    for (char *h = strtok_r(copy, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
-        int found = -1;
-        for (int i = 0; i < v->nhost && found < 0; i++)
-            if (strcmp(v->hi[i].hi_name, h) == 0)
-                found = i;
-        if (found < 0) {
-            char list[512] = "";
-            for (int i = 0; i < v->nhost; i++) {
-                strncat(list, " ", sizeof list - strlen(list) - 1);
-                strncat(list, v->hi[i].hi_name, sizeof list - strlen(list) - 1);
-            }
-            master_fail(m, DTSS_ENOENT, "--hosts: no host '%s' in the virtual machine "
-                        "(it has:%s)", h, list);
-            free(copy);
-            return -1;
-        }
-        if (n == max) {
-            master_fail(m, DTSS_EINVAL, "--hosts: more than %d workers", max);
-            free(copy);
-            return -1;
-        }
-        pick[n++] = found;
-    }
-    free(copy);
-    return n;
-}
-
-/* The default: every host but the master's own (with it, --include-self). */
-static int pick_all(dtss_master *m, const vm *v, int *pick)
-{
-    int n = 0;
-    for (int i = 0; i < v->nhost; i++)
-        if (i != v->me || m->include_self)
-            pick[n++] = i;
-    return n;
-}
-
-/* Was this process started by a pvmd (the console's `spawn ->`, or any
- * pvm_spawn)? Its parent process is one. */
-static int spawned_by_pvmd(void)
-{
-    char path[64], comm[32] = "";
-    snprintf(path, sizeof path, "/proc/%ld/comm", (long)getppid());
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    int got = fgets(comm, sizeof comm, f) != NULL;
-    fclose(f);
-    return got && strcmp(comm, "pvmd\n") == 0;
-}
-
-/* A master that PVM started (the console places tasks round-robin) on
- * another host than the virtual machine's master host may have landed on a
- * host that gets a worker -- on the emulated cluster, inside that host's CPU
- * share. Refused, saying how to start it on the master host. (A master run
- * from a shell anywhere is where its user put it.) */
-static int check_placement(dtss_master *m, const vm *v, int mydtid)
-{
-    if (v->nhost < 2 || v->hi[0].hi_tid == mydtid || !spawned_by_pvmd())
-        return DTSS_OK;
-    char self[4096], *name = self;
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[n > 0 ? n : 0] = '\0';
-    if (strrchr(self, '/'))
-        name = strrchr(self, '/') + 1;
-    return master_fail(m, DTSS_EINVAL, "PVM started this master on host %s, not on the "
-                       "virtual machine's master host %s (the console places tasks "
-                       "round-robin, so a master may land on a host that gets a worker, "
-                       "in its CPU share); start it on %s: spawn -%s -> %s ...",
-                       v->hi[v->me].hi_name, v->hi[0].hi_name, v->hi[0].hi_name,
-                       v->hi[0].hi_name, *name ? name : "PROGRAM");
-}
 
 int hosts_choose(dtss_master *m)
 {
-    vm v;
-    int narch;
-    int rc = pvm_config(&v.nhost, &narch, &v.hi);
-    if (rc < 0)
-        return master_fail(m, DTSS_EPVM, "pvm_config: %s", wire_strerror(rc));
-    int mydtid = pvm_tidtohost(pvm_mytid());
-    v.me = 0;
-    for (int i = 0; i < v.nhost; i++)
-        if (v.hi[i].hi_tid == mydtid)
-            v.me = i;
-    if ((rc = check_placement(m, &v, mydtid)) != DTSS_OK)
-        return rc;
+    runtime_vm v;
+    char msg[512];
     int max = WIRE_MAX_WORKERS;
     int *pick = malloc(sizeof *pick * (size_t)max);
     if (!pick)
         return master_fail(m, DTSS_ENOMEM, "out of memory");
-    int n = m->local ? pick_local(m, &v, pick)
-          : m->hosts ? pick_named(m, &v, pick, max)
-          : pick_all(m, &v, pick);
+    int n = runtime_hosts(m->hosts, m->local, m->include_self, &v, pick, max, msg,
+                          sizeof msg);
     if (n < 0) {
         free(pick);
-        return DTSS_ENOENT;
-    }
-    if (n == 0) {
-        free(pick);
-        return master_fail(m, DTSS_EINVAL, "no hosts to use: the virtual machine has "
-                           "only this host (%s); add hosts (a hostfile, or 'add HOST' "
-                           "in the pvm console), or run workers here with --local N "
-                           "or --include-self", v.hi[v.me].hi_name);
+        return master_fail(m, -n, "%s", msg);
     }
     double *speed = malloc(sizeof *speed * (size_t)n);
     m->w = calloc((size_t)n, sizeof *m->w);

@@ -12,6 +12,7 @@
 
 #include <pvm3.h>
 
+#include "runtime/join.h"
 #include "runtime/master.h"
 #include "sched/parse.h"
 
@@ -150,24 +151,6 @@ void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r)
     m->cur_off = 0;
 }
 
-/* pvm_mytid without libpvm's own complaints on stderr when no pvmd runs:
- * the caller gets one clear message instead. */
-static int quiet_mytid(void)
-{
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
-    if (saved >= 0 && null >= 0)
-        dup2(null, STDERR_FILENO);
-    int me = pvm_mytid();
-    if (saved >= 0 && null >= 0) {
-        fflush(stderr);
-        dup2(saved, STDERR_FILENO);
-    }
-    if (saved >= 0) close(saved);
-    if (null >= 0) close(null);
-    return me;
-}
-
 /* The scheme and its parameters, checked against I before anything starts. */
 int dtss_master_check(dtss_master *m)
 {
@@ -220,28 +203,10 @@ int dtss_master_start(dtss_master *m)
         return rc;
     if (m->tree && m->journal_path)
         master_log(m, 1, "no journal under tree (--journal %s ignored)", m->journal_path);
-    /* As root, libpvm prints a 20-line banner and ends the process unless
-     * PVM_ALLOW_ROOT is set: say it in one line instead, before any PVM call. */
-    if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT"))
-        return master_fail(m, DTSS_EPVM, "PVM runs as root only with PVM_ALLOW_ROOT set: "
-                           "source the cluster's env file (. build/cluster/env, after "
-                           "make cluster-up), or export PVM_ALLOW_ROOT=yes for a virtual "
-                           "machine of your own");
-    pvm_setopt(PvmAutoErr, 0);
-    int me = quiet_mytid();
-    if (me < 0)
-        return master_fail(m, DTSS_EPVM, "no PVM daemon to talk to (pvm_mytid: %s): "
-                           "start the virtual machine first (pvm HOSTFILE, or make "
-                           "cluster-up and source its env file); with several, "
-                           "PVM_TMP must name the master's directory",
-                           wire_strerror(me));
+    char msg[512];
+    if (runtime_join(msg, sizeof msg) < 0)
+        return master_fail(m, DTSS_EPVM, "%s", msg);
     m->joined = 1;
-    /* Direct TCP routes between the master and its workers, not through the
-     * pvmds (workers accept them; their worker-to-worker messages, in
-     * Tree-Scheduling, go through the pvmds). */
-    pvm_setopt(PvmRoute, PvmRouteDirect);
-    pvm_setopt(PvmShowTids, 0);
-    pvm_catchout(stderr);
     if ((rc = hosts_choose(m)) != DTSS_OK || (rc = hosts_spawn(m)) != DTSS_OK)
         return rc;
     snprintf(m->rec.scheme, sizeof m->rec.scheme, "%s", m->tree ? "tree" : m->cfg.type->name);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "runtime/args.h"
 #include "runtime/master.h"
 #include "sched/parse.h"
 
@@ -169,53 +170,26 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     return DTSS_OK;
 }
 
+static int arg_kind(const char *name)
+{
+    const option_def *o = find(name);
+    return o ? o->has_value : scheme_param(name) ? 1 : -1;
+}
+
+static int arg_set(void *m, const char *name, const char *value)
+{
+    return dtss_master_set(m, name, value);
+}
+
+static int arg_fail(void *m, const char *msg)
+{
+    return master_fail(m, DTSS_EINVAL, "%s", msg);
+}
+
 int dtss_master_args(dtss_master *m, int *argc, char **argv)
 {
-    int out = 1, i = 1;
-    while (i < *argc) {
-        char *a = argv[i];
-        if (strcmp(a, "--") == 0)
-            break;
-        if (strncmp(a, "--", 2) != 0 || !a[2]) {
-            argv[out++] = argv[i++];
-            continue;
-        }
-        char name[64];
-        const char *eq = strchr(a + 2, '=');
-        size_t n = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-        if (n >= sizeof name) {
-            argv[out++] = argv[i++];
-            continue;
-        }
-        memcpy(name, a + 2, n);
-        name[n] = '\0';
-        const option_def *o = find(name);
-        if (!o && !scheme_param(name)) {
-            argv[out++] = argv[i++];        /* the application's */
-            continue;
-        }
-        int has_value = o ? o->has_value : 1;
-        const char *value = NULL;
-        if (has_value) {
-            if (eq)
-                value = eq + 1;
-            else if (i + 1 < *argc)
-                value = argv[++i];
-            else
-                return master_fail(m, DTSS_EINVAL, "option '--%s' needs a value", name);
-        } else if (eq) {
-            return master_fail(m, DTSS_EINVAL, "option '--%s' takes no value", name);
-        }
-        int rc = dtss_master_set(m, name, value);
-        if (rc != DTSS_OK)
-            return rc;
-        i++;
-    }
-    while (i < *argc)
-        argv[out++] = argv[i++];
-    argv[out] = NULL;
-    *argc = out;
-    return DTSS_OK;
+    static const args_ops ops = {arg_kind, arg_set, arg_fail};
+    return args_take(argc, argv, &ops, m);
 }
 
 void dtss_master_usage(FILE *f)

@@ -1,0 +1,32 @@
+/* join.h: joining PVM and choosing hosts, shared by the loop master
+ * (master.c, hosts.c) and the pool master (pool_master.c). Not installed. */
+#ifndef JOIN_H
+#define JOIN_H
+
+#include <stddef.h>
+
+struct pvmhostinfo;
+
+/* Joins PVM as the master: refuses root without PVM_ALLOW_ROOT (libpvm would
+ * print a banner and exit), keeps libpvm's own complaints off stderr, routes
+ * messages directly, passes the workers' output to stderr. Returns this
+ * task's tid, or -1 with one line in msg saying how to fix it. */
+int runtime_join(char *msg, size_t len);
+
+/* The virtual machine as pvm_config reports it, and the master's host. */
+typedef struct runtime_vm {
+    struct pvmhostinfo *hi;
+    int nhost, me;
+} runtime_vm;
+
+/* Reads the virtual machine into *v and picks the hosts that get a worker,
+ * indexes into v->hi, into pick (max of them): --local N (N times the
+ * master's host), --hosts H1,H2 (those, in order, a name may repeat), or
+ * every host but the master's (with it when include_self). Returns the
+ * number picked (>= 1), or -DTSS_E... with msg: a host not in the virtual
+ * machine (the ones it has listed), none to use, a master placed by PVM
+ * on a worker's host. */
+int runtime_hosts(const char *hosts, int local, int include_self, runtime_vm *v,
+                  int *pick, int max, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,124 @@
+/* pool.h (runtime/): what the pool master's files share (not installed).
+ *
+ *   pool_master.c   the run: start, requests served after the allocation
+ *                   delay, spawning, joins, the iteration's tasks handed out
+ *                   in the strategy's order, results, losses, releases
+ *   pool_options.c  dtss_pool_set / args / usage: the options
+ *   pool_record.c   the figures, the summary and the run record
+ *   pool_worker.c   the worker's side
+ *
+ * Every decision is sched/pool.h's: Nworkers (pool_iteration_end,
+ * pool_task_converged), carrying it out (pool_carry_out), the allocation
+ * delay (pool_arrival), the hand-out order (pool_order), held and useful
+ * time (pool_meter_*). This file only carries them out on PVM.
+ */
+#ifndef RUNTIME_POOL_H
+#define RUNTIME_POOL_H
+
+#include <stdio.h>
+
+#include "runtime/dtss.h"
+#include "runtime/wire.h"
+#include "sched/pool.h"
+#include "sched/poolrec.h"
+
+/* A place for a worker: a host of the pool, one worker at a time. */
+typedef struct pslot {
+    char *host;
+    int used;               /* a worker is on it (until its exit is noticed) */
+    int dead;               /* its host left, or a spawn on it failed */
+} pslot;
+
+enum { PW_STARTING, PW_IDLE, PW_BUSY, PW_LEAVING, PW_GONE };
+
+typedef struct pworker {
+    int tid, slot, state;
+    int task;               /* its task (an index into the iteration's), -1 */
+    char *seen_host;        /* the host's own name, from READY */
+    double spawned, joined, left;   /* NAN: not (yet) */
+    const char *why;        /* how it left: released, lost, end */
+    int tasks;
+    double busy;            /* seconds computing tasks */
+} pworker;
+
+enum { PT_QUEUED, PT_OUT, PT_DONE };
+
+typedef struct ptask {
+    int task;
+    unsigned char *payload;
+    size_t len;
+    int state, worker, tries;
+    double seconds;         /* the execution time of the run that counted */
+} ptask;
+
+/* A task done, for the record. */
+typedef struct ptask_rec {
+    int iteration, task, worker, tries;
+    double sent, started, finished, received, seconds;
+} ptask_rec;
+
+enum { P_NEW, P_READY, P_OPEN, P_RUNNING, P_ENDED, P_FINISHED, P_FAILED };
+
+struct dtss_pool {
+    /* options */
+    const pool_type *type;
+    pool_params par;
+    double delay;
+    char *hosts;
+    int local;
+    char *worker_path;
+    void *job;
+    size_t job_len;
+    FILE *log;
+    char prefix[64];
+    int verbose;
+    /* the run */
+    int state;
+    int joined;
+    int ntasks;
+    pool *pl;
+    pool_meter meter;
+    int target;             /* Nworkers now */
+    double t0, wall0;       /* the start: monotonic and wall clocks */
+    pslot *slot;
+    int nslot;
+    pworker *w;
+    int nw, capw;
+    double *req;            /* pending requests: their arrival times, in order */
+    int nreq, capreq;
+    char spawn_err[512];    /* the last failed spawn */
+    /* the iteration */
+    int iteration;
+    ptask *tk;
+    int ntk, captk;
+    int *queue;             /* indexes into tk, to hand out from qhead on */
+    int qhead, qlen, capq;
+    int ndone, most;
+    double begin, last_end, border;
+    int *st_task;           /* the ended iteration's numbers and times */
+    double *st_time;
+    pool_iter_stats st;
+    /* the record */
+    pool_iter_rec *it;
+    int nit, capit;
+    ptask_rec *tr;
+    int ntr, captr;
+    char **fkey, **fval;
+    int nf;
+    poolrec_counts counts;
+    long lost;
+    char date[32];
+    /* the result in hand */
+    wire_task cur;
+    int cur_worker;
+    double cur_seconds;
+    char err[512];
+};
+
+/* pool_master.c */
+int pool_fail(dtss_pool *p, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void pool_log(const dtss_pool *p, int progress, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,787 @@
+/* pool_master.c: an iterative master-worker run whose pool of workers grows
+ * and shrinks (dtss.h, "an iterative run on a pool"), on PVM.
+ *
+ * Heymann, Senar, Luque & Livny, Euro-Par 2001, Figure 3.1 and Sec. 3.1,
+ * carried out as sched/pool.h says ("Carrying out Nworkers"):
+ *  - the strategy's Nworkers is a target: pool_carry_out says how many
+ *    pending requests to cancel (the latest first), idle workers to release
+ *    and requests to make; a busy worker owed a release goes when its
+ *    result is in, before it could get another task;
+ *  - a request is served after the allocation delay (pool_arrival: one
+ *    worker at a time, 'delay' seconds each): the master spawns the worker
+ *    on a free host of the pool (pvm_spawn) and sends it the job; the
+ *    worker is held from its READY on (pool_meter_join) until it is
+ *    released (STOP, pool_meter_leave) or lost;
+ *  - an iteration's tasks go out in pool_order's order (decreasing average
+ *    time), one to each idle worker, the lowest-numbered idle worker first;
+ *    a lost worker's task goes back to the head of the queue and runs
+ *    again (only the result of the run that completes counts);
+ *  - the iteration ends when its last result is in (pool_meter_end); the
+ *    application's update follows, then dtss_pool_end_iteration asks the
+ *    strategy for Nworkers (pool_iteration_end).
+ * Times are seconds from dtss_pool_start on the monotonic clock; the
+ * workers' own times (started, finished) are their wall clocks, shifted by
+ * the wall clock at the start.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "runtime/join.h"
+#include "runtime/pool.h"
+
+#define POOL_EXIT_WAIT 10.0     /* s the end waits for released workers to exit */
+#define POOL_MAX_TRIES 10       /* a task whose worker is lost this often ends the run */
+
+int pool_fail(dtss_pool *p, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, sizeof p->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void pool_log(const dtss_pool *p, int progress, const char *fmt, ...)
+{
+    if (!p->log || (progress && !p->verbose))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(p->log, "%s: ", p->prefix);
+    vfprintf(p->log, fmt, ap);
+    fputc('\n', p->log);
+    va_end(ap);
+    fflush(p->log);
+}
+
+const char *dtss_pool_errmsg(const dtss_pool *p)
+{
+    return p ? p->err : "out of memory";
+}
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Seconds since the start. */
+static double now(const dtss_pool *p)
+{
+    return mono() - p->t0;
+}
+
+/* Grows *a (elements of size sz, *cap of them) to hold n. */
+static int grow(void *a, int *cap, int n, size_t sz)
+{
+    if (n <= *cap)
+        return 0;
+    int c = *cap ? *cap : 16;
+    while (c < n)
+        c *= 2;
+    void *b = realloc(*(void **)a, sz * (size_t)c);
+    if (!b)
+        return -1;
+    *(void **)a = b;
+    *cap = c;
+    return 0;
+}
+
+static int count(const dtss_pool *p, int state)
+{
+    int n = 0;
+    for (int i = 0; i < p->nw; i++)
+        n += p->w[i].state == state;
+    return n;
+}
+
+static int held(const dtss_pool *p)
+{
+    return count(p, PW_IDLE) + count(p, PW_BUSY);
+}
+
+static int meter(dtss_pool *p, int rc, const sched_err *err)
+{
+    return rc == SCHED_OK ? DTSS_OK : pool_fail(p, DTSS_EINVAL, "pool meter: %s", err->msg);
+}
+
+/* ---- the pool's hosts and workers ------------------------------------------ */
+
+static int carry_out(dtss_pool *p);
+
+int dtss_pool_start(dtss_pool *p, int ntasks)
+{
+    sched_err err;
+    char msg[512];
+    if (p->state != P_NEW)
+        return pool_fail(p, DTSS_EMISUSE, "dtss_pool_start: called twice");
+    if (ntasks < 1 || ntasks > POOL_MAX_TASKS)
+        return pool_fail(p, DTSS_EINVAL, "dtss_pool_start: %d tasks (1 .. %d)", ntasks,
+                         POOL_MAX_TASKS);
+    p->state = P_FAILED;                /* until it succeeds */
+    p->ntasks = ntasks;
+    if (!(p->pl = pool_new(p->type, ntasks, &p->par, &err)))
+        return pool_fail(p, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL, "%s",
+                         err.msg);
+    if (runtime_join(msg, sizeof msg) < 0)
+        return pool_fail(p, DTSS_EPVM, "%s", msg);
+    p->joined = 1;
+    runtime_vm v;
+    int max = WIRE_MAX_WORKERS;
+    int *pick = malloc(sizeof *pick * (size_t)max);
+    if (!pick)
+        return pool_fail(p, DTSS_ENOMEM, "out of memory");
+    int n = runtime_hosts(p->hosts, p->local, 0, &v, pick, max, msg, sizeof msg);
+    if (n < 0) {
+        free(pick);
+        return pool_fail(p, -n, "%s", msg);
+    }
+    p->slot = calloc((size_t)n, sizeof *p->slot);
+    if (!p->slot) {
+        free(pick);
+        return pool_fail(p, DTSS_ENOMEM, "out of memory for %d hosts", n);
+    }
+    for (int i = 0; i < n; i++)
+        if (!(p->slot[p->nslot++].host = strdup(v.hi[pick[i]].hi_name))) {
+            free(pick);
+            return pool_fail(p, DTSS_ENOMEM, "out of memory for %d hosts", n);
+        }
+    free(pick);
+    /* Notices of the pool's hosts that leave. */
+    int *dtids = malloc(sizeof *dtids * (size_t)v.nhost), nd = 0;
+    if (!dtids)
+        return pool_fail(p, DTSS_ENOMEM, "out of memory");
+    for (int i = 0; i < v.nhost; i++)
+        if (i != v.me)
+            dtids[nd++] = v.hi[i].hi_tid;
+    int rc = nd ? pvm_notify(PvmHostDelete, WIRE_HOSTDEL, nd, dtids) : 0;
+    free(dtids);
+    if (rc < 0)
+        return pool_fail(p, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+    time_t t = time(NULL);
+    strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%S", localtime(&t));
+    p->t0 = mono();
+    p->wall0 = wire_now();
+    pool_meter_init(&p->meter, 0);
+    p->target = pool_workers(p->pl);
+    p->state = P_READY;
+    pool_log(p, 1, "%s pool of %d host%s, %d tasks, allocation delay %g s: "
+             "requesting %d workers", p->type->name, p->nslot, p->nslot == 1 ? "" : "s",
+             ntasks, p->delay, p->target);
+    return carry_out(p);
+}
+
+/* Releases worker i (it was idle): STOP; it is held no more. */
+static int release(dtss_pool *p, int i)
+{
+    sched_err err;
+    pworker *w = &p->w[i];
+    char msg[256];
+    double t = now(p);
+    if (wire_send_stop(w->tid, msg, sizeof msg) < 0)
+        pool_log(p, 0, "worker %d: %s (released anyway)", i + 1, msg);
+    w->state = PW_LEAVING;
+    w->left = t;
+    w->why = "released";
+    p->counts.released++;
+    pool_log(p, 1, "t=%.2f released worker %d (%s)", t, i + 1, p->slot[w->slot].host);
+    return meter(p, pool_meter_leave(&p->meter, t, &err), &err);
+}
+
+/* Carries out Nworkers = p->target now (sched/pool.h, "Carrying out"). */
+static int carry_out(dtss_pool *p)
+{
+    pool_moves mv;
+    double t = now(p);
+    int h = held(p) + count(p, PW_STARTING);
+    pool_carry_out(p->target, h, count(p, PW_IDLE), p->nreq, &mv);
+    p->nreq -= mv.cancel;
+    p->counts.cancelled += mv.cancel;
+    if (mv.cancel)
+        pool_log(p, 1, "t=%.2f cancelled %d request%s", t, mv.cancel,
+                 mv.cancel == 1 ? "" : "s");
+    for (int i = p->nw - 1, k = 0; i >= 0 && k < mv.release; i--)
+        if (p->w[i].state == PW_IDLE) {
+            int rc = release(p, i);
+            if (rc != DTSS_OK)
+                return rc;
+            k++;
+        }
+    if (grow(&p->req, &p->capreq, p->nreq + mv.request, sizeof *p->req) != 0)
+        return pool_fail(p, DTSS_ENOMEM, "out of memory for %d requests",
+                         p->nreq + mv.request);
+    for (int k = 0; k < mv.request; k++) {
+        double last = p->nreq ? p->req[p->nreq - 1] : t;
+        p->req[p->nreq++] = pool_arrival(t, last, p->delay);
+        p->counts.requested++;
+    }
+    if (mv.request)
+        pool_log(p, 1, "t=%.2f requested %d worker%s (the last comes at t=%.2f)", t,
+                 mv.request, mv.request == 1 ? "" : "s", p->req[p->nreq - 1]);
+    return DTSS_OK;
+}
+
+/* The worker program: --worker, or this program itself. */
+static const char *worker_program(const dtss_pool *p, char *buf, size_t len)
+{
+    if (p->worker_path)
+        return p->worker_path;
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = '\0';
+    return buf;
+}
+
+static int free_slot(const dtss_pool *p)
+{
+    for (int s = 0; s < p->nslot; s++)
+        if (!p->slot[s].used && !p->slot[s].dead)
+            return s;
+    return -1;
+}
+
+/* Serves the requests that have arrived while a host is free: spawns a
+ * worker for each and sends it the job. */
+static int serve_requests(dtss_pool *p)
+{
+    char self[4096], flag[] = "--dtss-worker", msg[256];
+    char *args[] = {flag, NULL};
+    int s;
+    while (p->nreq > 0 && p->req[0] <= now(p) && (s = free_slot(p)) >= 0) {
+        const char *prog = worker_program(p, self, sizeof self);
+        if (!prog)
+            return pool_fail(p, DTSS_EPVM, "cannot tell which program this is "
+                             "(/proc/self/exe); name the worker program with --worker");
+        int tid, n = pvm_spawn((char *)prog, args, PvmTaskHost, p->slot[s].host, 1, &tid);
+        if (n != 1) {
+            int e = n < 0 ? n : tid;
+            snprintf(p->spawn_err, sizeof p->spawn_err, "pvm_spawn(%.200s) on host %.64s: %s%s",
+                     prog, p->slot[s].host, wire_strerror(e), e == PvmNoFile ?
+                     ": the worker program is not in PVM's search path; give the "
+                     "hostfile's * line ep=/path/to/bin (or use --worker PATH)" : "");
+            pool_log(p, 0, "%s: the host is left out of the pool", p->spawn_err);
+            p->slot[s].dead = 1;
+            continue;
+        }
+        if (grow(&p->w, &p->capw, p->nw + 1, sizeof *p->w) != 0) {
+            pvm_kill(tid);
+            return pool_fail(p, DTSS_ENOMEM, "out of memory for %d workers", p->nw + 1);
+        }
+        memmove(p->req, p->req + 1, sizeof *p->req * (size_t)--p->nreq);
+        int i = p->nw++;
+        p->w[i] = (pworker){.tid = tid, .slot = s, .state = PW_STARTING, .task = -1,
+                            .spawned = now(p), .joined = NAN, .left = NAN};
+        p->slot[s].used = 1;
+        int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &tid);
+        if (rc < 0)
+            return pool_fail(p, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+        if (wire_send_pooljob(tid, i + 1, p->job, p->job_len, msg, sizeof msg) < 0)
+            pool_log(p, 0, "worker %d: %s (waiting for its exit)", i + 1, msg);
+        pool_log(p, 1, "t=%.2f spawned worker %d on %s", p->w[i].spawned, i + 1,
+                 p->slot[s].host);
+    }
+    return DTSS_OK;
+}
+
+/* ---- the iteration ----------------------------------------------------------- */
+
+int dtss_pool_task(dtss_pool *p, int task, const void *payload, size_t len)
+{
+    if (p->state != P_READY && p->state != P_OPEN)
+        return pool_fail(p, DTSS_EMISUSE, "dtss_pool_task: %s", p->state == P_NEW ?
+                         "before dtss_pool_start" : p->state == P_ENDED ?
+                         "the iteration has ended: call dtss_pool_end_iteration first" :
+                         "not now (the iteration runs, or the run is over)");
+    if (task < 0 || task >= p->ntasks)
+        return pool_fail(p, DTSS_EINVAL, "task %d: the run has tasks 0 .. %d", task,
+                         p->ntasks - 1);
+    if (len > (size_t)WIRE_MAX_RESULT)
+        return pool_fail(p, DTSS_EINVAL, "task %d: a payload of %zu bytes (at most %ld)",
+                         task, len, WIRE_MAX_RESULT);
+    for (int k = 0; k < p->ntk; k++)
+        if (p->tk[k].task == task)
+            return pool_fail(p, DTSS_EINVAL, "task %d added twice to iteration %d", task,
+                             p->iteration + 1);
+    if (grow(&p->tk, &p->captk, p->ntk + 1, sizeof *p->tk) != 0)
+        return pool_fail(p, DTSS_ENOMEM, "out of memory for %d tasks", p->ntk + 1);
+    unsigned char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return pool_fail(p, DTSS_ENOMEM, "out of memory for a payload of %zu bytes", len);
+    if (len)
+        memcpy(copy, payload, len);
+    p->tk[p->ntk++] = (ptask){.task = task, .payload = copy, .len = len,
+                              .state = PT_QUEUED, .worker = -1};
+    p->state = P_OPEN;
+    return DTSS_OK;
+}
+
+/* The iteration begins: its hand-out order, the meter. */
+static int begin(dtss_pool *p)
+{
+    sched_err err;
+    int *num = malloc(sizeof *num * (size_t)p->ntk);
+    if (!num || grow(&p->queue, &p->capq, p->ntk, sizeof *p->queue) != 0) {
+        free(num);
+        return pool_fail(p, DTSS_ENOMEM, "out of memory for %d tasks", p->ntk);
+    }
+    for (int k = 0; k < p->ntk; k++)
+        num[k] = p->tk[k].task;
+    if (pool_order(p->pl, num, p->ntk, &err) != SCHED_OK) {
+        free(num);
+        return pool_fail(p, DTSS_EINVAL, "%s", err.msg);
+    }
+    for (int k = 0; k < p->ntk; k++)        /* task numbers back to indexes */
+        for (int j = 0; j < p->ntk; j++)
+            if (p->tk[j].task == num[k])
+                p->queue[k] = j;
+    free(num);
+    p->qhead = 0;
+    p->qlen = p->ntk;
+    p->ndone = 0;
+    p->iteration++;
+    double t = now(p);
+    if (p->iteration > 1)
+        p->border += t - p->last_end;
+    p->begin = t;
+    p->most = held(p);
+    p->state = P_RUNNING;
+    return meter(p, pool_meter_begin(&p->meter, t, &err), &err);
+}
+
+/* Task k goes back to the head of the queue (its worker was lost). */
+static void requeue(dtss_pool *p, int k)
+{
+    p->tk[k].state = PT_QUEUED;
+    p->tk[k].worker = -1;
+    if (p->qhead == 0) {
+        memmove(p->queue + 1, p->queue, sizeof *p->queue * (size_t)p->qlen);
+        p->qhead = 1;
+    }
+    p->queue[--p->qhead] = k;
+    p->qlen++;
+}
+
+/* Worker i is gone (its exit or its host's noticed). */
+static int gone(dtss_pool *p, int i, const char *why)
+{
+    sched_err err;
+    pworker *w = &p->w[i];
+    double t = now(p);
+    int was = w->state;
+    w->state = PW_GONE;
+    p->slot[w->slot].used = 0;
+    if (was == PW_LEAVING)
+        return DTSS_OK;                 /* released, and now exited */
+    w->why = why;
+    w->left = t;
+    if (was == PW_STARTING) {
+        pool_log(p, 0, "worker %d on %s exited before it was ready", i + 1,
+                 p->slot[w->slot].host);
+        return carry_out(p);
+    }
+    p->lost++;
+    int rc = meter(p, pool_meter_leave(&p->meter, t, &err), &err);
+    if (rc != DTSS_OK)
+        return rc;
+    if (was == PW_BUSY && w->task >= 0) {
+        pool_log(p, 0, "t=%.2f worker %d on %s lost: its task %d of iteration %d runs "
+                 "again", t, i + 1, p->slot[w->slot].host, p->tk[w->task].task,
+                 p->iteration);
+        requeue(p, w->task);
+    } else {
+        pool_log(p, 0, "t=%.2f worker %d on %s lost", t, i + 1, p->slot[w->slot].host);
+    }
+    w->task = -1;
+    return carry_out(p);
+}
+
+/* Idle workers (the lowest-numbered first) take the queue's next tasks. */
+static int dispatch(dtss_pool *p)
+{
+    char msg[256];
+    for (int i = 0; i < p->nw && p->qlen > 0; i++) {
+        pworker *w = &p->w[i];
+        if (w->state != PW_IDLE)
+            continue;
+        int k = p->queue[p->qhead];
+        ptask *tk = &p->tk[k];
+        if (tk->tries >= POOL_MAX_TRIES)
+            return pool_fail(p, DTSS_ELOST, "task %d of iteration %d lost its worker %d "
+                             "times: the run ends (does the worker program fail? its "
+                             "messages are above)", tk->task, p->iteration, tk->tries);
+        wire_task m = {.task = tk->task, .iteration = p->iteration, .data = tk->payload,
+                       .len = tk->len};
+        if (wire_send_task(w->tid, &m, msg, sizeof msg) < 0) {
+            pool_log(p, 0, "worker %d: %s", i + 1, msg);
+            int rc = gone(p, i, "lost");
+            if (rc != DTSS_OK)
+                return rc;
+            continue;
+        }
+        p->qhead++;
+        p->qlen--;
+        tk->state = PT_OUT;
+        tk->worker = i;
+        tk->tries++;
+        w->state = PW_BUSY;
+        w->task = k;
+        if (grow(&p->tr, &p->captr, p->ntr + 1, sizeof *p->tr) != 0)
+            return pool_fail(p, DTSS_ENOMEM, "out of memory for the record");
+        /* the record's line, completed when the result is in */
+        p->tr[p->ntr] = (ptask_rec){.iteration = p->iteration, .task = tk->task,
+                                    .worker = i + 1, .tries = tk->tries, .sent = now(p),
+                                    .started = NAN, .finished = NAN, .received = NAN,
+                                    .seconds = NAN};
+        p->ntr++;
+    }
+    return DTSS_OK;
+}
+
+/* The iteration's last result is in. */
+static int end(dtss_pool *p)
+{
+    sched_err err;
+    free(p->st_task);
+    free(p->st_time);
+    p->st_task = malloc(sizeof *p->st_task * (size_t)p->ntk);
+    p->st_time = malloc(sizeof *p->st_time * (size_t)p->ntk);
+    if (!p->st_task || !p->st_time)
+        return pool_fail(p, DTSS_ENOMEM, "out of memory for %d tasks", p->ntk);
+    for (int k = 0; k < p->ntk; k++) {
+        p->st_task[k] = p->tk[k].task;
+        p->st_time[k] = p->tk[k].seconds;
+    }
+    p->st = (pool_iter_stats){.ntask = p->ntk, .task = p->st_task, .time = p->st_time};
+    double t = now(p);
+    p->state = P_ENDED;
+    p->last_end = t;
+    return meter(p, pool_meter_end(&p->meter, t, &p->st, &err), &err);
+}
+
+/* The record line of worker i's task k, as sent. */
+static ptask_rec *task_line(dtss_pool *p, int i, int task)
+{
+    for (int r = p->ntr - 1; r >= 0 && p->tr[r].iteration == p->iteration; r--)
+        if (p->tr[r].worker == i + 1 && p->tr[r].task == task && isnan(p->tr[r].received))
+            return &p->tr[r];
+    return NULL;
+}
+
+/* A TASKDONE from worker i is in the receive buffer: 1 when it is a result
+ * to hand out (in p->cur), 0 when it is not wanted. */
+static int take_result(dtss_pool *p, int i, int *ready)
+{
+    char msg[256];
+    int index;
+    wire_task r;
+    *ready = 0;
+    if (wire_unpack_taskdone(&index, &r, msg, sizeof msg) < 0) {
+        pool_log(p, 0, "worker %d: %s (ignored)", i + 1, msg);
+        return DTSS_OK;
+    }
+    pworker *w = &p->w[i];
+    if (w->state != PW_BUSY || w->task < 0 || p->tk[w->task].task != r.task ||
+        r.iteration != p->iteration || index != i + 1) {
+        pool_log(p, 0, "worker %d: a result of task %d, iteration %d that it was not "
+                 "computing (ignored)", i + 1, r.task, r.iteration);
+        free(r.data);
+        return DTSS_OK;
+    }
+    double t = now(p);
+    double secs = r.t_end - r.t_start;
+    if (!(secs >= 0) || !isfinite(secs))
+        secs = 0;
+    ptask_rec *line = task_line(p, i, r.task);
+    if (line) {
+        line->started = r.t_start - p->wall0;
+        line->finished = r.t_end - p->wall0;
+        line->received = t;
+        line->seconds = secs;
+    }
+    p->tk[w->task].state = PT_DONE;
+    p->tk[w->task].seconds = secs;
+    w->state = PW_IDLE;
+    w->task = -1;
+    w->tasks++;
+    w->busy += secs;
+    p->ndone++;
+    free(p->cur.data);
+    p->cur = r;
+    p->cur_worker = i + 1;
+    p->cur_seconds = secs;
+    *ready = 1;
+    int rc = carry_out(p);          /* a release it was owed */
+    if (rc == DTSS_OK && p->ndone == p->ntk)
+        rc = end(p);
+    return rc;
+}
+
+/* A READY from worker i: it is held from now on. */
+static int take_ready(dtss_pool *p, int i)
+{
+    sched_err err;
+    char msg[256], host[256];
+    int index;
+    pworker *w = &p->w[i];
+    if (wire_unpack_ready(&index, host, sizeof host, msg, sizeof msg) < 0 ||
+        index != i + 1 || w->state != PW_STARTING) {
+        pool_log(p, 0, "worker %d: an unexpected READY (ignored)", i + 1);
+        return DTSS_OK;
+    }
+    double t = now(p);
+    free(w->seen_host);
+    w->seen_host = strdup(host);
+    w->joined = t;
+    w->state = PW_IDLE;
+    int rc = meter(p, pool_meter_join(&p->meter, t, &err), &err);
+    if (rc != DTSS_OK)
+        return rc;
+    int h = held(p);
+    if (p->state == P_RUNNING && h > p->most)
+        p->most = h;
+    if (h > p->counts.peak) {
+        p->counts.peak = h;
+        p->counts.peak_number = p->iteration + (p->state == P_RUNNING ? 0 : 1);
+    }
+    pool_log(p, 1, "t=%.2f worker %d joined on %s (%d held)", t, i + 1,
+             p->slot[w->slot].host, h);
+    return carry_out(p);
+}
+
+static int worker_of(const dtss_pool *p, int tid)
+{
+    for (int i = 0; i < p->nw; i++)
+        if (p->w[i].tid == tid && p->w[i].state != PW_GONE)
+            return i;
+    return -1;
+}
+
+/* Waits for one message (at most until the next request is due, when a
+ * host is free for it) and acts on it. *ready: a result is in p->cur. */
+static int step(dtss_pool *p, int *ready)
+{
+    char msg[256];
+    *ready = 0;
+    int rc = serve_requests(p);
+    if (rc != DTSS_OK)
+        return rc;
+    if (p->state == P_RUNNING && (rc = dispatch(p)) != DTSS_OK)
+        return rc;
+    if (p->state == P_RUNNING && p->ndone == p->ntk)
+        return DTSS_OK;
+    int starting = count(p, PW_STARTING), leaving = count(p, PW_LEAVING);
+    int s = free_slot(p);
+    if (held(p) + starting == 0 && leaving == 0 && (p->nreq == 0 || s < 0))
+        return pool_fail(p, DTSS_ELOST, "no worker is held and none can be had: %s",
+                         p->nreq == 0 ? "no request is pending" : p->spawn_err[0] ?
+                         p->spawn_err : "every host of the pool was lost");
+    int bufid;
+    if (p->nreq > 0 && s >= 0) {
+        double wait = p->req[0] - now(p);
+        if (wait < 0)
+            wait = 0;
+        struct timeval tv = {(long)wait, (long)((wait - (long)wait) * 1e6)};
+        bufid = pvm_trecv(-1, -1, &tv);
+    } else {
+        bufid = pvm_recv(-1, -1);
+    }
+    if (bufid < 0)
+        return pool_fail(p, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+    if (bufid == 0)
+        return DTSS_OK;                 /* a request is due */
+    int bytes, tag, src, tid;
+    pvm_bufinfo(bufid, &bytes, &tag, &src);
+    if (tag == WIRE_TASKEXIT || tag == WIRE_HOSTDEL) {
+        if (wire_unpack_notice(&tid, msg, sizeof msg) < 0)
+            return DTSS_OK;
+        if (tag == WIRE_TASKEXIT) {
+            int i = worker_of(p, tid);
+            return i < 0 ? DTSS_OK : gone(p, i, "lost");
+        }
+        for (int i = 0; i < p->nw; i++)     /* a host left: its workers with it */
+            if (p->w[i].state != PW_GONE && pvm_tidtohost(p->w[i].tid) == tid) {
+                p->slot[p->w[i].slot].dead = 1;
+                if ((rc = gone(p, i, "lost")) != DTSS_OK)
+                    return rc;
+            }
+        return DTSS_OK;
+    }
+    int i = worker_of(p, src);
+    if (i < 0)
+        return DTSS_OK;                 /* not from a worker of the pool */
+    if (tag == WIRE_READY)
+        return take_ready(p, i);
+    if (tag == WIRE_TASKDONE && p->state == P_RUNNING)
+        return take_result(p, i, ready);
+    return DTSS_OK;
+}
+
+int dtss_pool_next(dtss_pool *p, dtss_task_result *r)
+{
+    int rc;
+    if (p->state == P_ENDED)
+        return DTSS_DONE;
+    if (p->state == P_OPEN && (rc = begin(p)) != DTSS_OK)
+        return rc;
+    if (p->state != P_RUNNING)
+        return pool_fail(p, DTSS_EMISUSE, "dtss_pool_next: no task was added to the "
+                         "iteration (dtss_pool_task)");
+    for (;;) {
+        int ready;
+        if ((rc = step(p, &ready)) != DTSS_OK) {
+            p->state = P_FAILED;
+            return rc;
+        }
+        if (ready) {
+            *r = (dtss_task_result){.task = p->cur.task, .iteration = p->cur.iteration,
+                                    .data = p->cur.data, .len = p->cur.len,
+                                    .seconds = p->cur_seconds,
+                                    .worker = p->cur_worker};
+            return DTSS_PIECE;
+        }
+    }
+}
+
+int dtss_pool_converged(dtss_pool *p, int task)
+{
+    sched_err err;
+    if (p->state != P_RUNNING && p->state != P_ENDED)
+        return pool_fail(p, DTSS_EMISUSE, "dtss_pool_converged: no iteration runs");
+    int N = pool_task_converged(p->pl, task, &err);
+    if (N < 0)
+        return pool_fail(p, DTSS_EINVAL, "%s", err.msg);
+    p->target = N;
+    return carry_out(p);
+}
+
+/* The run is over: every worker released, and waited for a while. */
+static int finish(dtss_pool *p)
+{
+    p->target = 0;
+    int rc = carry_out(p);
+    if (rc != DTSS_OK)
+        return rc;
+    double until = now(p) + POOL_EXIT_WAIT;
+    while ((count(p, PW_LEAVING) > 0 || count(p, PW_STARTING) > 0) && now(p) < until) {
+        double wait = until - now(p);
+        struct timeval tv = {(long)wait, (long)((wait - (long)wait) * 1e6)};
+        char msg[256];
+        int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src, tid;
+        if (bufid <= 0)
+            break;
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == WIRE_TASKEXIT && wire_unpack_notice(&tid, msg, sizeof msg) == 0) {
+            int i = worker_of(p, tid);
+            if (i >= 0) {               /* released, or one that never was ready */
+                p->w[i].state = PW_GONE;
+                p->slot[p->w[i].slot].used = 0;
+            }
+        } else if (tag == WIRE_READY) {     /* a late one: stop it */
+            int i = worker_of(p, src);
+            if (i >= 0 && p->w[i].state == PW_STARTING) {
+                wire_send_stop(src, msg, sizeof msg);
+                p->w[i].state = PW_LEAVING;
+                p->w[i].why = "end";
+                p->w[i].left = now(p);
+            }
+        }
+    }
+    for (int i = 0; i < p->nw; i++)
+        if (p->w[i].state == PW_STARTING || p->w[i].state == PW_LEAVING) {
+            pool_log(p, 0, "worker %d did not exit within %g s: killed", i + 1,
+                     POOL_EXIT_WAIT);
+            pvm_kill(p->w[i].tid);
+            p->w[i].state = PW_GONE;
+        }
+    p->state = P_FINISHED;
+    return DTSS_OK;
+}
+
+int dtss_pool_end_iteration(dtss_pool *p, int next_ntasks)
+{
+    sched_err err;
+    if (p->state != P_ENDED)
+        return pool_fail(p, DTSS_EMISUSE, "dtss_pool_end_iteration: the iteration has "
+                         "not ended (dtss_pool_next has not returned DTSS_DONE)");
+    if (next_ntasks < 0 || next_ntasks > p->ntasks)
+        return pool_fail(p, DTSS_EINVAL, "dtss_pool_end_iteration: next_ntasks %d (0 .. "
+                         "%d)", next_ntasks, p->ntasks);
+    p->st.next_tasks = next_ntasks;
+    if (grow(&p->it, &p->capit, p->nit + 1, sizeof *p->it) != 0)
+        return pool_fail(p, DTSS_ENOMEM, "out of memory for the record");
+    pool_iter_rec *it = &p->it[p->nit];
+    int N = pool_iteration_end(p->pl, &p->st, &it->d, &err);
+    if (N < 0)
+        return pool_fail(p, DTSS_EINVAL, "%s", err.msg);
+    p->nit++;
+    it->number = p->iteration;
+    it->begin = p->begin;
+    it->most = p->most;
+    it->tasks = p->ntk;
+    for (int k = 0; k < p->ntk; k++)
+        free(p->tk[k].payload);
+    p->ntk = 0;
+    p->target = N;
+    pool_log(p, 1, "iteration %d: %d tasks in %.3f s, efficiency %.2f, %d held: "
+             "Nworkers %d (%s)", p->iteration, it->tasks, it->d.exec_time,
+             it->d.efficiency, it->d.current, N, pool_rule_name(it->d.rule));
+    int rc;
+    if (next_ntasks == 0) {
+        rc = finish(p);
+        it->pending = p->nreq;
+        return rc;
+    }
+    p->state = P_READY;
+    rc = carry_out(p);
+    it->pending = p->nreq;
+    return rc;
+}
+
+void dtss_pool_free(dtss_pool *p)
+{
+    if (!p)
+        return;
+    if (p->joined) {
+        for (int i = 0; i < p->nw; i++)
+            if (p->w[i].state != PW_GONE)
+                pvm_kill(p->w[i].tid);
+        pvm_catchout(NULL);
+        pvm_exit();
+    }
+    for (int s = 0; s < p->nslot; s++)
+        free(p->slot[s].host);
+    for (int i = 0; i < p->nw; i++)
+        free(p->w[i].seen_host);
+    for (int k = 0; k < p->ntk; k++)
+        free(p->tk[k].payload);
+    for (int f = 0; f < p->nf; f++) {
+        free(p->fkey[f]);
+        free(p->fval[f]);
+    }
+    free(p->fkey);
+    free(p->fval);
+    free(p->slot);
+    free(p->w);
+    free(p->req);
+    free(p->tk);
+    free(p->queue);
+    free(p->st_task);
+    free(p->st_time);
+    free(p->it);
+    free(p->tr);
+    free(p->cur.data);
+    free(p->hosts);
+    free(p->worker_path);
+    free(p->job);
+    pool_free(p->pl);
+    free(p);
+}

@@ -1,0 +1,178 @@
+/* pool_worker.c: a worker of the iterative pool (dtss.h): joins PVM, takes
+ * the job, says READY (from then on it is held), then computes the tasks
+ * it is sent, one at a time, until the master releases it (STOP) or exits.
+ * A task's execution time is the worker's own: from the moment
+ * dtss_pool_worker_next hands it to the application to the moment its
+ * result is given (messages excluded). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "runtime/dtss.h"
+#include "runtime/wire.h"
+
+struct dtss_pool_worker {
+    int parent, joined, index;
+    int done;                   /* released, lost or failed */
+    void *job;
+    size_t job_len;
+    wire_task cur;              /* the task in hand (data: its payload) */
+    int in_hand, answered;
+    unsigned char *res;         /* its result */
+    size_t res_len;
+    double t_start, t_end;
+    char err[512];
+};
+
+static int fail(dtss_pool_worker *w, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(dtss_pool_worker *w, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+    w->done = 1;
+    return code;
+}
+
+const char *dtss_pool_worker_errmsg(const dtss_pool_worker *w)
+{
+    return w ? w->err : "out of memory";
+}
+
+const void *dtss_pool_worker_job(const dtss_pool_worker *w, size_t *len)
+{
+    if (len)
+        *len = w->job_len;
+    return w->job;
+}
+
+/* The next message from the master (or the notice of its exit). */
+static int wait_master(dtss_pool_worker *w, int *tag)
+{
+    char msg[256];
+    for (;;) {
+        int bufid = pvm_recv(-1, -1), bytes, src, tid;
+        if (bufid < 0)
+            return fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+        pvm_bufinfo(bufid, &bytes, tag, &src);
+        if (*tag == WIRE_TASKEXIT) {
+            if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && tid == w->parent)
+                return fail(w, DTSS_ELOST, "the master exited");
+            continue;
+        }
+        if (src != w->parent)
+            continue;
+        if (*tag == WIRE_STOP)
+            return fail(w, DTSS_DONE, "released by the master");
+        return DTSS_OK;
+    }
+}
+
+int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
+{
+    dtss_pool_worker *w = *wp = calloc(1, sizeof *w);
+    char msg[256], host[256] = "";
+    int tag;
+    if (!w)
+        return DTSS_ENOMEM;
+    if (!dtss_is_worker(argc, argv))
+        return fail(w, DTSS_EMISUSE, "not spawned by a master: workers are started by "
+                    "the master program (dtss_pool_start)");
+    if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT"))
+        return fail(w, DTSS_EPVM, "PVM runs as root only with PVM_ALLOW_ROOT set");
+    pvm_setopt(PvmAutoErr, 0);
+    int me = pvm_mytid();
+    if (me < 0)
+        return fail(w, DTSS_EPVM, "no PVM daemon (pvm_mytid: %s)", wire_strerror(me));
+    w->joined = 1;
+    w->parent = pvm_parent();
+    if (w->parent < 0)
+        return fail(w, DTSS_EMISUSE, "not spawned by a master (pvm_parent: %s)",
+                    wire_strerror(w->parent));
+    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &w->parent);
+    if (rc < 0)
+        return fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+    do
+        if ((rc = wait_master(w, &tag)) != DTSS_OK)
+            return rc;
+    while (tag != WIRE_POOLJOB);
+    if (wire_unpack_pooljob(&w->index, &w->job, &w->job_len, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "a bad job: %s", msg);
+    gethostname(host, sizeof host - 1);
+    if (wire_send_ready(w->parent, w->index, host, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "%s", msg);
+    return DTSS_OK;
+}
+
+int dtss_pool_worker_result(dtss_pool_worker *w, const void *data, size_t len)
+{
+    if (!w->in_hand || w->answered)
+        return fail(w, DTSS_EMISUSE, "dtss_pool_worker_result: no task in hand%s",
+                    w->answered ? " (its result was given already)" : "");
+    w->t_end = wire_now();
+    unsigned char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return fail(w, DTSS_ENOMEM, "out of memory for a result of %zu bytes", len);
+    if (len)
+        memcpy(copy, data, len);
+    w->res = copy;
+    w->res_len = len;
+    w->answered = 1;
+    return DTSS_OK;
+}
+
+int dtss_pool_worker_next(dtss_pool_worker *w, int *task, const void **payload,
+                          size_t *len)
+{
+    char msg[256];
+    int tag, rc;
+    if (w->done)
+        return DTSS_EMISUSE;
+    if (w->in_hand) {                           /* the last task's result */
+        if (!w->answered)
+            w->t_end = wire_now();
+        wire_task r = {.task = w->cur.task, .iteration = w->cur.iteration,
+                       .t_recv = w->cur.t_recv, .t_start = w->t_start, .t_end = w->t_end,
+                       .data = w->res, .len = w->res_len};
+        rc = wire_send_taskdone(w->parent, w->index, &r, msg, sizeof msg);
+        free(w->res);
+        free(w->cur.data);
+        w->res = NULL;
+        w->cur.data = NULL;
+        w->in_hand = w->answered = 0;
+        if (rc < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+    }
+    do
+        if ((rc = wait_master(w, &tag)) != DTSS_OK)
+            return rc;
+    while (tag != WIRE_TASK);
+    double t = wire_now();
+    if (wire_unpack_task(&w->cur, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "a bad task: %s", msg);
+    w->cur.t_recv = t;
+    w->in_hand = 1;
+    *task = w->cur.task;
+    *payload = w->cur.data;
+    *len = w->cur.len;
+    w->t_start = wire_now();
+    return DTSS_PIECE;
+}
+
+void dtss_pool_worker_close(dtss_pool_worker *w)
+{
+    if (!w)
+        return;
+    if (w->joined)
+        pvm_exit();
+    free(w->job);
+    free(w->cur.data);
+    free(w->res);
+    free(w);
+}

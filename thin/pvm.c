@@ -1,0 +1,259 @@
+/* pvm.c: bin/thin-pool, Guo & Hall thinning as Heymann et al.'s iterative
+ * master-worker application on PVM: the image cut into M horizontal parts,
+ * a task per awake part per iteration, computed by a pool of workers that
+ * grows and shrinks by a pool strategy (libdtss, dtss.h "an iterative run
+ * on a pool"). The master keeps the image: it packs each part's task with
+ * its border rows (thin_parts_task), stores the results (thin_parts_store)
+ * and updates the borders between iterations (thin_parts_end); the
+ * skeleton is bin/thin's, bit for bit, whatever the pool does.
+ *
+ * A part whose task deleted nothing is reported converged
+ * (dtss_pool_converged): it sleeps from then on unless a neighbour's change
+ * reaches its border rows (thin_parts_begin wakes it; in the test images
+ * that never happens, docs/thin.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/dtss.h"
+#include "sched/outfile.h"
+#include "sched/parse.h"
+#include "thin/thin.h"
+
+#define fail(...) parse_fail("thin-pool", __VA_ARGS__)
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: thin-pool IN.pbm --parts M [-o OUT.pbm] [options] [pool options]\n"
+"\n"
+"Thins a binary image (Guo & Hall 1989, as bin/thin) on PVM: the image in M\n"
+"horizontal parts, one task per part per iteration, handed to a pool of\n"
+"workers that grows and shrinks by Heymann et al.'s strategies (the largest\n"
+"tasks first). Needs a running virtual machine (make cluster-up HOSTFILE=\n"
+"hostfiles/heymann, or --local N on a pvmd of your own).\n"
+"\n"
+"options:\n"
+"  -m, --parts M         the parts: tasks (1..%d)\n"
+"  -o, --out FILE        the skeleton as a raw PBM (P4; '-' = stdout)\n"
+"  -k, --iterations K    stop after at most K iterations (1..%d)\n"
+"  -r, --record FILE     the run record (CSV, docs/pool.md; '-' = stdout)\n"
+"  -v, --verbose         tell of every request, join, release and iteration\n"
+"  -q, --quiet           print nothing but errors\n"
+"  -h, --help            this help\n"
+"pool options:\n",
+            THIN_MAX_PARTS, INT_MAX);
+    dtss_pool_usage(f);
+    fprintf(f,
+"exit status: 0 done; 1 the run failed (PVM, every worker lost, out of\n"
+"memory); 2 a bad option or value, a bad PBM file, or an output that\n"
+"cannot be written\n");
+}
+
+/* The result's 'deleted' field (thin.h: little-endian, at byte 24). */
+static unsigned long deleted_of(const unsigned char *r, size_t len)
+{
+    if (len < THIN_RESULT_HEADER)
+        return 0;
+    return (unsigned long)r[24] | (unsigned long)r[25] << 8 | (unsigned long)r[26] << 16 |
+           (unsigned long)r[27] << 24;
+}
+
+static int worker_main(int argc, char **argv)
+{
+    dtss_pool_worker *w;
+    int rc = dtss_pool_worker_open(&w, argc, argv), task;
+    const void *in;
+    size_t n;
+    char msg[256];
+    while (rc == DTSS_OK) {
+        if ((rc = dtss_pool_worker_next(w, &task, &in, &n)) != DTSS_PIECE)
+            break;
+        unsigned char *res;
+        size_t rlen;
+        if (thin_task_run(in, n, &res, &rlen, NULL, msg, sizeof msg) != 0) {
+            fprintf(stderr, "thin-pool worker: task %d: %s\n", task, msg);
+            dtss_pool_worker_close(w);
+            return 1;
+        }
+        rc = dtss_pool_worker_result(w, res, rlen);
+        free(res);
+    }
+    int status = rc == DTSS_DONE ? 0 : 1;
+    if (status)
+        fprintf(stderr, "thin-pool worker: %s\n", dtss_pool_worker_errmsg(w));
+    dtss_pool_worker_close(w);
+    return status;
+}
+
+/* The master's run: 0, or 1 with the reason printed. */
+static int run(dtss_pool *p, thin_parts *tp, int max_iter, int *iterations)
+{
+    unsigned char active[THIN_MAX_PARTS];
+    char msg[512];
+    int n = thin_parts_begin(tp, active), M = thin_parts_count(tp);
+    *iterations = 0;
+    while (n > 0) {
+        for (int j = 0; j < M; j++) {
+            if (!active[j])
+                continue;
+            unsigned char *task;
+            size_t len;
+            if (thin_parts_task(tp, j, &task, &len, msg, sizeof msg) != 0)
+                return fail("part %d: %s", j, msg), 1;
+            int rc = dtss_pool_task(p, j, task, len);
+            free(task);
+            if (rc != DTSS_OK)
+                return fail("%s", dtss_pool_errmsg(p)), 1;
+        }
+        dtss_task_result r;
+        int rc;
+        while ((rc = dtss_pool_next(p, &r)) == DTSS_PIECE) {
+            int s = thin_parts_store(tp, r.task, r.data, r.len, msg, sizeof msg);
+            if (s < 0)
+                return fail("worker %d, part %d: %s", r.worker, r.task, msg), 1;
+            if (s == 0 && deleted_of(r.data, r.len) == 0 &&
+                dtss_pool_converged(p, r.task) != DTSS_OK)
+                return fail("%s", dtss_pool_errmsg(p)), 1;
+        }
+        if (rc != DTSS_DONE)
+            return fail("%s", dtss_pool_errmsg(p)), 1;
+        if (thin_parts_end(tp, NULL, msg, sizeof msg) != 0)
+            return fail("%s", msg), 1;
+        ++*iterations;
+        n = max_iter && *iterations >= max_iter ? 0 : thin_parts_begin(tp, active);
+        if (dtss_pool_end_iteration(p, n) != DTSS_OK)
+            return fail("%s", dtss_pool_errmsg(p)), 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (dtss_is_worker(argc, argv))
+        return worker_main(argc, argv);
+    dtss_pool *p = dtss_pool_new();
+    if (!p)
+        return fail("out of memory"), 1;
+    if (dtss_pool_args(p, &argc, argv) != DTSS_OK) {
+        fail("%s", dtss_pool_errmsg(p));
+        dtss_pool_free(p);
+        return 2;
+    }
+    static const struct option longs[] = {
+        {"parts", required_argument, NULL, 'm'},
+        {"out", required_argument, NULL, 'o'},
+        {"iterations", required_argument, NULL, 'k'},
+        {"record", required_argument, NULL, 'r'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}
+    };
+    const char *out = NULL, *record = NULL;
+    int M = 0, max_iter = 0, verbose = 0, quiet = 0, c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":m:o:k:r:vqh", longs, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            if (parse_int_in(optarg, 1, THIN_MAX_PARTS, &M) != 0) {
+                dtss_pool_free(p);
+                return fail("--parts '%s' must be an integer in [1, %d]", optarg,
+                            THIN_MAX_PARTS);
+            }
+            break;
+        case 'o': out = optarg; break;
+        case 'k':
+            if (parse_int_in(optarg, 1, INT_MAX, &max_iter) != 0) {
+                dtss_pool_free(p);
+                return fail("--iterations '%s' must be an integer in [1, %d]", optarg,
+                            INT_MAX);
+            }
+            break;
+        case 'r': record = optarg; break;
+        case 'v': verbose = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); dtss_pool_free(p); return 0;
+        default:
+            dtss_pool_free(p);
+            return parse_getopt_error("thin-pool", c, argv);
+        }
+    }
+    if (optind != argc - 1) {
+        dtss_pool_free(p);
+        return fail(optind >= argc ? "no input image (thin-pool --help)"
+                                   : "one input image, not '%s'", argv[optind + 1]);
+    }
+    if (!M) {
+        dtss_pool_free(p);
+        return fail("--parts M is needed: the image's parts are the run's tasks");
+    }
+    const char *in = argv[optind];
+    for (const char *o = out; o; o = NULL)          /* outputs before the run */
+        if (strcmp(o, "-") != 0 && outfile_check(o) != 0) {
+            dtss_pool_free(p);
+            return fail("cannot write '%s': %s", o, strerror(errno));
+        }
+    if (record && strcmp(record, "-") != 0 && outfile_check(record) != 0) {
+        dtss_pool_free(p);
+        return fail("cannot write '%s': %s", record, strerror(errno));
+    }
+    thin_image im;
+    char msg[512];
+    if (thin_pbm_read(&im, in, msg, sizeof msg) != 0) {
+        dtss_pool_free(p);
+        return fail("%s", msg);
+    }
+    long long before = thin_image_count(&im);
+    thin_parts *tp = thin_parts_new(&im, M, msg, sizeof msg);
+    if (!tp) {
+        thin_image_free(&im);
+        dtss_pool_free(p);
+        return fail("%s", msg), 1;
+    }
+    dtss_pool_log(p, quiet ? NULL : stderr, "thin-pool", verbose);
+    int ntasks = M < im.height ? M : im.height, iterations = 0, status = 1;
+    if (dtss_pool_start(p, ntasks) != DTSS_OK) {
+        fail("%s", dtss_pool_errmsg(p));
+        goto out;
+    }
+    if (run(p, tp, max_iter, &iterations) != 0)
+        goto out;
+    const thin_image *sk = thin_parts_image(tp);
+    char name[256], tmp[4096], num[64];
+    snprintf(tmp, sizeof tmp, "%s", strcmp(in, "-") == 0 ? "stdin" : in);
+    snprintf(name, sizeof name, "%s", basename(tmp));
+    dtss_pool_field(p, "image", strpbrk(name, ",\r\n") ? "-" : name);
+    snprintf(num, sizeof num, "%d", sk->width);
+    dtss_pool_field(p, "width", num);
+    snprintf(num, sizeof num, "%d", sk->height);
+    dtss_pool_field(p, "height", num);
+    snprintf(num, sizeof num, "%lld", thin_image_count(sk));
+    dtss_pool_field(p, "pixels", num);
+    status = 2;
+    if (out && thin_pbm_write(sk, out, 0, msg, sizeof msg) != 0) {
+        fail("%s", msg);
+        goto out;
+    }
+    if (record && dtss_pool_write_record(p, record) != DTSS_OK) {
+        fail("%s", dtss_pool_errmsg(p));
+        goto out;
+    }
+    if (!quiet) {
+        FILE *f = out && strcmp(out, "-") == 0 ? stderr : stdout;
+        fprintf(f, "image %d x %d: %d iterations, %s, %lld of %lld pixels left, %d "
+                "parts\n", sk->width, sk->height, iterations, thin_parts_begin(tp, NULL) == 0
+                ? "converged" : "not converged", thin_image_count(sk), before, M);
+        dtss_pool_summary(p, f);
+    }
+    status = 0;
+out:
+    thin_parts_free(tp);
+    thin_image_free(&im);
+    dtss_pool_free(p);
+    return status;
+}
