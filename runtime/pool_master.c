@@ -9,9 +9,11 @@
  *    result is in, before it could get another task;
  *  - a request is served after the allocation delay (pool_arrival: one
  *    worker at a time, 'delay' seconds each): the master spawns the worker
- *    on a free host of the pool (pvm_spawn) and sends it the job; the
- *    worker is held from its READY on (pool_meter_join) until it is
- *    released (STOP, pool_meter_leave) or lost;
+ *    on a free host of the pool (pvm_spawn); the worker's first message,
+ *    READY, makes it held (pool_meter_join) and the master answers with
+ *    the job; it is held until it is released (STOP, pool_meter_leave) or
+ *    lost. (The master never sends first to a worker that may still be
+ *    starting: a direct route's set-up would wait for it.)
  *  - an iteration's tasks go out in pool_order's order (decreasing average
  *    time), one to each idle worker, the lowest-numbered idle worker first;
  *    a lost worker's task goes back to the head of the queue and runs
@@ -253,7 +255,7 @@ static int free_slot(const dtss_pool *p)
  * worker for each and sends it the job. */
 static int serve_requests(dtss_pool *p)
 {
-    char self[4096], flag[] = "--dtss-worker", msg[256];
+    char self[4096], flag[] = "--dtss-worker";
     char *args[] = {flag, NULL};
     int s;
     while (p->nreq > 0 && p->req[0] <= now(p) && (s = free_slot(p)) >= 0) {
@@ -261,6 +263,7 @@ static int serve_requests(dtss_pool *p)
         if (!prog)
             return pool_fail(p, DTSS_EPVM, "cannot tell which program this is "
                              "(/proc/self/exe); name the worker program with --worker");
+        double t_call = now(p);
         int tid, n = pvm_spawn((char *)prog, args, PvmTaskHost, p->slot[s].host, 1, &tid);
         if (n != 1) {
             int e = n < 0 ? n : tid;
@@ -284,10 +287,8 @@ static int serve_requests(dtss_pool *p)
         int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &tid);
         if (rc < 0)
             return pool_fail(p, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
-        if (wire_send_pooljob(tid, i + 1, p->job, p->job_len, msg, sizeof msg) < 0)
-            pool_log(p, 0, "worker %d: %s (waiting for its exit)", i + 1, msg);
-        pool_log(p, 1, "t=%.2f spawned worker %d on %s", p->w[i].spawned, i + 1,
-                 p->slot[s].host);
+        pool_log(p, 1, "t=%.2f spawned worker %d on %s (pvm_spawn took %.3f s)",
+                 p->w[i].spawned, i + 1, p->slot[s].host, p->w[i].spawned - t_call);
     }
     return DTSS_OK;
 }
@@ -533,8 +534,12 @@ static int take_ready(dtss_pool *p, int i)
     int index;
     pworker *w = &p->w[i];
     if (wire_unpack_ready(&index, host, sizeof host, msg, sizeof msg) < 0 ||
-        index != i + 1 || w->state != PW_STARTING) {
+        w->state != PW_STARTING) {
         pool_log(p, 0, "worker %d: an unexpected READY (ignored)", i + 1);
+        return DTSS_OK;
+    }
+    if (wire_send_pooljob(w->tid, i + 1, p->job, p->job_len, msg, sizeof msg) < 0) {
+        pool_log(p, 0, "worker %d: %s (waiting for its exit)", i + 1, msg);
         return DTSS_OK;
     }
     double t = now(p);

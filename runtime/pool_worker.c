@@ -1,5 +1,5 @@
-/* pool_worker.c: a worker of the iterative pool (dtss.h): joins PVM, takes
- * the job, says READY (from then on it is held), then computes the tasks
+/* pool_worker.c: a worker of the iterative pool (dtss.h): joins PVM, says
+ * READY (from then on it is held), takes the job, then computes the tasks
  * it is sent, one at a time, until the master releases it (STOP) or exits.
  * A task's execution time is the worker's own: from the moment
  * dtss_pool_worker_next hands it to the application to the moment its
@@ -98,15 +98,17 @@ int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
     int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &w->parent);
     if (rc < 0)
         return fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+    /* READY first: the master is told at once that this worker runs (it is
+     * held from then on), and sends the job in reply. */
+    gethostname(host, sizeof host - 1);
+    if (wire_send_ready(w->parent, 0, host, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "%s", msg);
     do
         if ((rc = wait_master(w, &tag)) != DTSS_OK)
             return rc;
     while (tag != WIRE_POOLJOB);
     if (wire_unpack_pooljob(&w->index, &w->job, &w->job_len, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad job: %s", msg);
-    gethostname(host, sizeof host - 1);
-    if (wire_send_ready(w->parent, w->index, host, msg, sizeof msg) < 0)
-        return fail(w, DTSS_EPVM, "%s", msg);
     return DTSS_OK;
 }
 

@@ -116,9 +116,9 @@ int wire_send_steal(int tid, int index, char *msg, size_t len);
 int wire_send_give(int tid, long start, long size, char *msg, size_t len);
 int wire_send_idle(int tid, int index, char *msg, size_t len);
 
-/* The pool's messages: POOLJOB (master -> a new worker: its number and the
- * job), READY (the worker's first message: its number and its host's own
- * name; the worker is held from then on), TASK and TASKDONE. */
+/* The pool's messages: READY (a new worker's first message: its host's own
+ * name; the worker is held from then on), POOLJOB (the master's answer: the
+ * worker's number and the job), TASK and TASKDONE. */
 int wire_send_pooljob(int tid, int index, const void *job, size_t jlen, char *msg,
                       size_t len);
 int wire_send_ready(int tid, int index, const char *host, char *msg, size_t len);

@@ -42,6 +42,10 @@ static void usage(FILE *f)
 "  -o, --out FILE        the skeleton as a raw PBM (P4; '-' = stdout)\n"
 "  -k, --iterations K    stop after at most K iterations (1..%d)\n"
 "  -r, --record FILE     the run record (CSV, docs/pool.md; '-' = stdout)\n"
+"  -w, --work R          each task computed R times (1..1000, default 1): R\n"
+"                        times the computation for the same messages, the\n"
+"                        paper's ratio of computing to communicating on an\n"
+"                        emulated cluster (the result is the same)\n"
 "  -v, --verbose         tell of every request, join, release and iteration\n"
 "  -q, --quiet           print nothing but errors\n"
 "  -h, --help            this help\n"
@@ -63,22 +67,42 @@ static unsigned long deleted_of(const unsigned char *r, size_t len)
            (unsigned long)r[27] << 24;
 }
 
+/* The job every worker gets: the work factor, as text ("work=R"). */
+static int job_work(const void *job, size_t len)
+{
+    char buf[32];
+    int R;
+    if (!job || len == 0 || len >= sizeof buf)
+        return 1;
+    memcpy(buf, job, len);
+    buf[len] = '\0';
+    return strncmp(buf, "work=", 5) == 0 && parse_int_in(buf + 5, 1, 1000, &R) == 0 ? R : 1;
+}
+
 static int worker_main(int argc, char **argv)
 {
     dtss_pool_worker *w;
-    int rc = dtss_pool_worker_open(&w, argc, argv), task;
+    int rc = dtss_pool_worker_open(&w, argc, argv), task, R = 1;
     const void *in;
     size_t n;
     char msg[256];
+    if (rc == DTSS_OK) {
+        size_t jlen;
+        const void *job = dtss_pool_worker_job(w, &jlen);
+        R = job_work(job, jlen);
+    }
     while (rc == DTSS_OK) {
         if ((rc = dtss_pool_worker_next(w, &task, &in, &n)) != DTSS_PIECE)
             break;
-        unsigned char *res;
+        unsigned char *res = NULL;
         size_t rlen;
-        if (thin_task_run(in, n, &res, &rlen, NULL, msg, sizeof msg) != 0) {
-            fprintf(stderr, "thin-pool worker: task %d: %s\n", task, msg);
-            dtss_pool_worker_close(w);
-            return 1;
+        for (int k = 0; k < R; k++) {       /* the same result each time */
+            free(res);
+            if (thin_task_run(in, n, &res, &rlen, NULL, msg, sizeof msg) != 0) {
+                fprintf(stderr, "thin-pool worker: task %d: %s\n", task, msg);
+                dtss_pool_worker_close(w);
+                return 1;
+            }
         }
         rc = dtss_pool_worker_result(w, res, rlen);
         free(res);
@@ -149,15 +173,16 @@ int main(int argc, char **argv)
         {"out", required_argument, NULL, 'o'},
         {"iterations", required_argument, NULL, 'k'},
         {"record", required_argument, NULL, 'r'},
+        {"work", required_argument, NULL, 'w'},
         {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
     const char *out = NULL, *record = NULL;
-    int M = 0, max_iter = 0, verbose = 0, quiet = 0, c;
+    int M = 0, max_iter = 0, verbose = 0, quiet = 0, work = 1, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:o:k:r:vqh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:o:k:r:w:vqh", longs, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (parse_int_in(optarg, 1, THIN_MAX_PARTS, &M) != 0) {
@@ -175,6 +200,12 @@ int main(int argc, char **argv)
             }
             break;
         case 'r': record = optarg; break;
+        case 'w':
+            if (parse_int_in(optarg, 1, 1000, &work) != 0) {
+                dtss_pool_free(p);
+                return fail("--work '%s' must be an integer in [1, 1000]", optarg);
+            }
+            break;
         case 'v': verbose = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); dtss_pool_free(p); return 0;
@@ -217,6 +248,12 @@ int main(int argc, char **argv)
     }
     dtss_pool_log(p, quiet ? NULL : stderr, "thin-pool", verbose);
     int ntasks = M < im.height ? M : im.height, iterations = 0, status = 1;
+    char job[32];
+    snprintf(job, sizeof job, "work=%d", work);
+    if (dtss_pool_job(p, job, strlen(job)) != DTSS_OK) {
+        fail("%s", dtss_pool_errmsg(p));
+        goto out;
+    }
     if (dtss_pool_start(p, ntasks) != DTSS_OK) {
         fail("%s", dtss_pool_errmsg(p));
         goto out;
@@ -234,6 +271,8 @@ int main(int argc, char **argv)
     dtss_pool_field(p, "height", num);
     snprintf(num, sizeof num, "%lld", thin_image_count(sk));
     dtss_pool_field(p, "pixels", num);
+    snprintf(num, sizeof num, "%d", work);
+    dtss_pool_field(p, "work", num);
     status = 2;
     if (out && thin_pbm_write(sk, out, 0, msg, sizeof msg) != 0) {
         fail("%s", msg);
