@@ -20,7 +20,7 @@ pvm=$(grep -ln '#include <pvm3.h>' $(find sched sim dag mandel thin coordinator 
       -name '*.[ch]' 2>/dev/null))
 [ -z "$pvm" ]; check "no PVM header in sched/ sim/ dag/ mandel/ thin/ or the applications ($pvm)" $?
 priv=$(grep -ln '#include "runtime/\(master\|worker\|wire\|probe\)\.h"' \
-       $(find coordinator worker examples -name '*.[ch]'))
+       $(find coordinator worker examples thin -name '*.[ch]'))
 [ -z "$priv" ]; check "applications include only runtime/dtss.h ($priv)" $?
 cross=$(grep -ln '#include "worker/' $(find coordinator runtime -name '*.[ch]'))
 [ -z "$cross" ]; check "the master includes no worker/ header ($cross)" $?

@@ -735,8 +735,53 @@ static void test_properties(void)
                "efficiency in [0, 1], deterministic (%d failed)", runs, bad);
 }
 
+/* Carrying out Nworkers as counts (sched/pool.h, "Carrying out"),
+ * worked by hand. */
+static void test_carry_out(void)
+{
+    pool_moves mv;
+    /* start: nothing held, 8 asked for: 8 requests */
+    pool_carry_out(8, 0, 0, 0, &mv);
+    test_cond("carry out 8 from nothing: 8 requests", mv.cancel == 0 && mv.release == 0 &&
+              mv.request == 8);
+    /* 3 held (1 idle), 5 pending, target 4: cancel 4 (3 + 5 - 4 = 4 pending too
+     * many), nothing released (3 <= 4), nothing requested (3 + 1 = 4) */
+    pool_carry_out(4, 3, 1, 5, &mv);
+    test_cond("target 4, 3 held, 5 pending: 4 cancelled", mv.cancel == 4 &&
+              mv.release == 0 && mv.request == 0);
+    /* 6 held (2 idle), 1 pending, target 3: the pending one cancelled first,
+     * then 2 idle released now; the third owed release waits for a busy one */
+    pool_carry_out(3, 6, 2, 1, &mv);
+    test_cond("target 3, 6 held (2 idle), 1 pending: cancel 1, release 2",
+              mv.cancel == 1 && mv.release == 2 && mv.request == 0);
+    /* the busy one finishes: 4 held, 1 idle: released */
+    pool_carry_out(3, 4, 1, 0, &mv);
+    test_cond("then a busy one finishes: it is released", mv.cancel == 0 &&
+              mv.release == 1 && mv.request == 0);
+    /* 2 held, 1 pending, target 5: 2 more requested */
+    pool_carry_out(5, 2, 0, 1, &mv);
+    test_cond("target 5, 2 held, 1 pending: 2 requested", mv.cancel == 0 &&
+              mv.release == 0 && mv.request == 2);
+    /* target 0 at the end: everything cancelled and every idle one released */
+    pool_carry_out(0, 3, 3, 2, &mv);
+    test_cond("target 0: cancel 2, release 3", mv.cancel == 2 && mv.release == 3 &&
+              mv.request == 0);
+    /* nonsense counts count as 0; idle above held counts as held */
+    pool_carry_out(-1, 2, 5, -3, &mv);
+    test_cond("negative counts as 0, idle capped by held", mv.cancel == 0 &&
+              mv.release == 2 && mv.request == 0);
+    /* the allocation delay (docs/pool.md): one worker at a time */
+    test_cond("arrival with none pending: t + delay", pool_arrival(5, 5, 13) == 18);
+    test_cond("arrival behind a pending one: its arrival + delay",
+              pool_arrival(5, 30, 13) == 43);
+    test_cond("arrival after the last pending one came: t + delay",
+              pool_arrival(50, 30, 13) == 63);
+    test_cond("delay 0: at once", pool_arrival(7, 7, 0) == 7);
+}
+
 int main(void)
 {
+    test_carry_out();
     test_first();
     test_speedup();
     test_threshold();
