@@ -99,7 +99,8 @@ $(BIN)/test_pool: $(call obj,tests/test_pool.c) $(SIM_LIB) $(SCHED_LIB)
 # ---- pool (end)
 
 # ---- targets ----------------------------------------------------------------
-.PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag run \
+.PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag \
+        reproduce-heymann run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -151,6 +152,15 @@ reproduce-dag: deps
 	@BIN=$(abspath $(BIN)) scripts/reproduce-dag $(if $(filter 1,$(QUICK)),--quick) \
 	    $${MAKE_GRAPHS:+--graphs "$$MAKE_GRAPHS"}
 
+# Heymann et al. Table 4.1 and Figure 4.2: the thinning on the self-adjusting
+# pool, emulated cluster + simulator -> results/heymann/ (docs/pool.md; also
+# a part of reproduce-tables). QUICK=1: a small version; RUNS=N runs per case.
+reproduce-heymann: export MAKE_RUNS = $(RUNS)
+reproduce-heymann: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce-heymann $(if $(filter 1,$(QUICK)),--quick) \
+	    $${MAKE_RUNS:+--runs "$$MAKE_RUNS"}
+
 # One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
 # (HOSTFILE= given: that cluster, refusing another that is up; ARGS: words for
 # bin/coordinator, split at blanks).
@@ -196,6 +206,7 @@ help:
 	@echo "make reproduce-tables the papers' tables and plots into results/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
+	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, dtss.pc, dtss(3)"

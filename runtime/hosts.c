@@ -56,23 +56,11 @@ int hosts_choose(dtss_master *m)
     return DTSS_OK;
 }
 
-/* The worker program: --worker, or this program itself. */
-static const char *worker_program(dtss_master *m, char *buf, size_t len)
-{
-    if (m->worker_path)
-        return m->worker_path;
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0)
-        return NULL;
-    buf[n] = '\0';
-    return buf;
-}
-
 int hosts_spawn(dtss_master *m)
 {
     char self[4096], flag[] = "--dtss-worker";
     char *args[] = {flag, NULL};
-    const char *prog = worker_program(m, self, sizeof self);
+    const char *prog = runtime_worker_program(m->worker_path, self, sizeof self);
     if (!prog)
         return master_fail(m, DTSS_EPVM, "cannot tell which program this is "
                            "(/proc/self/exe); name the worker program with --worker");

@@ -174,3 +174,14 @@ int runtime_hosts(const char *hosts, int local, int include_self, runtime_vm *v,
                     "--include-self", v->hi[v->me].hi_name);
     return n;
 }
+
+const char *runtime_worker_program(const char *path, char *buf, size_t len)
+{
+    if (path)
+        return path;
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = '\0';
+    return buf;
+}

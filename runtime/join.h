@@ -29,4 +29,8 @@ typedef struct runtime_vm {
 int runtime_hosts(const char *hosts, int local, int include_self, runtime_vm *v,
                   int *pick, int max, char *msg, size_t len);
 
+/* The worker program: path (--worker) when not NULL, or this program
+ * itself (/proc/self/exe, into buf). NULL when it cannot be told. */
+const char *runtime_worker_program(const char *path, char *buf, size_t len);
+
 #endif

@@ -231,18 +231,6 @@ static int carry_out(dtss_pool *p)
     return DTSS_OK;
 }
 
-/* The worker program: --worker, or this program itself. */
-static const char *worker_program(const dtss_pool *p, char *buf, size_t len)
-{
-    if (p->worker_path)
-        return p->worker_path;
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0)
-        return NULL;
-    buf[n] = '\0';
-    return buf;
-}
-
 static int free_slot(const dtss_pool *p)
 {
     for (int s = 0; s < p->nslot; s++)
@@ -259,7 +247,7 @@ static int serve_requests(dtss_pool *p)
     char *args[] = {flag, NULL};
     int s;
     while (p->nreq > 0 && p->req[0] <= now(p) && (s = free_slot(p)) >= 0) {
-        const char *prog = worker_program(p, self, sizeof self);
+        const char *prog = runtime_worker_program(p->worker_path, self, sizeof self);
         if (!prog)
             return pool_fail(p, DTSS_EPVM, "cannot tell which program this is "
                              "(/proc/self/exe); name the worker program with --worker");

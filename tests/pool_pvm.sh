@@ -50,7 +50,8 @@ run "--delay -1" 2 "--delay '-1'" "$TP" "$tmp/figures.pbm" --parts 2 --delay -1
 run "--delay nan" 2 "--delay 'nan'" "$TP" "$tmp/figures.pbm" --parts 2 --delay nan
 run "--asp bad" 2 "asp" "$TP" "$tmp/figures.pbm" --parts 2 --asp round
 run "--efficiency 2" 2 "efficiency" "$TP" "$tmp/figures.pbm" --parts 2 --efficiency 2
-run "--work 0" 2 "--work '0' must be" "$TP" "$tmp/figures.pbm" --parts 2 --work 0
+run "--slow 0" 2 "--slow '0' must be" "$TP" "$tmp/figures.pbm" --parts 2 --slow 0
+run "--slow nan" 2 "--slow 'nan' must be" "$TP" "$tmp/figures.pbm" --parts 2 --slow nan
 run "--local with --hosts" 2 "does not go with" "$TP" "$tmp/figures.pbm" --parts 2 --local 2 --hosts a
 run "--local 0" 2 "--local '0'" "$TP" "$tmp/figures.pbm" --parts 2 --local 0
 run "a value missing" 2 "needs a value" "$TP" "$tmp/figures.pbm" --parts 2 --delay
@@ -163,21 +164,21 @@ else
 fi
 
 # ---- a worker lost mid-iteration --------------------------------------------------
-# Tasks made long (--work 40) so the kill lands while a task is out; the
+# Tasks made long (--slow 40) and a worker holding one killed; the
 # killed worker's task runs again and the skeleton is unchanged.
-"$TP" big.pbm --parts 8 --local 8 --delay 0 --work 40 -v -o lost.pbm -r lost.csv \
+"$TP" big.pbm --parts 8 --local 8 --delay 0 --slow 40 -v -o lost.pbm -r lost.csv \
     >lost.out 2>&1 &
 master=$!
 n=0
 while [ "$n" -lt 100 ] && ! grep -q "iteration 3:" lost.out; do sleep 0.1; n=$((n + 1)); done
-# the busiest worker: the one whose CPU time grew most in 0.3 s (computing)
-cputimes() { for p in $(pvm_tasks thin-pool); do
-    awk -v p="$p" '{ print p, $14 + $15 }' "/proc/$p/stat" 2>/dev/null; done; }
-cputimes >cpu1
-sleep 0.3
-cputimes >cpu2
-victim=$(awk 'NR == FNR { t[$1] = $2; next } ($1 in t) { d = $2 - t[$1]; if (d > best) { best = d; v = $1 } }
-              END { print v }' cpu1 cpu2)
+# a busy worker: one computing (running) or sleeping out its task (--slow),
+# not one waiting for a message
+victim=
+for p in $(pvm_tasks thin-pool); do
+    case "$(cat "/proc/$p/wchan" 2>/dev/null) $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" in
+    *nanosleep*|*" R") victim=$p; break ;;
+    esac
+done
 [ -n "$victim" ] && kill -9 "$victim"
 check "a worker killed mid-run (pid ${victim:-none})" $?
 wait_for "$master" 120

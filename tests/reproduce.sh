@@ -99,6 +99,24 @@ in_cg=$(for f in "$R"/matrix/runs/*.csv; do "$BIN/record" "$f" worker backend,cg
         awk -F, '$1 == "cgroup" && $2 ~ "^/dtss/" && $2 !~ "/_pvmd/" { n++ } END { print n + 0 }')
 [ "$in_cg" = 32 ]; check "matrix: every worker ran in its host's cgroup (got $in_cg of 32)" $?
 
+# Part 1c, Heymann et al.'s thinning on the self-adjusting pool (quick: the
+# Figures image at 8 and 32 parts, both strategies).
+for f in heymann/README.md heymann/table.md heymann/table.csv heymann/fig4.2-emulated.png \
+         heymann/fig4.2-simulated.png heymann/images/figures.pbm; do
+    [ -s "$R/$f" ]; check "results/$f exists (part 1c)" $?
+done
+rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["runs"] == 1 && $c["workers"] > 0 && $c["efficiency"] > 0 && $c["efficiency"] <= 1 &&
+    $c["time"] > 0 && $c["sim_time"] > 0 && $c["paper_time"] > 0 { n++ } END { print n + 0 }' "$R/heymann/table.csv")
+[ "$rows" = 4 ]; check "heymann/table.csv: Figures at 8 and 32 parts, both strategies, emulated, simulated and the paper's (got $rows)" $?
+n=$(ls "$R"/heymann/runs/figures-*.csv 2>/dev/null | wc -l)
+[ "$n" = 4 ]; check "heymann/runs: four run records (got $n)" $?
+grep -q "^- self-adjusting efficiency >= 0.8: [0-9] of 2 " "$R/heymann/table.md"
+check "heymann/table.md: the paper's claims counted" $?
+awk -F, '$1 == "worker" && $9 == "released" { r++ } $1 == "worker" { n++ } END { exit !(n > 1 && r > 0) }' \
+    "$R/heymann/runs/figures-32-adjust-1.csv"
+check "heymann: the adjusting run's record shows workers started and released" $?
+
 # Part 2, the simulator.
 for f in sim-xu.md diaz/README.md diaz/table1.md diaz/table2.md diaz/table2.csv \
          diaz/fig2-qss.png diaz/fig3-ess.png diaz/fig4-rss.png diaz/fig5-speedup.png; do
@@ -111,8 +129,8 @@ awk -F, 'NR > 1 { n++; if (!($3 > 0) || !($6 > 0) || !($8 > 0)) bad = 1 } END { 
 for f in dag/README.md dag/fig5-running-time.png dag/fig6-slr.png dag/fig7-speedup.png; do
     [ -s "$R/$f" ]; check "results/$f exists (part 3)" $?
 done
-! grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" >/dev/null 2>&1
-check "one-run tables print no '± 0.00' ($(grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" 2>/dev/null | tr '\n' ' '))" $?
+! grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" "$R/heymann/table.md" >/dev/null 2>&1
+check "one-run tables print no '± 0.00' ($(grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" "$R/heymann/table.md" 2>/dev/null | tr '\n' ' '))" $?
 grep -q "the 600-row image at maxiter 8000 in" "$R/sim-xu.md"
 check "sim-xu.md names this run's image (600 rows, maxiter 8000)" $?
 n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* (one run) ' "$R/sim-xu.md")

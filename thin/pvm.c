@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/dtss.h"
 #include "sched/outfile.h"
@@ -42,10 +43,11 @@ static void usage(FILE *f)
 "  -o, --out FILE        the skeleton as a raw PBM (P4; '-' = stdout)\n"
 "  -k, --iterations K    stop after at most K iterations (1..%d)\n"
 "  -r, --record FILE     the run record (CSV, docs/pool.md; '-' = stdout)\n"
-"  -w, --work R          each task computed R times (1..1000, default 1): R\n"
-"                        times the computation for the same messages, the\n"
-"                        paper's ratio of computing to communicating on an\n"
-"                        emulated cluster (the result is the same)\n"
+"  -s, --slow K          hosts K times slower than this machine at computing\n"
+"                        (1..10^6, default 1: as fast): a worker times each\n"
+"                        task's thinning (CPU seconds c) and sleeps until the\n"
+"                        task has taken K x c; messages go at the host's own\n"
+"                        speed (docs/pool.md, \"The emulated pool\")\n"
 "  -v, --verbose         tell of every request, join, release and iteration\n"
 "  -q, --quiet           print nothing but errors\n"
 "  -h, --help            this help\n"
@@ -67,43 +69,63 @@ static unsigned long deleted_of(const unsigned char *r, size_t len)
            (unsigned long)r[27] << 24;
 }
 
-/* The job every worker gets: the work factor, as text ("work=R"). */
-static int job_work(const void *job, size_t len)
+/* The job every worker gets: the slowness, as text ("slow=K"). */
+static double job_slow(const void *job, size_t len)
 {
-    char buf[32];
-    int R;
+    char buf[64];
+    double K;
     if (!job || len == 0 || len >= sizeof buf)
         return 1;
     memcpy(buf, job, len);
     buf[len] = '\0';
-    return strncmp(buf, "work=", 5) == 0 && parse_int_in(buf + 5, 1, 1000, &R) == 0 ? R : 1;
+    return strncmp(buf, "slow=", 5) == 0 && parse_double(buf + 5, &K) == 0 && K >= 1 &&
+           K <= 1e6 ? K : 1;
+}
+
+static double clock_of(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A host K times slower: after a computation that took c CPU seconds and
+ * began at 'began' (monotonic), sleeps until began + K c. */
+static void stretch(double K, double began, double c)
+{
+    if (K <= 1)
+        return;
+    double until = began + K * c;
+    struct timespec ts = {(time_t)until, (long)((until - (double)(time_t)until) * 1e9)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
 }
 
 static int worker_main(int argc, char **argv)
 {
     dtss_pool_worker *w;
-    int rc = dtss_pool_worker_open(&w, argc, argv), task, R = 1;
+    int rc = dtss_pool_worker_open(&w, argc, argv), task;
+    double K = 1;
     const void *in;
     size_t n;
     char msg[256];
     if (rc == DTSS_OK) {
         size_t jlen;
         const void *job = dtss_pool_worker_job(w, &jlen);
-        R = job_work(job, jlen);
+        K = job_slow(job, jlen);
     }
     while (rc == DTSS_OK) {
         if ((rc = dtss_pool_worker_next(w, &task, &in, &n)) != DTSS_PIECE)
             break;
-        unsigned char *res = NULL;
+        unsigned char *res;
         size_t rlen;
-        for (int k = 0; k < R; k++) {       /* the same result each time */
-            free(res);
-            if (thin_task_run(in, n, &res, &rlen, NULL, msg, sizeof msg) != 0) {
-                fprintf(stderr, "thin-pool worker: task %d: %s\n", task, msg);
-                dtss_pool_worker_close(w);
-                return 1;
-            }
+        double began = clock_of(CLOCK_MONOTONIC), cpu = clock_of(CLOCK_PROCESS_CPUTIME_ID);
+        if (thin_task_run(in, n, &res, &rlen, NULL, msg, sizeof msg) != 0) {
+            fprintf(stderr, "thin-pool worker: task %d: %s\n", task, msg);
+            dtss_pool_worker_close(w);
+            return 1;
         }
+        stretch(K, began, clock_of(CLOCK_PROCESS_CPUTIME_ID) - cpu);
         rc = dtss_pool_worker_result(w, res, rlen);
         free(res);
     }
@@ -173,16 +195,17 @@ int main(int argc, char **argv)
         {"out", required_argument, NULL, 'o'},
         {"iterations", required_argument, NULL, 'k'},
         {"record", required_argument, NULL, 'r'},
-        {"work", required_argument, NULL, 'w'},
+        {"slow", required_argument, NULL, 's'},
         {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
     const char *out = NULL, *record = NULL;
-    int M = 0, max_iter = 0, verbose = 0, quiet = 0, work = 1, c;
+    int M = 0, max_iter = 0, verbose = 0, quiet = 0, c;
+    double slow = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:o:k:r:w:vqh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:o:k:r:s:vqh", longs, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (parse_int_in(optarg, 1, THIN_MAX_PARTS, &M) != 0) {
@@ -200,10 +223,10 @@ int main(int argc, char **argv)
             }
             break;
         case 'r': record = optarg; break;
-        case 'w':
-            if (parse_int_in(optarg, 1, 1000, &work) != 0) {
+        case 's':
+            if (parse_double(optarg, &slow) != 0 || !(slow >= 1 && slow <= 1e6)) {
                 dtss_pool_free(p);
-                return fail("--work '%s' must be an integer in [1, 1000]", optarg);
+                return fail("--slow '%s' must be a number in [1, 1e6]", optarg);
             }
             break;
         case 'v': verbose = 1; break;
@@ -248,8 +271,8 @@ int main(int argc, char **argv)
     }
     dtss_pool_log(p, quiet ? NULL : stderr, "thin-pool", verbose);
     int ntasks = M < im.height ? M : im.height, iterations = 0, status = 1;
-    char job[32];
-    snprintf(job, sizeof job, "work=%d", work);
+    char job[64];
+    snprintf(job, sizeof job, "slow=%.17g", slow);
     if (dtss_pool_job(p, job, strlen(job)) != DTSS_OK) {
         fail("%s", dtss_pool_errmsg(p));
         goto out;
@@ -271,8 +294,8 @@ int main(int argc, char **argv)
     dtss_pool_field(p, "height", num);
     snprintf(num, sizeof num, "%lld", thin_image_count(sk));
     dtss_pool_field(p, "pixels", num);
-    snprintf(num, sizeof num, "%d", work);
-    dtss_pool_field(p, "work", num);
+    snprintf(num, sizeof num, "%g", slow);
+    dtss_pool_field(p, "slow", num);
     status = 2;
     if (out && thin_pbm_write(sk, out, 0, msg, sizeof msg) != 0) {
         fail("%s", msg);
