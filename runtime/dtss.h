@@ -307,8 +307,9 @@ void dtss_worker_close(dtss_worker *w);
  * after every iteration it requests workers, or releases them.
  *
  * A worker is a process on a host of its own: the pool's hosts are the
- * virtual machine's (all but the master's, or --hosts), one worker each at
- * a time. Requests are served one worker at a time, 'delay' seconds each
+ * virtual machine's (all but the master's, or --hosts, which may name hosts
+ * the runtime adds to the virtual machine and deletes again), one worker
+ * each at a time. Requests are served one worker at a time, 'delay' seconds each
  * (a Condor pool's allocation is not immediate: docs/pool.md); a request
  * served spawns the worker on a free host (pvm_spawn); its first message
  * makes it held; releasing it stops it (it exits, its host is free again).
@@ -365,7 +366,10 @@ dtss_pool *dtss_pool_new(void);
  *   delay S           allocation delay, seconds, 0 .. 10^6 (13: the
  *                     delay that gives the paper's Figure 4.2 at its scale,
  *                     largest 8-part task ~50 s; scale it with the tasks)
- *   hosts H1,H2,...   the pool's hosts (a host may repeat: a worker each)
+ *   hosts H1,H2,...   the pool's hosts (a host may repeat: a worker each); a
+ *                     host not in the virtual machine is added to it
+ *                     (pvm_addhosts) when a worker is to run there, and
+ *                     deleted (pvm_delhosts) once no worker is left on it
  *   local N           the pool is N places on the master's own host
  *   worker PATH       the worker program (default: this program)
  * DTSS_ENOENT for an unknown name, DTSS_EINVAL for a bad value (named);

@@ -23,7 +23,7 @@ int hosts_choose(dtss_master *m)
     int *pick = malloc(sizeof *pick * (size_t)max);
     if (!pick)
         return master_fail(m, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(m->hosts, m->local, m->include_self, &v, pick, max, msg,
+    int n = runtime_hosts(m->hosts, m->local, m->include_self, 0, &v, pick, max, msg,
                           sizeof msg);
     if (n < 0) {
         free(pick);

@@ -70,8 +70,8 @@ static int fail(int code, char *msg, size_t len, const char *fmt, ...)
 }
 
 /* Mode --hosts H1,H2,...: the named hosts, in that order (a name may repeat). */
-static int pick_named(const char *hosts, const runtime_vm *v, int *pick, int max,
-                      char *msg, size_t len)
+static int pick_named(const char *hosts, int absent_ok, const runtime_vm *v, int *pick,
+                      int max, char *msg, size_t len)
 {
     char *copy = strdup(hosts), *save = NULL;
     int n = 0;
@@ -82,7 +82,7 @@ static int pick_named(const char *hosts, const runtime_vm *v, int *pick, int max
         for (int i = 0; i < v->nhost && found < 0; i++)
             if (strcmp(v->hi[i].hi_name, h) == 0)
                 found = i;
-        if (found < 0) {
+        if (found < 0 && !absent_ok) {
             char list[512] = "";
             for (int i = 0; i < v->nhost; i++) {
                 strncat(list, " ", sizeof list - strlen(list) - 1);
@@ -139,8 +139,8 @@ static int check_placement(const runtime_vm *v, int mydtid, char *msg, size_t le
                 v->hi[0].hi_name, *name ? name : "PROGRAM");
 }
 
-int runtime_hosts(const char *hosts, int local, int include_self, runtime_vm *v,
-                  int *pick, int max, char *msg, size_t len)
+int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
+                  runtime_vm *v, int *pick, int max, char *msg, size_t len)
 {
     int narch;
     int rc = pvm_config(&v->nhost, &narch, &v->hi);
@@ -161,7 +161,7 @@ int runtime_hosts(const char *hosts, int local, int include_self, runtime_vm *v,
         for (; n < local; n++)
             pick[n] = v->me;
     } else if (hosts) {
-        n = pick_named(hosts, v, pick, max, msg, len);
+        n = pick_named(hosts, absent_ok, v, pick, max, msg, len);
     } else {                        /* every host but the master's own */
         for (int i = 0; i < v->nhost && n < max; i++)
             if (i != v->me || include_self)

@@ -22,12 +22,14 @@ typedef struct runtime_vm {
 /* Reads the virtual machine into *v and picks the hosts that get a worker,
  * indexes into v->hi, into pick (max of them): --local N (N times the
  * master's host), --hosts H1,H2 (those, in order, a name may repeat), or
- * every host but the master's (with it when include_self). Returns the
- * number picked (>= 1), or -DTSS_E... with msg: a host not in the virtual
- * machine (the ones it has listed), none to use, a master placed by PVM
- * on a worker's host. */
-int runtime_hosts(const char *hosts, int local, int include_self, runtime_vm *v,
-                  int *pick, int max, char *msg, size_t len);
+ * every host but the master's (with it when include_self). A name of
+ * --hosts that is not in the virtual machine is refused, or, when
+ * absent_ok, picked as -1 (pick[k] is then the k-th name of hosts).
+ * Returns the number picked (>= 1), or -DTSS_E... with msg: a host not in
+ * the virtual machine (the ones it has listed), none to use, a master
+ * placed by PVM on a worker's host. */
+int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
+                  runtime_vm *v, int *pick, int max, char *msg, size_t len);
 
 /* The worker program: path (--worker) when not NULL, or this program
  * itself (/proc/self/exe, into buf). NULL when it cannot be told. */

@@ -27,6 +27,8 @@ typedef struct pslot {
     char *host;
     int used;               /* a worker is on it (until its exit is noticed) */
     int dead;               /* its host left, or a spawn on it failed */
+    int absent;             /* not in the virtual machine: added when needed */
+    int added;              /* the runtime added it (and deletes it when free) */
 } pslot;
 
 enum { PW_STARTING, PW_IDLE, PW_BUSY, PW_LEAVING, PW_GONE };
@@ -87,6 +89,7 @@ struct dtss_pool {
     double *req;            /* pending requests: their arrival times, in order */
     int nreq, capreq;
     char spawn_err[512];    /* the last failed spawn */
+    long hosts_added;       /* pvm_addhosts that succeeded */
     /* the iteration */
     int iteration;
     ptask *tk;

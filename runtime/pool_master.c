@@ -141,7 +141,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     int *pick = malloc(sizeof *pick * (size_t)max);
     if (!pick)
         return pool_fail(p, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(p->hosts, p->local, 0, &v, pick, max, msg, sizeof msg);
+    int n = runtime_hosts(p->hosts, p->local, 0, 1, &v, pick, max, msg, sizeof msg);
     if (n < 0) {
         free(pick);
         return pool_fail(p, -n, "%s", msg);
@@ -151,11 +151,20 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
         free(pick);
         return pool_fail(p, DTSS_ENOMEM, "out of memory for %d hosts", n);
     }
-    for (int i = 0; i < n; i++)
-        if (!(p->slot[p->nslot++].host = strdup(v.hi[pick[i]].hi_name))) {
+    /* A host of --hosts not in the virtual machine (pick -1) is added when a
+     * worker is to run on it, and deleted when it is free again. */
+    char *names = p->hosts ? strdup(p->hosts) : NULL, *save = NULL;
+    const char *name = names ? strtok_r(names, ",", &save) : NULL;
+    for (int i = 0; i < n; i++, name = name ? strtok_r(NULL, ",", &save) : NULL) {
+        pslot *sl = &p->slot[p->nslot++];
+        sl->absent = pick[i] < 0;
+        if (!(sl->host = strdup(pick[i] >= 0 ? v.hi[pick[i]].hi_name : name ? name : ""))) {
+            free(names);
             free(pick);
             return pool_fail(p, DTSS_ENOMEM, "out of memory for %d hosts", n);
         }
+    }
+    free(names);
     free(pick);
     /* Notices of the pool's hosts that leave. */
     int *dtids = malloc(sizeof *dtids * (size_t)v.nhost), nd = 0;
@@ -239,6 +248,56 @@ static int free_slot(const dtss_pool *p)
     return -1;
 }
 
+/* Adds slot s's host to the virtual machine (pvm_addhosts: it starts a pvmd
+ * there, through the hostfile's or PVM_RSH's way in). 0, or -1 with the
+ * slot left out of the pool. */
+static int add_host(dtss_pool *p, int s)
+{
+    char *name = p->slot[s].host;
+    int info = 0;
+    double t = now(p);
+    int rc = pvm_addhosts(&name, 1, &info);
+    if (rc < 1 || info < 0) {
+        snprintf(p->spawn_err, sizeof p->spawn_err, "pvm_addhosts(%.64s): %s", name,
+                 wire_strerror(rc < 0 ? rc : info));
+        pool_log(p, 0, "%s: the host is left out of the pool", p->spawn_err);
+        p->slot[s].dead = 1;
+        return -1;
+    }
+    for (int k = 0; k < p->nslot; k++)
+        if (strcmp(p->slot[k].host, name) == 0)
+            p->slot[k].absent = 0;
+    p->slot[s].added = 1;
+    p->hosts_added++;
+    pvm_notify(PvmHostDelete, WIRE_HOSTDEL, 1, &info);
+    pool_log(p, 1, "t=%.2f added host %s to the virtual machine (pvm_addhosts took %.3f s)",
+             now(p), name, now(p) - t);
+    return 0;
+}
+
+/* Slot s is free again; a host the runtime added, with no worker left on
+ * it, is deleted from the virtual machine. */
+static void slot_free(dtss_pool *p, int s)
+{
+    p->slot[s].used = 0;
+    if (!p->slot[s].added)
+        return;
+    for (int k = 0; k < p->nslot; k++)
+        if (p->slot[k].used && strcmp(p->slot[k].host, p->slot[s].host) == 0)
+            return;
+    char *name = p->slot[s].host;
+    int info = 0;
+    int rc = pvm_delhosts(&name, 1, &info);
+    p->slot[s].added = 0;
+    for (int k = 0; k < p->nslot; k++)
+        if (strcmp(p->slot[k].host, name) == 0)
+            p->slot[k].absent = 1;
+    if (rc < 1 || info < 0)
+        pool_log(p, 0, "pvm_delhosts(%s): %s", name, wire_strerror(rc < 0 ? rc : info));
+    else
+        pool_log(p, 1, "t=%.2f deleted host %s from the virtual machine", now(p), name);
+}
+
 /* Serves the requests that have arrived while a host is free: spawns a
  * worker for each and sends it the job. */
 static int serve_requests(dtss_pool *p)
@@ -251,6 +310,8 @@ static int serve_requests(dtss_pool *p)
         if (!prog)
             return pool_fail(p, DTSS_EPVM, "cannot tell which program this is "
                              "(/proc/self/exe); name the worker program with --worker");
+        if (p->slot[s].absent && add_host(p, s) != 0)
+            continue;
         double t_call = now(p);
         int tid, n = pvm_spawn((char *)prog, args, PvmTaskHost, p->slot[s].host, 1, &tid);
         if (n != 1) {
@@ -367,7 +428,7 @@ static int gone(dtss_pool *p, int i, const char *why)
     double t = now(p);
     int was = w->state;
     w->state = PW_GONE;
-    p->slot[w->slot].used = 0;
+    slot_free(p, w->slot);
     if (was == PW_LEAVING)
         return DTSS_OK;                 /* released, and now exited */
     w->why = why;
@@ -676,7 +737,7 @@ static int finish(dtss_pool *p)
             int i = worker_of(p, tid);
             if (i >= 0) {               /* released, or one that never was ready */
                 p->w[i].state = PW_GONE;
-                p->slot[p->w[i].slot].used = 0;
+                slot_free(p, p->w[i].slot);
             }
         } else if (tag == WIRE_READY) {     /* a late one: stop it */
             int i = worker_of(p, src);

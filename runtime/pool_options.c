@@ -31,7 +31,8 @@ static const option_def options[] = {
     {"delay", 1, "S          allocation delay, seconds, one worker at a time (13:\n"
                  "                       the paper's Figure 4.2 at its scale)"},
     {"hosts", 1, "H1,H2      the pool's hosts, a worker each at a time (default:\n"
-                 "                       every host of the virtual machine but this one)"},
+                 "                       every host of the virtual machine but this one);\n"
+                 "                       one not in it is added for a worker, deleted after"},
     {"local", 1, "N          the pool is N places on this host (a one-host VM)"},
     {"worker", 1, "PATH      the worker program (default: this program)"},
     {NULL, 0, NULL}

@@ -82,6 +82,8 @@ static void write_all(const dtss_pool *p, FILE *f)
     poolrec_write_field(f, 1, "date", p->date);
     snprintf(lost, sizeof lost, "%ld", p->lost);
     poolrec_write_field(f, 0, "lost", lost);
+    snprintf(lost, sizeof lost, "%ld", p->hosts_added);
+    poolrec_write_field(f, 0, "hosts_added", lost);
     for (int k = 0; k < p->nf; k++)
         poolrec_write_field(f, 0, p->fkey[k], p->fval[k]);
     fprintf(f, "#worker,worker,host,seen_host,tid,spawned,joined,left,why,tasks,busy\n");

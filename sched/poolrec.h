@@ -21,7 +21,9 @@
  *              workers at once), peak_iteration, requested, cancelled,
  *              released (workers, over the run)
  * and, from PVM runs only:
- *   field      key, value    (the application's own: image, checksum...)
+ *   field      key, value    (date, lost: workers lost, hosts_added: hosts
+ *              the runtime added to the virtual machine; then the
+ *              application's own: image, pixels...)
  *   worker     worker (1..), host, seen_host, tid, spawned, joined, left,
  *              why (released, lost, end, failed), tasks, busy (s computing)
  *   task       iteration, task, worker, sent, started, finished, received,

@@ -4,8 +4,9 @@
 # its host (its namespace: the host's own name for itself), one worker per
 # host at a time; a host deleted mid-run (pvm_notify PvmHostDelete) loses
 # its worker, the task it held runs again, the host is used no more, and the
-# skeleton is unchanged. Brings up its own cluster (own CLUSTER_DIR) and
-# takes it down.
+# skeleton is unchanged; a host of --hosts not in the virtual machine is
+# added for a worker and deleted once it is released. Brings up its own
+# cluster (own CLUSTER_DIR) and takes it down.
 set -u
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
@@ -89,6 +90,28 @@ awk -F, -v h="${host:-w3}" -v t="$t" '$1 == "worker" && $3 == h && $6 > t { bad+
 check "  no worker started on ${host:-w3} after it left" $?
 awk -F, '$1 == "task" && $10 == 2 { n++ } END { exit n != 1 }' del.csv
 check "  the task it held ran again (tries 2)" $?
+
+# ---- a host not in the virtual machine: added for a worker, deleted after -------------
+# The host just deleted is named in --hosts: the runtime adds it
+# (pvm_addhosts) when a worker is to run there and deletes it (pvm_delhosts)
+# once that worker is released.
+gone_host=${host:-w3}
+others=$(echo "w1 w2 w3 w4" | tr ' ' '\n' | grep -vx "$gone_host" | head -n 1)
+"$BIN/thin-pool" fig.pbm --parts 2 --delay 0 --slow 50 --iterations 4 --strategy static \
+    --hosts "$others,$gone_host" -v -o add.pbm -r add.csv >add.out 2>&1
+check "--hosts with $gone_host, not in the virtual machine: the run completes" $?
+"$BIN/thin" fig.pbm --iterations 4 -o ref4.pbm -q
+cmp -s add.pbm ref4.pbm
+check "  the image is bin/thin --iterations 4's" $?
+grep -q "added host $gone_host to the virtual machine" add.out
+check "  $gone_host added (pvm_addhosts)" $?
+grep -q "deleted host $gone_host from the virtual machine" add.out
+check "  $gone_host deleted once its worker was released (pvm_delhosts)" $?
+awk -F, -v h="$gone_host" '$1 == "worker" && $3 == h && $4 == h && $9 == "released" { n++ } END { exit !n }' add.csv
+check "  a worker ran on $gone_host, inside it, and was released" $?
+(echo conf; sleep 1) | pvm 2>/dev/null | grep -q "^ *$gone_host " && inside=1 || inside=0
+[ "$inside" = 0 ]
+check "  $gone_host is no longer in the virtual machine" $?
 
 cd / || exit 1
 finish

@@ -70,7 +70,7 @@ check "private pvmd started (pid $pvmd_pid)" $?
 cd "$tmp" || exit 1
 
 run "a one-host VM without --local: no hosts" 1 "no hosts to use" "$TP" figures.pbm --parts 2 -q
-run "--hosts names an unknown host" 1 "no host 'nohost'" "$TP" figures.pbm --parts 2 --hosts nohost -q
+run "--hosts names a host PVM cannot add: the host and PVM's reason" 1 "pvm_addhosts(nohost): " "$TP" figures.pbm --parts 2 --hosts nohost --delay 0 -q
 run "a worker program PVM cannot find" 1 "not in PVM's search path" \
     "$TP" figures.pbm --parts 2 --local 2 --delay 0 --worker no-such-program -q
 
