@@ -98,6 +98,21 @@ $(BIN)/pooltrace: $(call obj,sim/pooltrace.c) $(SIM_LIB) $(SCHED_LIB)
 $(BIN)/test_pool: $(call obj,tests/test_pool.c) $(SIM_LIB) $(SCHED_LIB)
 # ---- pool (end)
 
+# ---- lb (begin)
+# Yoon et al.'s load balancing by predicted execution time (sched/lb.h): the
+# strategies are in sched/ (libsched.a); sched/yoonplan.c is bin/yoon-plan's
+# main, kept out of libsched.a.
+SCHED_SRC    := $(filter-out sched/yoonplan.c,$(SCHED_SRC))
+PROGRAMS     += $(BIN)/yoon-plan
+TESTS        += $(BIN)/test_lb
+TEST_SCRIPTS += tests/lb.sh
+# The rules below come before 'all': keep 'all' the default goal.
+.DEFAULT_GOAL := all
+
+$(BIN)/yoon-plan: $(call obj,sched/yoonplan.c) $(SCHED_LIB)
+$(BIN)/test_lb: $(call obj,tests/test_lb.c) $(SCHED_LIB)
+# ---- lb (end)
+
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag \
         reproduce-heymann run \

@@ -1,0 +1,63 @@
+#!/bin/sh
+# lb.sh: bin/yoon-plan as a user runs it: the example worked by hand in
+# tests/test_lb.c (test_hand), printed exactly; a node with d_i = 0; bad
+# values refused with one line naming the value, exit status 2.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+cd "$tmp" || exit 1
+Y=$BIN/yoon-plan
+
+# T_task 2, 4, 6; target 7, 3, 2; node 1 sends 2 tasks to node 3, then 1 to
+# node 2: max E 20 -> 17 (the arithmetic: tests/test_lb.c, test_hand).
+cat >hand.want <<'EOF2'
+# yoon: 3 nodes, N_total 12, elapsed 12 s, C_t 1 s
+node remaining   done     T_task      share target   E_before    E_after  after
+   1        10      6          2    6.54545      7         20         17      7
+   2         2      3          4    3.27273      3          8         13      3
+   3         0      2          6    2.18182      2          0         14      2
+moves (from,to,count):
+1,3,2
+1,2,1
+max E: before 20, after 17
+EOF2
+"$Y" --remaining 10,2,0 --done 6,3,2 --elapsed 12 --ct 1 >hand.out 2>&1
+check "the hand example: exit 0" $?
+diff hand.want hand.out >hand.diff; check "the hand example: the exact output ($(head -c 300 hand.diff))" $?
+run "C_t 3 >= T_task 2 of the latest node: nothing moves" 0 "^moves: none$" \
+    "$Y" -r 10,2,0 -d 6,3,2 -t 12 -c 3
+run "strategy none: nothing moves, max E kept" 0 "^max E: before 20, after 20$" \
+    "$Y" -r 10,2,0 -d 6,3,2 -t 12 -c 0 --strategy none
+run "d_i = 0: '-' for T_task, share, E; the node keeps its queue" 0 \
+    "^   2         5      0          -          -      5          -          -      5$" \
+    "$Y" -r 9,5,0 -d 3,0,3 -t 3 -c 0
+run "--help" 0 "^usage: yoon-plan" "$Y" --help
+
+# err NAME PATTERN ARGS...: exit 2, one line, matching PATTERN.
+err() {
+    name=$1 pat=$2
+    shift 2
+    run "$name" 2 "$pat" "$Y" "$@"
+    [ "$(wc -l <"$tmp/out")" -eq 1 ]; check "$name: one line" $?
+}
+err "negative count" "^yoon-plan: --remaining: node 2's -2 must be a whole number in 0..1000000$" \
+    -r 1,-2 -d 1,1 -t 1 -c 0
+err "fractional done" "^yoon-plan: --done: node 1's 1.5 must be a whole number" \
+    -r 1,2 -d 1.5,1 -t 1 -c 0
+err "not a list" "^yoon-plan: --remaining '1,,2' is not a list" -r 1,,2 -d 1,1 -t 1 -c 0
+err "lists of different lengths" "^yoon-plan: --done '1' has 1 values, --remaining 2$" \
+    -r 1,2 -d 1 -t 1 -c 0
+err "elapsed 0" "^yoon-plan: --elapsed '0' must be a time > 0" -r 1,2 -d 1,1 -t 0 -c 0
+err "negative C_t" "^yoon-plan: --ct '-1' must be a time >= 0" -r 1,2 -d 1,1 -t 1 -c -1
+err "C_t not a number" "^yoon-plan: --ct 'fast' must be a time" -r 1,2 -d 1,1 -t 1 -c fast
+err "unknown strategy" "^yoon-plan: unknown load-balancing strategy 'foo' (valid: yoon, none)$" \
+    -r 1,2 -d 1,1 -t 1 -c 0 -s foo
+err "too many tasks" "^yoon-plan: N_total=1000001 remaining tasks is more than 1000000$" \
+    -r 1000000,1 -d 1,1 -t 1 -c 0
+err "a required option missing" "^yoon-plan: --remaining, --done, --elapsed and --ct are required" \
+    -r 1,2 -d 1,1 -t 1
+err "unknown option" "unknown option '--bogus'" -r 1 -d 1 -t 1 -c 0 --bogus
+finish
