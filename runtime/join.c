@@ -59,6 +59,33 @@ int runtime_join(char *msg, size_t len)
     return me;
 }
 
+int runtime_join_worker(int *joined, int *parent, char *msg, size_t len)
+{
+    if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT")) {      /* see runtime_join */
+        snprintf(msg, len, "PVM runs as root only with PVM_ALLOW_ROOT set");
+        return DTSS_EPVM;
+    }
+    pvm_setopt(PvmAutoErr, 0);
+    int me = pvm_mytid();
+    if (me < 0) {
+        snprintf(msg, len, "no PVM daemon (pvm_mytid: %s)", wire_strerror(me));
+        return DTSS_EPVM;
+    }
+    *joined = 1;
+    *parent = pvm_parent();
+    if (*parent < 0) {
+        snprintf(msg, len, "not spawned by a master (pvm_parent: %s)",
+                 wire_strerror(*parent));
+        return DTSS_EMISUSE;
+    }
+    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, parent);
+    if (rc < 0) {
+        snprintf(msg, len, "pvm_notify: %s", wire_strerror(rc));
+        return DTSS_EPVM;
+    }
+    return DTSS_OK;
+}
+
 __attribute__((format(printf, 4, 5)))
 static int fail(int code, char *msg, size_t len, const char *fmt, ...)
 {

@@ -13,6 +13,13 @@ struct pvmhostinfo;
  * task's tid, or -1 with one line in msg saying how to fix it. */
 int runtime_join(char *msg, size_t len);
 
+/* Joins PVM as a worker the master spawned: refuses root without
+ * PVM_ALLOW_ROOT, then pvm_mytid (*joined = 1 from then on: the caller
+ * leaves with pvm_exit), *parent = pvm_parent, and a TASKEXIT notice
+ * (WIRE_TASKEXIT) when the parent exits. Returns DTSS_OK, or DTSS_EPVM /
+ * DTSS_EMISUSE (not spawned by a task) with one line in msg. */
+int runtime_join_worker(int *joined, int *parent, char *msg, size_t len);
+
 /* The virtual machine as pvm_config reports it, and the master's host. */
 typedef struct runtime_vm {
     struct pvmhostinfo *hi;

@@ -12,6 +12,7 @@
 #include <pvm3.h>
 
 #include "runtime/dtss.h"
+#include "runtime/join.h"
 #include "runtime/wire.h"
 
 struct dtss_pool_worker {
@@ -84,20 +85,9 @@ int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
     if (!dtss_is_worker(argc, argv))
         return fail(w, DTSS_EMISUSE, "not spawned by a master: workers are started by "
                     "the master program (dtss_pool_start)");
-    if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT"))
-        return fail(w, DTSS_EPVM, "PVM runs as root only with PVM_ALLOW_ROOT set");
-    pvm_setopt(PvmAutoErr, 0);
-    int me = pvm_mytid();
-    if (me < 0)
-        return fail(w, DTSS_EPVM, "no PVM daemon (pvm_mytid: %s)", wire_strerror(me));
-    w->joined = 1;
-    w->parent = pvm_parent();
-    if (w->parent < 0)
-        return fail(w, DTSS_EMISUSE, "not spawned by a master (pvm_parent: %s)",
-                    wire_strerror(w->parent));
-    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &w->parent);
-    if (rc < 0)
-        return fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+    int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
+    if (rc != DTSS_OK)
+        return fail(w, rc, "%s", msg);
     /* READY first: the master is told at once that this worker runs (it is
      * held from then on), and sends the job in reply. */
     gethostname(host, sizeof host - 1);

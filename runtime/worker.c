@@ -18,6 +18,7 @@
 
 #include <pvm3.h>
 
+#include "runtime/join.h"
 #include "runtime/worker.h"
 #include "sched/sched.h"
 
@@ -96,21 +97,10 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
     if (!dtss_is_worker(argc, argv))
         return worker_fail(w, DTSS_EMISUSE, "not spawned by a master: workers are "
                            "started by the master program (dtss_master_start)");
-    if (geteuid() == 0 && !getenv("PVM_ALLOW_ROOT"))     /* see dtss_master_start */
-        return worker_fail(w, DTSS_EPVM, "PVM runs as root only with PVM_ALLOW_ROOT set");
-    pvm_setopt(PvmAutoErr, 0);
-    int me = pvm_mytid();
-    if (me < 0)
-        return worker_fail(w, DTSS_EPVM, "no PVM daemon (pvm_mytid: %s)",
-                           wire_strerror(me));
-    w->joined = 1;
-    w->parent = pvm_parent();
-    if (w->parent < 0)
-        return worker_fail(w, DTSS_EMISUSE, "not spawned by a master (pvm_parent: %s)",
-                           wire_strerror(w->parent));
-    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &w->parent);
-    if (rc < 0)
-        return worker_fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+    char msg[256];
+    int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
+    if (rc != DTSS_OK)
+        return worker_fail(w, rc, "%s", msg);
     for (;;) {                                  /* wait for the job */
         int bufid = pvm_recv(-1, -1), bytes, tag, src;
         if (bufid < 0)
@@ -121,7 +111,6 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
         if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
             return rc;
     }
-    char msg[256];
     if (wire_unpack_job(&w->job, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "a bad job: %s", msg);
     if (probe_init(&w->prb, (probe_backend)w->job.probe, msg, sizeof msg) != 0)
