@@ -27,6 +27,12 @@
 
 const lb_type *const lb_types[] = {&lb_yoon, &lb_none, NULL};
 
+void lb_exchange_central(int nodes, long *msgs)
+{
+    for (int i = 0; i < nodes; i++)
+        msgs[i] = i == 0 ? 2L * (nodes - 1) : 2;
+}
+
 const lb_type *lb_type_find(const char *name, sched_err *err)
 {
     char list[120] = "";

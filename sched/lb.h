@@ -85,6 +85,14 @@ typedef struct lb_type {
     const char *name;
     const char *summary;        /* one line for --help, with citation */
     int (*plan)(lb_plan *p, double cost, sched_err *err);
+    /* The load-information exchange one balancing needs before its
+     * migrations: fills msgs[i], i = 0 .. nodes-1, with the messages of one
+     * C_msg each that node i sends or receives (under the one-port model,
+     * Yoon et al. Sec. 3.1, they take its time one after another). A
+     * central strategy: node 0, the master, 2 (nodes - 1) (every count in,
+     * every order out), every other node 2. Migrations are not counted here:
+     * each costs C_task at both ends (the plan's moved[]). */
+    void (*exchange)(int nodes, long *msgs);
 } lb_type;
 
 /* The list of all strategies, NULL-terminated. */
@@ -102,6 +110,10 @@ const lb_type *lb_type_find(const char *name, sched_err *err);
  * lb_plan_free. */
 lb_plan *lb_plan_make(const lb_type *T, const lb_input *in, sched_err *err);
 void lb_plan_free(lb_plan *p);
+
+/* The central exchange described under lb_type.exchange, for strategies
+ * whose master gathers every node's counts (yoon). */
+void lb_exchange_central(int nodes, long *msgs);
 
 /* For the strategies: moves one task from node 'from' to node 'to'
  * (after[], moved[], the move list). Returns SCHED_OK, or SCHED_ENOMEM

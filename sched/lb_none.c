@@ -11,8 +11,16 @@ static int plan(lb_plan *p, double cost, sched_err *err)
     return SCHED_OK;
 }
 
+/* No balancing, no exchange. */
+static void exchange(int nodes, long *msgs)
+{
+    for (int i = 0; i < nodes; i++)
+        msgs[i] = 0;
+}
+
 const lb_type lb_none = {
     .name = "none",
     .summary = "no migration: every node keeps its queue (the baseline)",
     .plan = plan,
+    .exchange = exchange,
 };

@@ -135,4 +135,5 @@ const lb_type lb_yoon = {
     .summary = "migrate toward eq. 4's target while the predicted finish falls "
                "(Yoon et al. Sec. 3.2)",
     .plan = plan,
+    .exchange = lb_exchange_central,
 };

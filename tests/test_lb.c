@@ -279,8 +279,36 @@ static void test_properties(void)
     gsl_rng_free(rng);
 }
 
+/* The exchange each strategy declares (lb.h): the central one counted by
+ * hand for 4 nodes -- the master gets 3 counts and sends 3 orders (6), the
+ * others send one count and get one order (2); every strategy fills every
+ * entry with a count >= 0. */
+static void test_exchange(void)
+{
+    long m[4] = {-1, -1, -1, -1};
+    lb_exchange_central(4, m);
+    test_cond("central exchange, 4 nodes: 6, 2, 2, 2",
+              m[0] == 6 && m[1] == 2 && m[2] == 2 && m[3] == 2);
+    lb_none.exchange(4, m);
+    test_cond("none exchanges nothing", m[0] == 0 && m[1] == 0 && m[2] == 0 && m[3] == 0);
+    for (int t = 0; lb_types[t]; t++) {
+        long big[64];
+        for (int i = 0; i < 64; i++)
+            big[i] = -1;
+        test_condf(lb_types[t]->exchange != NULL, "%s declares its exchange", lb_types[t]->name);
+        if (!lb_types[t]->exchange)
+            continue;
+        lb_types[t]->exchange(64, big);
+        int ok = 1;
+        for (int i = 0; i < 64; i++)
+            ok &= big[i] >= 0;
+        test_condf(ok, "%s: 64 nodes, every message count >= 0", lb_types[t]->name);
+    }
+}
+
 int main(void)
 {
+    test_exchange();
     test_hand();
     test_rounding();
     test_unmeasured();
