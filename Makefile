@@ -113,6 +113,16 @@ $(BIN)/yoon-plan: $(call obj,sched/yoonplan.c) $(SCHED_LIB)
 $(BIN)/test_lb: $(call obj,tests/test_lb.c) $(SCHED_LIB)
 # ---- lb (end)
 
+# ---- netpipe (begin)
+# bin/netpipe: NetPIPE's ping-pong over PVM (Yoon et al. Figs. 8-9); its main
+# is kept out of libdtss.a.
+RUNTIME_SRC  := $(filter-out runtime/netpipe.c,$(RUNTIME_SRC))
+PROGRAMS     += $(BIN)/netpipe
+TEST_SCRIPTS += tests/link.sh
+$(BIN)/netpipe: $(call obj,runtime/netpipe.c) $(DTSS_LIB)
+$(BIN)/netpipe: LIBS += -lpvm3
+# ---- netpipe (end)
+
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag \
         reproduce-heymann run \

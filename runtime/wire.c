@@ -24,8 +24,8 @@ const char *wire_tag_name(int tag)
     static const char *const names[] = {"JOB", "REQUEST", "WORK", "STOP", "RESULT",
                                         "STEAL", "GIVE", "IDLE", "TASKEXIT",
                                         "HOSTDEL", "POOLJOB", "READY", "TASK",
-                                        "TASKDONE"};
-    return tag >= WIRE_JOB && tag <= WIRE_TASKDONE ? names[tag - WIRE_JOB] : "?";
+                                        "TASKDONE", "PING"};
+    return tag >= WIRE_JOB && tag <= WIRE_PING ? names[tag - WIRE_JOB] : "?";
 }
 
 double wire_now(void)
@@ -204,6 +204,15 @@ int wire_send_idle(int tid, int index, char *msg, size_t len)
     packer p = begin();
     pk_int(&p, &index, 1);
     return finish(&p, tid, WIRE_IDLE, msg, len);
+}
+
+int wire_send_ping(int tid, const void *data, size_t n, char *msg, size_t len)
+{
+    long l = (long)n;
+    packer p = begin();
+    pk_long(&p, &l, 1);
+    pk_bytes(&p, data, n);
+    return finish(&p, tid, WIRE_PING, msg, len);
 }
 
 int wire_send_pooljob(int tid, int index, const void *job, size_t jlen, char *msg,
@@ -487,6 +496,20 @@ int wire_unpack_idle(int *index, char *msg, size_t len)
 int wire_unpack_notice(int *tid, char *msg, size_t len)
 {
     UPK(pvm_upkint(tid, 1, 1), "a notification");
+    return 0;
+}
+
+int wire_unpack_ping(void *buf, size_t cap, size_t *n, char *msg, size_t len)
+{
+    long l;
+    *n = 0;
+    UPK(pvm_upklong(&l, 1, 1), "PING");
+    if (l < 0 || (unsigned long)l > cap)
+        return malformed(msg, len, "PING of %ld bytes (at most %zu expected)", l, cap);
+    int rc = upk_bytes(buf, (size_t)l, msg, len);
+    if (rc < 0)
+        return rc;
+    *n = (size_t)l;
     return 0;
 }
 

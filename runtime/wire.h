@@ -43,7 +43,9 @@ enum {
     WIRE_JOB = 100, WIRE_REQUEST, WIRE_WORK, WIRE_STOP, WIRE_RESULT,
     WIRE_STEAL, WIRE_GIVE, WIRE_IDLE, WIRE_TASKEXIT, WIRE_HOSTDEL,
     /* the iterative pool (pool_master.c, pool_worker.c) */
-    WIRE_POOLJOB, WIRE_READY, WIRE_TASK, WIRE_TASKDONE
+    WIRE_POOLJOB, WIRE_READY, WIRE_TASK, WIRE_TASKDONE,
+    /* bin/netpipe's ping-pong (runtime/netpipe.c) */
+    WIRE_PING
 };
 
 #define WIRE_VERSION 2
@@ -129,6 +131,11 @@ int wire_unpack_pooljob(int *index, void **job, size_t *jlen, char *msg, size_t 
 int wire_unpack_ready(int *index, char *host, size_t hlen, char *msg, size_t len);
 int wire_unpack_task(wire_task *t, char *msg, size_t len);
 int wire_unpack_taskdone(int *index, wire_task *t, char *msg, size_t len);
+
+/* PING: n opaque bytes (bin/netpipe's message of size n, echoed back as it
+ * came). Unpacking refuses a PING of more than cap bytes; *n gets its size. */
+int wire_send_ping(int tid, const void *data, size_t n, char *msg, size_t len);
+int wire_unpack_ping(void *buf, size_t cap, size_t *n, char *msg, size_t len);
 
 /* Unpacking: j->chain, j->tids, j->data are allocated (wire_job_free). */
 int wire_unpack_job(wire_job *j, char *msg, size_t len);
