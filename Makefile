@@ -121,6 +121,13 @@ PROGRAMS     += $(BIN)/netpipe
 TEST_SCRIPTS += tests/link.sh
 $(BIN)/netpipe: $(call obj,runtime/netpipe.c) $(DTSS_LIB)
 $(BIN)/netpipe: LIBS += -lpvm3
+# bin/yoon-tasks: Yoon et al.'s task model on the migration runtime
+# (runtime/lb_master.c, lb_worker.c); it includes <dtss.h> as a user's would.
+PROGRAMS     += $(BIN)/yoon-tasks
+TEST_SCRIPTS += tests/lb_pvm.sh
+$(BIN)/yoon-tasks: $(call obj,examples/tasks.c) $(DTSS_LIB)
+$(BIN)/yoon-tasks: LIBS += -lpvm3
+$(BUILD)/examples/tasks.o: CFLAGS += -Iruntime
 # ---- netpipe (end)
 
 # ---- targets ----------------------------------------------------------------

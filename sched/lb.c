@@ -25,7 +25,8 @@
 #include "lb.h"
 #include "sched_impl.h"
 
-const lb_type *const lb_types[] = {&lb_yoon, &lb_none, NULL};
+const lb_type *const lb_types[] = {&lb_yoon, &lb_none, &lb_clb, &lb_dlb, &lb_mclb,
+                                   NULL};
 
 void lb_exchange_central(int nodes, long *msgs)
 {
@@ -173,6 +174,34 @@ double lb_finish(const lb_plan *p, int i, double cost)
     if (isnan(p->t_task[i]))
         return NAN;
     return (double)p->after[i] * p->t_task[i] + (double)p->moved[i] * cost;
+}
+
+int lb_plan_reach(lb_plan *p, const long *goal, sched_err *err)
+{
+    long held = 0, wanted = 0;
+    for (int i = 0; i < p->nodes; i++) {
+        if (goal[i] < 0)
+            return sched_fail(err, SCHED_EINVAL, "goal[%d]=%ld must be >= 0", i, goal[i]);
+        held += p->after[i];
+        wanted += goal[i];
+    }
+    if (wanted != held)
+        return sched_fail(err, SCHED_EINVAL, "the goals sum to %ld tasks, the nodes hold "
+                          "%ld", wanted, held);
+    /* s: the first node above its goal, r: the first below; both only move
+     * forward, and reach the end together (the surpluses sum to the deficits) */
+    int s = 0, r = 0;
+    for (;;) {
+        while (s < p->nodes && p->after[s] <= goal[s])
+            s++;
+        while (r < p->nodes && p->after[r] >= goal[r])
+            r++;
+        if (s == p->nodes || r == p->nodes)
+            return SCHED_OK;
+        int rc = lb_plan_move(p, s, r, err);
+        if (rc != SCHED_OK)
+            return rc;
+    }
 }
 
 int lb_plan_move(lb_plan *p, int from, int to, sched_err *err)

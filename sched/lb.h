@@ -5,10 +5,20 @@
  * period t the master learns, per node i, the tasks still in its ready
  * queue (n_i) and the tasks it finished during the period (d_i); a
  * strategy answers "which tasks move where?". Each strategy is an lb_type
- * (one file each: lb_yoon.c, lb_none.c), looked up by name:
+ * (one file each), looked up by name:
  *
  *   yoon  eq. 1-4 and the greedy migrations of Sec. 3.2 (lb_yoon.c)
  *   none  no migration: the baseline (lb_none.c)
+ *   clb   central: every queue levelled to the mean count, speeds and C_t
+ *         ignored (lb_clb.c)
+ *   dlb   decentral: sender-initiated diffusion among hypercube neighbours,
+ *         Willebeek-LeMair & Reeves (lb_dlb.c)
+ *   mclb  central: eq. 4's target all at once, only if the predicted finish
+ *         falls (lb_mclb.c)
+ *
+ * Yoon et al. Sec. 4.1 compare their algorithm with CLB, DLB and MCLB but
+ * define none of them; each file says where its rule comes from and what we
+ * chose (docs/lb.md: all five side by side).
  *
  * Typical use:
  *
@@ -26,7 +36,9 @@
  * chosen its migrations, E_i after and the largest E before and after.
  * Nodes are numbered 0 .. nodes-1. A node with d_i = 0 has no measured
  * rate: it is "unmeasured" (lb_yoon.c says why and what is done with it):
- * its T_task, share and E are NAN and it is left out of every max.
+ * its T_task, share and E are NAN and it is left out of every max. The
+ * strategies that use the rates (yoon, mclb) leave its queue as it is; those
+ * that count tasks only (clb, dlb) treat it like any other node.
  *
  * Errors are codes (SCHED_E*, sched.h) with a message in a sched_err that
  * names the bad value. Nothing here prints or exits.
@@ -97,7 +109,7 @@ typedef struct lb_type {
 
 /* The list of all strategies, NULL-terminated. */
 extern const lb_type *const lb_types[];
-extern const lb_type lb_yoon, lb_none;
+extern const lb_type lb_yoon, lb_none, lb_clb, lb_dlb, lb_mclb;
 
 /* Finds a strategy by name (case-insensitive). On an unknown name returns
  * NULL and sets err to SCHED_ENOENT with the list of valid names. */
@@ -112,13 +124,23 @@ lb_plan *lb_plan_make(const lb_type *T, const lb_input *in, sched_err *err);
 void lb_plan_free(lb_plan *p);
 
 /* The central exchange described under lb_type.exchange, for strategies
- * whose master gathers every node's counts (yoon). */
+ * whose master gathers every node's counts (yoon, clb, mclb). */
 void lb_exchange_central(int nodes, long *msgs);
 
 /* For the strategies: moves one task from node 'from' to node 'to'
  * (after[], moved[], the move list). Returns SCHED_OK, or SCHED_ENOMEM
  * with err set. */
 int lb_plan_move(lb_plan *p, int from, int to, sched_err *err);
+
+/* For the strategies: moves tasks until after[i] = goal[i] for every node.
+ * Each node above its goal sends its surplus to the nodes below theirs, both
+ * taken in index order (the first surplus fills the first deficit, and so
+ * on): no node both sends and receives, so k_i = |n_i - goal_i| when the
+ * plan had no move before, and at most senders + receivers - 1 (from, to)
+ * pairs. The caller owns goal (read only). Returns SCHED_OK; SCHED_EINVAL
+ * when a goal is negative or the goals do not sum to the tasks held;
+ * SCHED_ENOMEM; err set. */
+int lb_plan_reach(lb_plan *p, const long *goal, sched_err *err);
 
 /* Node i's predicted finish (Sec. 3.2) with its current after_i and k_i:
  * after_i x T_task_i + k_i x C; NAN when unmeasured. */

@@ -1,7 +1,8 @@
 #!/bin/sh
-# lb.sh: bin/yoon-plan as a user runs it: the example worked by hand in
-# tests/test_lb.c (test_hand), printed exactly; a node with d_i = 0; bad
-# values refused with one line naming the value, exit status 2.
+# lb.sh: bin/yoon-plan as a user runs it: the examples worked by hand in
+# tests/test_lb.c (test_hand, and one per rival strategy), printed exactly;
+# a node with d_i = 0; bad values refused with one line naming the value,
+# exit status 2.
 set -u
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
@@ -35,6 +36,75 @@ run "d_i = 0: '-' for T_task, share, E; the node keeps its queue" 0 \
     "^   2         5      0          -          -      5          -          -      5$" \
     "$Y" -r 9,5,0 -d 3,0,3 -t 3 -c 0
 run "--help" 0 "^usage: yoon-plan" "$Y" --help
+for s in yoon none clb dlb mclb; do
+    run "--help lists $s" 0 "^  $s  " "$Y" --help
+done
+
+# The rivals of Yoon et al. Sec. 4.1 (sched/lb_clb.c, lb_dlb.c, lb_mclb.c),
+# each on the example worked by hand in tests/test_lb.c.
+# want NAME ARGS...: the exact output in $tmp/want, exit 0.
+want() {
+    name=$1
+    shift
+    "$Y" "$@" >"$tmp/got" 2>&1
+    check "$name: exit 0" $?
+    diff "$tmp/want" "$tmp/got" >"$tmp/diff"
+    check "$name: the exact output ($(head -c 300 "$tmp/diff"))" $?
+}
+# clb (test_hand_clb): the mean, 4 tasks each, speeds ignored: 6 tasks leave
+# node 1, the slowest node ends last: max E 20 -> 28.
+cat >"$tmp/want" <<'EOF2'
+# clb: 3 nodes, N_total 12, elapsed 12 s, C_t 1 s
+node remaining   done     T_task      share target   E_before    E_after  after
+   1        10      6          2    6.54545      7         20         14      4
+   2         2      3          4    3.27273      3          8         18      4
+   3         0      2          6    2.18182      2          0         28      4
+moves (from,to,count):
+1,2,2
+1,3,4
+max E: before 20, after 28
+EOF2
+want "clb, the hand example" -r 10,2,0 -d 6,3,2 -t 12 -c 1 --strategy clb
+run "clb, d_i = 0: the unmeasured node 2 receives 4 tasks" 0 \
+    "^   2         0      0          -          -      0          -          -      4$" \
+    "$Y" -r 9,0,3 -d 3,0,3 -t 3 -c 0.5 -s clb
+# dlb (test_hand_dlb): sender-initiated diffusion on the 4-node hypercube;
+# nodes 1 and 4 are not neighbours.
+cat >"$tmp/want" <<'EOF2'
+# dlb: 4 nodes, N_total 17, elapsed 1 s, C_t 0.5 s
+node remaining   done     T_task      share target   E_before    E_after  after
+   1        11      1          1       4.25      5         11        7.5      4
+   2         0      1          1       4.25      4          0          9      6
+   3         0      1          1       4.25      4          0        7.5      5
+   4         6      1          1       4.25      4          6          4      2
+moves (from,to,count):
+1,2,4
+1,3,3
+4,3,2
+4,2,2
+max E: before 11, after 9
+EOF2
+want "dlb, the hand example" -r 11,0,0,6 -d 1,1,1,1 -t 1 -c 0.5 --strategy dlb
+# mclb (test_hand_mclb): to the target when it pays (C_t 0.25), nothing when
+# node 3 would end at 7 > 6 (C_t 0.75).
+cat >"$tmp/want" <<'EOF2'
+# mclb: 3 nodes, N_total 12, elapsed 1 s, C_t 0.25 s
+node remaining   done     T_task      share target   E_before    E_after  after
+   1         6      1          1          4      4          6        4.5      4
+   2         6      1          1          4      4          6        4.5      4
+   3         0      1          1          4      4          0          5      4
+moves (from,to,count):
+1,3,2
+2,3,2
+max E: before 6, after 5
+EOF2
+want "mclb, C_t 0.25: the target" -r 6,6,0 -d 1,1,1 -t 1 -c 0.25 --strategy mclb
+run "mclb, C_t 0.75: it would not pay, nothing moves" 0 "^moves: none$" \
+    "$Y" -r 6,6,0 -d 1,1,1 -t 1 -c 0.75 -s mclb
+run "mclb, C_t 0.75: max E kept" 0 "^max E: before 6, after 6$" \
+    "$Y" -r 6,6,0 -d 1,1,1 -t 1 -c 0.75 -s mclb
+run "yoon there moves 3 tasks: max E 5.75" 0 "^max E: before 6, after 5.75$" \
+    "$Y" -r 6,6,0 -d 1,1,1 -t 1 -c 0.75 -s yoon
 
 # err NAME PATTERN ARGS...: exit 2, one line, matching PATTERN.
 err() {
@@ -53,7 +123,8 @@ err "lists of different lengths" "^yoon-plan: --done '1' has 1 values, --remaini
 err "elapsed 0" "^yoon-plan: --elapsed '0' must be a time > 0" -r 1,2 -d 1,1 -t 0 -c 0
 err "negative C_t" "^yoon-plan: --ct '-1' must be a time >= 0" -r 1,2 -d 1,1 -t 1 -c -1
 err "C_t not a number" "^yoon-plan: --ct 'fast' must be a time" -r 1,2 -d 1,1 -t 1 -c fast
-err "unknown strategy" "^yoon-plan: unknown load-balancing strategy 'foo' (valid: yoon, none)$" \
+err "unknown strategy" \
+    "^yoon-plan: unknown load-balancing strategy 'foo' (valid: yoon, none, clb, dlb, mclb)$" \
     -r 1,2 -d 1,1 -t 1 -c 0 -s foo
 err "too many tasks" "^yoon-plan: N_total=1000001 remaining tasks is more than 1000000$" \
     -r 1000000,1 -d 1,1 -t 1 -c 0

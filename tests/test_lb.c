@@ -1,8 +1,10 @@
 /* test_lb.c: the load-balancing strategies (sched/lb.c, lb_yoon.c,
- * lb_none.c) on an example worked by hand, the readings of lb_yoon.c, the
- * errors, then properties over every strategy on random inputs (GSL's
- * gsl_rng, a fixed seed). Source of the rules: Yoon et al., Sec. 3.2,
- * eq. 1-4 and E_i. */
+ * lb_none.c, lb_clb.c, lb_dlb.c, lb_mclb.c), each on examples worked by
+ * hand, the readings of lb_yoon.c, the errors, then properties over every
+ * strategy on random inputs (GSL's gsl_rng, a fixed seed). Source of the
+ * rules: Yoon et al., Sec. 3.2, eq. 1-4 and E_i (yoon, and the target and
+ * E of all); Sec. 4.1 names CLB, DLB, MCLB, read as their files say (DLB:
+ * Willebeek-LeMair & Reeves' sender-initiated diffusion). */
 #include <math.h>
 #include <string.h>
 
@@ -128,6 +130,185 @@ static void test_unmeasured(void)
     lb_plan_free(p);
 }
 
+/* CLB (lb_clb.c), worked by hand on lb_yoon.c's example (nodes from 0):
+ *   n = 10, 2, 0; d = 6, 3, 2; t = 12; C = 1; T = 2, 4, 6 (eq. 1).
+ *   N_total = 12, P = 3: q = 4, r = 0: every node's goal is 4.
+ *   surplus: node 0, 10 - 4 = 6; deficits: node 1, 2; node 2, 4.
+ *   in index order: node 0 fills node 1 (2 tasks), then node 2 (4 tasks).
+ *   k = 6, 2, 4. E after: 4 x 2 + 6 x 1 = 14, 4 x 4 + 2 = 18, 4 x 6 + 4
+ *   = 28: max E 20 -> 28 (yoon: 17). The counts are level; the slowest
+ *   node got the most work. */
+static void test_hand_clb(void)
+{
+    const long n[] = {10, 2, 0}, d[] = {6, 3, 2};
+    sched_err err;
+    lb_plan *p = make("clb", 3, n, d, 12, 1, &err);
+    test_cond("clb hand: moves 0 -> 1: 2, then 0 -> 2: 4",
+              p && p->nmoves == 2 && p->move[0].from == 0 && p->move[0].to == 1 &&
+              p->move[0].count == 2 && p->move[1].from == 0 && p->move[1].to == 2 &&
+              p->move[1].count == 4);
+    test_cond("clb hand: after 4, 4, 4; E after 14, 18, 28; max E 20 -> 28",
+              p && p->after[0] == 4 && p->after[1] == 4 && p->after[2] == 4 &&
+              p->e_after[0] == 14 && p->e_after[1] == 18 && p->e_after[2] == 28 &&
+              p->max_before == 20 && p->max_after == 28);
+    lb_plan_free(p);
+    /* The same with C = 10^12: CLB does not look at C. */
+    p = make("clb", 3, n, d, 12, 1e12, &err);
+    test_cond("clb hand, C = 10^12: the same 6 tasks move",
+              p && p->nmoves == 2 && p->after[0] == 4 && p->after[2] == 4);
+    lb_plan_free(p);
+    /* Remainder seats: n = 9, 0, 3, 2 (N = 14, P = 4): q = 3, r = 2, the
+     * extra seats to the 2 longest queues, nodes 0 (9) and 2 (3): goals 4,
+     * 3, 4, 3. Node 0 sends 5: 3 to node 1, 1 to node 2, 1 to node 3. */
+    const long n2[] = {9, 0, 3, 2}, d2[] = {1, 1, 1, 1};
+    p = make("clb", 4, n2, d2, 1, 0, &err);
+    test_cond("clb, N = 14 on 4: goals 4, 3, 4, 3 (the extra tasks stay on the "
+              "longest queues); 0 -> 1: 3, 0 -> 2: 1, 0 -> 3: 1",
+              p && p->after[0] == 4 && p->after[1] == 3 && p->after[2] == 4 &&
+              p->after[3] == 3 && p->nmoves == 3 && p->move[0].to == 1 &&
+              p->move[0].count == 3 && p->move[1].to == 2 && p->move[1].count == 1 &&
+              p->move[2].to == 3 && p->move[2].count == 1);
+    lb_plan_free(p);
+    /* d_i = 0: CLB needs counts only; the unmeasured node 1 receives. n =
+     * 9, 0, 3, d = 3, 0, 3, t = 3: goals 4, 4, 4; node 0 sends 4 to node 1,
+     * 1 to node 2. Node 1's E is NAN; max E after over nodes 0 and 2:
+     * 4 x 1 + 5 x 0.5 = 6.5 and 4 + 0.5 = 4.5. */
+    const long n3[] = {9, 0, 3}, d3[] = {3, 0, 3};
+    p = make("clb", 3, n3, d3, 3, 0.5, &err);
+    test_cond("clb, d_i = 0: the unmeasured node takes part (receives 4), its E is "
+              "NAN, max E 9 -> 6.5",
+              p && p->after[1] == 4 && p->after[0] == 4 && p->after[2] == 4 &&
+              isnan(p->e_after[1]) && p->max_before == 9 && p->max_after == 6.5);
+    lb_plan_free(p);
+}
+
+/* DLB (lb_dlb.c: Willebeek-LeMair & Reeves' sender-initiated diffusion on
+ * the hypercube), worked by hand; nodes from 0:
+ *   P = 4: neighbours 0: 1, 2; 1: 0, 3; 2: 3, 0; 3: 2, 1 (by dimension).
+ *   n = 11, 0, 0, 6; d = 1, 1, 1, 1; t = 1 (T = 1); C = 0.5.
+ *   node 0: domain 0, 1, 2: mean 11/3; excess 11 - 11/3 = 22/3; h_1 = h_2 =
+ *     11/3, H = 22/3: delta = 11/3 = 3.67 each. floor(22/3) = 7 in all:
+ *     floors 3 + 3, the 7th to the larger fraction (a tie: the lower
+ *     dimension, node 1): 0 -> 1: 4, 0 -> 2: 3.
+ *   node 1: domain 1, 0, 3: mean 17/3 > 0: sends nothing; node 2 the same.
+ *   node 3: domain 3, 2, 1: mean 2; excess 4; h_2 = h_1 = 2: 3 -> 2: 2,
+ *     3 -> 1: 2.
+ *   after: 11 - 7 = 4; 0 + 4 + 2 = 6; 0 + 3 + 2 = 5; 6 - 4 = 2.
+ *   k = 7, 6, 5, 4: E after 4 + 3.5 = 7.5, 6 + 3 = 9, 5 + 2.5 = 7.5, 2 + 2
+ *   = 4; max E 11 -> 9. Node 3 is not node 0's neighbour: nothing goes
+ *   straight from 0 to 3. */
+static void test_hand_dlb(void)
+{
+    const long n[] = {11, 0, 0, 6}, d[] = {1, 1, 1, 1};
+    sched_err err;
+    lb_plan *p = make("dlb", 4, n, d, 1, 0.5, &err);
+    test_cond("dlb hand: moves 0 -> 1: 4, 0 -> 2: 3, 3 -> 2: 2, 3 -> 1: 2",
+              p && p->nmoves == 4 && p->move[0].from == 0 && p->move[0].to == 1 &&
+              p->move[0].count == 4 && p->move[1].from == 0 && p->move[1].to == 2 &&
+              p->move[1].count == 3 && p->move[2].from == 3 && p->move[2].to == 2 &&
+              p->move[2].count == 2 && p->move[3].from == 3 && p->move[3].to == 1 &&
+              p->move[3].count == 2);
+    test_cond("dlb hand: after 4, 6, 5, 2; k 7, 6, 5, 4; E after 7.5, 9, 7.5, 4; "
+              "max E 11 -> 9",
+              p && p->after[0] == 4 && p->after[1] == 6 && p->after[2] == 5 &&
+              p->after[3] == 2 && p->moved[0] == 7 && p->moved[1] == 6 &&
+              p->moved[2] == 5 && p->moved[3] == 4 && p->e_after[0] == 7.5 &&
+              p->e_after[1] == 9 && p->e_after[2] == 7.5 && p->e_after[3] == 4 &&
+              p->max_before == 11 && p->max_after == 9);
+    lb_plan_free(p);
+    /* Locality: n = 12, 0, 0, 0: node 0's domain is 0, 1, 2 (mean 4): 4
+     * tasks each to nodes 1 and 2, none to node 3, which node 0 cannot
+     * see; the next balancing would carry some on. */
+    const long n2[] = {12, 0, 0, 0};
+    p = make("dlb", 4, n2, d, 1, 0, &err);
+    test_cond("dlb, n = 12, 0, 0, 0: 4, 4, 4, 0 (node 3 is two hops away)",
+              p && p->after[0] == 4 && p->after[1] == 4 && p->after[2] == 4 &&
+              p->after[3] == 0);
+    lb_plan_free(p);
+    /* A difference of one task cannot be diffused: n = 1, 0: mean 1/2,
+     * floor(1/2) = 0. */
+    const long n3[] = {1, 0};
+    p = make("dlb", 2, n3, d, 1, 0, &err);
+    test_cond("dlb, n = 1, 0: nothing moves (floor(1 - 1/2) = 0)", p && p->nmoves == 0);
+    lb_plan_free(p);
+}
+
+/* MCLB (lb_mclb.c), worked by hand; nodes from 0:
+ *   n = 6, 6, 0; d = 1, 1, 1; t = 1: T = 1, 1, 1; E before 6, 6, 0, max 6.
+ *   eq. 4: shares 4, 4, 4; target 4, 4, 4; the plan: 0 -> 2: 2, 1 -> 2: 2,
+ *   k = 2, 2, 4.
+ *   C = 0.75: E' = 4 + 2 x 0.75 = 5.5, 5.5, 4 + 4 x 0.75 = 7 >= 6: it does
+ *     not pay: nothing moves, max E stays 6. (yoon, one task at a time:
+ *     0 -> 2 (E 5.75, 6, 1.75), 1 -> 2 (5.75, 5.75, 3.5), 0 -> 2 (5.5,
+ *     5.75, 5.25); a 4th task would put node 2 at 4 + 3 = 7 > 5.75: stops,
+ *     max E 5.75.)
+ *   C = 0.25: E' = 4.5, 4.5, 5 < 6: the plan is carried out, max E 6 -> 5.
+ *   The latest node at its target: n = 1, 2, 0, d = 1, 2, 2, t = 2: T = 2,
+ *     1, 1, E 2, 2, 0; target 1, 1, 1 (seats of value 1 to nodes 1, 2;
+ *     the third, value 2, tied between node 0 (holds it) and node 1 (holds
+ *     it): node 0). C = 0: E' = 2, 1, 1: max 2, not below 2: nothing
+ *     moves (yoon moves 1 -> 2). */
+static void test_hand_mclb(void)
+{
+    const long n[] = {6, 6, 0}, d[] = {1, 1, 1};
+    sched_err err;
+    lb_plan *p = make("mclb", 3, n, d, 1, 0.75, &err);
+    test_cond("mclb hand, C = 0.75: node 2 would end at 7 > 6: nothing moves, max E 6",
+              p && p->nmoves == 0 && p->target[0] == 4 && p->target[2] == 4 &&
+              p->max_after == 6);
+    lb_plan_free(p);
+    p = make("yoon", 3, n, d, 1, 0.75, &err);
+    test_cond("mclb hand: yoon, C = 0.75, moves 3 tasks (after 4, 5, 3), max E 5.75",
+              p && p->after[0] == 4 && p->after[1] == 5 && p->after[2] == 3 &&
+              p->max_after == 5.75);
+    lb_plan_free(p);
+    p = make("mclb", 3, n, d, 1, 0.25, &err);
+    test_cond("mclb hand, C = 0.25: 0 -> 2: 2, 1 -> 2: 2; E after 4.5, 4.5, 5; max E 5",
+              p && p->nmoves == 2 && p->move[0].from == 0 && p->move[0].to == 2 &&
+              p->move[0].count == 2 && p->move[1].from == 1 && p->move[1].to == 2 &&
+              p->move[1].count == 2 && p->e_after[0] == 4.5 && p->e_after[1] == 4.5 &&
+              p->e_after[2] == 5 && p->max_after == 5);
+    lb_plan_free(p);
+    const long n2[] = {1, 2, 0}, d2[] = {1, 2, 2};
+    p = make("mclb", 3, n2, d2, 2, 0, &err);
+    test_cond("mclb, the latest node already at its target (T = 2, 1, 1; n = 1, 2, 0; "
+              "target 1, 1, 1), C = 0: max E cannot fall, nothing moves",
+              p && p->target[0] == 1 && p->target[1] == 1 && p->target[2] == 1 &&
+              p->nmoves == 0 && p->max_after == 2);
+    lb_plan_free(p);
+    p = make("yoon", 3, n2, d2, 2, 0, &err);
+    test_cond("mclb: there yoon moves 1 -> 2 (1, 1, 1)",
+              p && p->after[1] == 1 && p->after[2] == 1);
+    lb_plan_free(p);
+    /* d_i = 0, as in yoon: n = 9, 5, 0, d = 3, 0, 3, t = 3, C = 0: the
+     * unmeasured node keeps 5; nodes 0, 2 (T = 1) share 9 as 5, 4. */
+    const long n3[] = {9, 5, 0}, d3[] = {3, 0, 3};
+    p = make("mclb", 3, n3, d3, 3, 0, &err);
+    test_cond("mclb, d_i = 0: the node keeps its 5; the others 5, 4; max E 9 -> 5",
+              p && p->after[1] == 5 && p->after[0] == 5 && p->after[2] == 4 &&
+              p->max_after == 5);
+    lb_plan_free(p);
+}
+
+/* lb_plan_reach refuses goals that do not add up (a strategy's bug, said). */
+static void test_reach(void)
+{
+    const long n[] = {3, 1}, d[] = {1, 1};
+    sched_err err;
+    lb_plan *p = make("none", 2, n, d, 1, 0, &err);
+    const long bad[] = {1, 1}, neg[] = {5, -1}, good[] = {2, 2};
+    test_cond("reach: goals summing to 2 for 4 tasks: SCHED_EINVAL, both sums named",
+              p && lb_plan_reach(p, bad, &err) == SCHED_EINVAL &&
+              strstr(err.msg, "sum to 2") && strstr(err.msg, "hold 4"));
+    test_cond("reach: a negative goal: SCHED_EINVAL naming it",
+              p && lb_plan_reach(p, neg, &err) == SCHED_EINVAL &&
+              strstr(err.msg, "goal[1]=-1"));
+    test_cond("reach: 3, 1 -> 2, 2: one move 0 -> 1",
+              p && lb_plan_reach(p, good, &err) == SCHED_OK && p->nmoves == 1 &&
+              p->move[0].from == 0 && p->move[0].to == 1 && p->move[0].count == 1);
+    lb_plan_free(p);
+}
+
 /* Bad values, named in the message. */
 static void test_errors(void)
 {
@@ -156,93 +337,270 @@ static void test_errors(void)
     }
     test_cond("unknown strategy: NULL, SCHED_ENOENT, the valid names",
               !lb_type_find("nope", &err) && err.code == SCHED_ENOENT &&
-              strstr(err.msg, "'nope'") && strstr(err.msg, "yoon, none"));
+              strstr(err.msg, "'nope'") && strstr(err.msg, "yoon, none, clb, dlb, mclb"));
     test_cond("lookup is case-insensitive", lb_type_find("YOON", &err) == &lb_yoon);
     lb_input in = {.nodes = 2, .remaining = n, .done = d, .elapsed = 1};
     test_cond("no strategy: an error", !lb_plan_make(NULL, &in, &err) &&
               err.code == SCHED_EINVAL);
 }
 
-/* One plan's invariants; 'zero' and 'huge': C = 0 or C beyond any T_task.
- * Returns the number of failed checks (each said once per kind, by the
- * caller's counters). */
-enum { CONSERVED, NONNEG, TARGET_SUM, MINMAX, MAX_E, C_ZERO, C_HUGE, BETWEEN, MOVES,
-       NONE_STILL, NCHECK };
+/* ---- Properties over random inputs --------------------------------------
+ * First what every strategy in lb_types must keep (the interface's
+ * invariants, lb.h), then each strategy's own rules (its file's header).
+ * Each check counts the plans it looked at and those that failed; a check
+ * that looked at none fails too. 'zero' and 'huge': C = 0, or C beyond any
+ * T_task. */
+enum {
+    /* every strategy */
+    CONSERVED, NONNEG, TARGET, MINMAX, MOVES, E_AFTER,
+    /* yoon (lb_yoon.c) */
+    YOON_MAX_E, YOON_C_ZERO, YOON_C_HUGE, YOON_BETWEEN, YOON_UNMEASURED,
+    /* none */
+    NONE_STILL,
+    /* clb (lb_clb.c), dlb (lb_dlb.c): counts only */
+    CLB_LEVEL, CLB_FEWEST, CLB_ONE_WAY, BLIND, DLB_NEIGHBOURS, DLB_RULE,
+    /* mclb (lb_mclb.c) */
+    MCLB_ALL_OR_NOTHING, MCLB_C_HUGE, MCLB_UNMEASURED,
+    NCHECK
+};
 static const char *const check_name[NCHECK] = {
-    "tasks conserved", "counts never negative",
-    "the target sums to N_total, unmeasured nodes keep n_i",
-    "the target is min-max (no single task moved lowers max n'T) and >= floor(share)",
-    "max E never rises", "C = 0: the result is the target",
-    "huge C: nothing moves", "every node between n_i and its target",
-    "the moves add up to the changes, one entry per pair", "none: nothing moves"};
+    "all: tasks conserved", "all: counts never negative",
+    "all: the target sums to N_total, an unmeasured node's is n_i",
+    "all: the target is min-max (no single task moved lowers max n'T) and "
+    ">= floor(share)",
+    "all: the moves add up to the changes, one entry per pair, between nodes",
+    "all: k_i counts every task sent or received; E after = after T + k C; "
+    "max E before and after over the measured nodes",
+    "yoon: max E never rises", "yoon: C = 0: the result is the target",
+    "yoon: huge C: nothing moves", "yoon: every node between n_i and its target",
+    "yoon: an unmeasured node keeps its queue",
+    "none: nothing moves",
+    "clb: every queue ends at floor(N/P) or one more",
+    "clb: as few tasks move as that levelling needs",
+    "clb: no node both sends and receives",
+    "clb, dlb: the plan is the same whatever d_i and C (counts only)",
+    "dlb: tasks move only between hypercube neighbours",
+    "dlb: a node sends floor(L - domain mean) when above it, else nothing, "
+    "delta_k rounded to a neighbour",
+    "mclb: nothing moves, or the target exactly with a lower max E; nothing "
+    "only when the target would not lower it",
+    "mclb: huge C: nothing moves", "mclb: an unmeasured node keeps its queue"};
 
-static void check_plan(const lb_plan *p, const long *n, double C, int zero, int huge,
-                       int none, long *failed)
+typedef struct rcheck {
+    long ran[NCHECK], failed[NCHECK];
+} rcheck;
+
+static void note(rcheck *rc, int k, int ok)
 {
-    long sum = 0, tsum = 0;
-    int ok[NCHECK];
-    for (int k = 0; k < NCHECK; k++)
-        ok[k] = 1;
-    long net[LB_MAX_NODES] = {0};
+    rc->ran[k]++;
+    rc->failed[k] += !ok;
+}
+
+/* Tasks node i sent, and received, by the move list. */
+static void flows(const lb_plan *p, long *sent, long *got)
+{
+    for (int i = 0; i < p->nodes; i++)
+        sent[i] = got[i] = 0;
+    for (int m = 0; m < p->nmoves; m++) {
+        sent[p->move[m].from] += p->move[m].count;
+        got[p->move[m].to] += p->move[m].count;
+    }
+}
+
+/* What lb.h promises of every plan. */
+static void check_generic(rcheck *rc, const lb_plan *p, const long *n, double C)
+{
+    long sent[LB_MAX_NODES], got[LB_MAX_NODES], sum = 0, tsum = 0, nsum = 0;
+    int conserved = 1, nonneg = 1, target = 1, minmax = 1, moves = 1, e_ok = 1;
     for (int m = 0; m < p->nmoves; m++) {
         const lb_move *mv = &p->move[m];
-        if (mv->from == mv->to || mv->count < 1)
-            ok[MOVES] = 0;
+        if (mv->from == mv->to || mv->count < 1 || mv->from < 0 || mv->to < 0 ||
+            mv->from >= p->nodes || mv->to >= p->nodes)
+            moves = 0;
         for (int q = 0; q < m; q++)
             if (p->move[q].from == mv->from && p->move[q].to == mv->to)
-                ok[MOVES] = 0;
-        net[mv->from] -= mv->count;
-        net[mv->to] += mv->count;
+                moves = 0;
     }
+    if (!moves) {
+        note(rc, MOVES, 0);
+        return;                         /* the rest would index out of range */
+    }
+    flows(p, sent, got);
+    double max_b = NAN, max_a = NAN;
     for (int i = 0; i < p->nodes; i++) {
         sum += p->after[i];
         tsum += p->target[i];
-        if (p->after[i] < 0 || p->target[i] < 0)
-            ok[NONNEG] = 0;
-        if (n[i] + net[i] != p->after[i])
-            ok[MOVES] = 0;
+        nsum += n[i];
+        nonneg &= p->after[i] >= 0 && p->target[i] >= 0;
+        moves &= n[i] - sent[i] + got[i] == p->after[i];
         int measured = !isnan(p->t_task[i]);
-        if (!measured && (p->target[i] != n[i] || p->after[i] != n[i]))
-            ok[TARGET_SUM] = 0;
-        long lo = n[i] < p->target[i] ? n[i] : p->target[i];
-        long hi = n[i] < p->target[i] ? p->target[i] : n[i];
-        if (p->after[i] < lo || p->after[i] > hi)
-            ok[BETWEEN] = 0;
-        if (zero && p->after[i] != p->target[i])
-            ok[C_ZERO] = 0;
-        if ((huge || none) && p->after[i] != n[i])
-            ok[huge ? C_HUGE : NONE_STILL] = 0;
-        if (measured && p->target[i] < (long)floor(p->share[i] - 1e-9))
-            ok[MINMAX] = 0;
-        for (int j = 0; measured && j < p->nodes; j++)
+        if (!measured) {
+            target &= p->target[i] == n[i];
+            e_ok &= isnan(p->e_after[i]) && isnan(p->e_before[i]);
+            continue;
+        }
+        if (p->target[i] < (long)floor(p->share[i] - 1e-9))
+            minmax = 0;
+        for (int j = 0; j < p->nodes; j++)
             if (!isnan(p->t_task[j]) && p->target[j] > 0 &&
                 (double)p->target[j] * p->t_task[j] >
                     (double)(p->target[i] + 1) * p->t_task[i])
-                ok[MINMAX] = 0;
-        double e = measured ? (double)p->after[i] * p->t_task[i] +
-                                  (double)(p->after[i] > n[i] ? p->after[i] - n[i]
-                                                              : n[i] - p->after[i]) * C
-                            : NAN;
-        if (measured && e != p->e_after[i])
-            ok[MAX_E] = 0;
+                minmax = 0;
+        long k = sent[i] + got[i];
+        double e = (double)p->after[i] * p->t_task[i] + (double)k * C;
+        e_ok &= p->moved[i] == k && e == p->e_after[i];
+        max_b = fmax(max_b, (double)n[i] * p->t_task[i]);
+        max_a = fmax(max_a, e);
     }
-    if (sum != p->total)
-        ok[CONSERVED] = 0;
-    if (tsum != p->total)
-        ok[TARGET_SUM] = 0;
-    if (!isnan(p->max_before) && !(p->max_after <= p->max_before))
-        ok[MAX_E] = 0;
-    if ((huge || none) && p->nmoves != 0)
-        ok[huge ? C_HUGE : NONE_STILL] = 0;
-    for (int k = 0; k < NCHECK; k++)
-        failed[k] += !ok[k];
+    conserved = sum == nsum && sum == p->total;
+    target &= tsum == p->total;
+    e_ok &= (isnan(max_b) ? isnan(p->max_before) : max_b == p->max_before) &&
+            (isnan(max_a) ? isnan(p->max_after) : max_a == p->max_after);
+    note(rc, CONSERVED, conserved);
+    note(rc, NONNEG, nonneg);
+    note(rc, TARGET, target);
+    note(rc, MINMAX, minmax);
+    note(rc, MOVES, moves);
+    note(rc, E_AFTER, e_ok);
+}
+
+static int unmeasured_still(const lb_plan *p, const long *n)
+{
+    for (int i = 0; i < p->nodes; i++)
+        if (isnan(p->t_task[i]) && p->after[i] != n[i])
+            return 0;
+    return 1;
+}
+
+static void check_yoon(rcheck *rc, const lb_plan *p, const long *n, int zero, int huge)
+{
+    int between = 1, at_target = 1;
+    for (int i = 0; i < p->nodes; i++) {
+        long lo = n[i] < p->target[i] ? n[i] : p->target[i];
+        long hi = n[i] < p->target[i] ? p->target[i] : n[i];
+        between &= p->after[i] >= lo && p->after[i] <= hi;
+        at_target &= p->after[i] == p->target[i];
+    }
+    note(rc, YOON_MAX_E, isnan(p->max_before) || p->max_after <= p->max_before);
+    if (zero)
+        note(rc, YOON_C_ZERO, at_target);
+    if (huge)
+        note(rc, YOON_C_HUGE, p->nmoves == 0);
+    note(rc, YOON_BETWEEN, between);
+    note(rc, YOON_UNMEASURED, unmeasured_still(p, n));
+}
+
+/* CLB's levelling, counted independently of lb_clb.c: q = floor(N/P), r =
+ * N mod P; the m nodes holding more than q tasks keep q + 1 if there are
+ * seats (r) for them: the fewest moves are sum max(0, n_i - q - 1), plus 1
+ * for each of those nodes beyond the r seats. */
+static void check_clb(rcheck *rc, const lb_plan *p, const long *n)
+{
+    long sent[LB_MAX_NODES], got[LB_MAX_NODES];
+    long q = p->total / p->nodes, r = p->total % p->nodes, fewest = 0, m = 0, moved = 0;
+    int level = 1, one_way = 1;
+    flows(p, sent, got);
+    for (int i = 0; i < p->nodes; i++) {
+        level &= p->after[i] == q || p->after[i] == q + 1;
+        one_way &= sent[i] == 0 || got[i] == 0;
+        if (n[i] > q) {
+            fewest += n[i] - q - 1;
+            m++;
+        }
+        moved += sent[i];
+    }
+    fewest += m > r ? m - r : 0;
+    note(rc, CLB_LEVEL, level);
+    note(rc, CLB_FEWEST, moved == fewest);
+    note(rc, CLB_ONE_WAY, one_way);
+}
+
+/* SID's rule (lb_dlb.c), in integers: node i with K hypercube neighbours
+ * and domain sum S sends ((K+1) L_i - S) / (K+1) tasks in all when that is
+ * > 0, to each neighbour k within one task of delta_k = ((K+1) L_i - S)
+ * h_k / ((K+1) H), h_k = max(S - (K+1) L_k, 0). */
+static void check_dlb(rcheck *rc, const lb_plan *p, const long *n)
+{
+    long sent[LB_MAX_NODES], got[LB_MAX_NODES];
+    int neighbours = 1, rule = 1;
+    flows(p, sent, got);
+    for (int m = 0; m < p->nmoves; m++) {
+        int x = p->move[m].from ^ p->move[m].to;
+        neighbours &= x > 0 && (x & (x - 1)) == 0;
+    }
+    for (int i = 0; i < p->nodes; i++) {
+        long long K = 0, S = n[i], H = 0;
+        for (int b = 1; b < p->nodes; b <<= 1)
+            if ((i ^ b) < p->nodes) {
+                K++;
+                S += n[i ^ b];
+            }
+        for (int b = 1; b < p->nodes; b <<= 1)
+            if ((i ^ b) < p->nodes && S > (K + 1) * n[i ^ b])
+                H += S - (K + 1) * n[i ^ b];
+        long long excess = (K + 1) * n[i] - S;
+        rule &= sent[i] == (excess > 0 ? excess / (K + 1) : 0);
+        for (int m = 0; m < p->nmoves; m++) {
+            if (p->move[m].from != i)
+                continue;
+            long long h = S - (K + 1) * n[p->move[m].to];
+            long long num = excess * h, den = (K + 1) * H;   /* delta_k = num / den */
+            long long diff = p->move[m].count * den - num;
+            rule &= h > 0 && diff > -den && diff < den;
+        }
+    }
+    note(rc, DLB_NEIGHBOURS, neighbours);
+    note(rc, DLB_RULE, rule);
+}
+
+/* MCLB (lb_mclb.c): E' = n'_i T_i + |n_i - n'_i| C, computed here. */
+static void check_mclb(rcheck *rc, const lb_plan *p, const long *n, double C, int huge)
+{
+    int at_target = 1;
+    double max_t = NAN;
+    for (int i = 0; i < p->nodes; i++) {
+        at_target &= p->after[i] == p->target[i];
+        if (isnan(p->t_task[i]))
+            continue;
+        long k = n[i] > p->target[i] ? n[i] - p->target[i] : p->target[i] - n[i];
+        max_t = fmax(max_t, (double)p->target[i] * p->t_task[i] + (double)k * C);
+    }
+    int pays = max_t < p->max_before;
+    int ok = p->nmoves == 0 ? !pays || at_target
+                            : at_target && pays && p->max_after < p->max_before;
+    note(rc, MCLB_ALL_OR_NOTHING, ok);
+    if (huge)
+        note(rc, MCLB_C_HUGE, p->nmoves == 0);
+    note(rc, MCLB_UNMEASURED, unmeasured_still(p, n));
+}
+
+/* The same moves, whatever d_i and C: plans again with the done counts
+ * reversed (some nodes measured that were not, and the other way round)
+ * and another C, and compares. */
+static void check_blind(rcheck *rc, const lb_plan *p, const lb_type *T, const long *n,
+                        const long *d, double t, double C)
+{
+    long d2[LB_MAX_NODES];
+    for (int i = 0; i < p->nodes; i++)
+        d2[i] = d[p->nodes - 1 - i] + (i % 3 == 0);
+    sched_err err;
+    lb_input in = {.nodes = p->nodes, .remaining = n, .done = d2, .elapsed = t * 1.5,
+                   .cost = C > 0 ? 0 : 7};
+    lb_plan *q = lb_plan_make(T, &in, &err);
+    int same = q && q->nmoves == p->nmoves;
+    for (int m = 0; same && m < p->nmoves; m++)
+        same = q->move[m].from == p->move[m].from && q->move[m].to == p->move[m].to &&
+               q->move[m].count == p->move[m].count;
+    note(rc, BLIND, same);
+    lb_plan_free(q);
 }
 
 static void test_properties(void)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 14);
-    long failed[NCHECK] = {0}, runs = 0, moved = 0;
+    rcheck rc = {{0}, {0}};
+    long runs[8] = {0}, moved[8] = {0};
     for (int rep = 0; rep < 3000; rep++) {
         int P = 1 + (int)gsl_rng_uniform_int(rng, 12);
         long n[16], d[16];
@@ -255,27 +613,43 @@ static void test_properties(void)
         /* C: 0, a fraction of the period's task times, or beyond any */
         double costs[] = {0, gsl_rng_uniform(rng) * t / 2, 1e12};
         for (int k = 0; k < 3; k++)
-            for (int s = 0; lb_types[s]; s++) {
+            for (int s = 0; lb_types[s] && s < 8; s++) {
+                const lb_type *T = lb_types[s];
                 sched_err err;
                 lb_input in = {.nodes = P, .remaining = n, .done = d, .elapsed = t,
                                .cost = costs[k]};
-                lb_plan *p = lb_plan_make(lb_types[s], &in, &err);
+                lb_plan *p = lb_plan_make(T, &in, &err);
                 if (!p) {
-                    test_condf(0, "random %d: %s", rep, err.msg);
+                    test_condf(0, "random %d, %s: %s", rep, T->name, err.msg);
                     continue;
                 }
-                int none = lb_types[s] == &lb_none;
-                check_plan(p, n, costs[k], k == 0 && !none, k == 2, none, failed);
-                moved += p->nmoves > 0;
-                runs++;
+                check_generic(&rc, p, n, costs[k]);
+                if (T == &lb_yoon)
+                    check_yoon(&rc, p, n, k == 0, k == 2);
+                else if (T == &lb_none)
+                    note(&rc, NONE_STILL, p->nmoves == 0 && unmeasured_still(p, n));
+                else if (T == &lb_clb)
+                    check_clb(&rc, p, n);
+                else if (T == &lb_dlb)
+                    check_dlb(&rc, p, n);
+                else if (T == &lb_mclb)
+                    check_mclb(&rc, p, n, costs[k], k == 2);
+                if (T == &lb_clb || T == &lb_dlb)
+                    check_blind(&rc, p, T, n, d, t, costs[k]);
+                moved[s] += p->nmoves > 0;
+                runs[s]++;
                 lb_plan_free(p);
             }
     }
     for (int k = 0; k < NCHECK; k++)
-        test_condf(failed[k] == 0, "%ld random plans: %s (%ld failed)", runs,
-                   check_name[k], failed[k]);
-    test_condf(moved > runs / 10, "random plans move tasks often enough to mean "
-               "something (%ld of %ld)", moved, runs);
+        test_condf(rc.ran[k] > 0 && rc.failed[k] == 0, "random plans: %s (%ld checked, "
+                   "%ld failed)", check_name[k], rc.ran[k], rc.failed[k]);
+    /* a property of plans that never move proves little */
+    for (int s = 0; lb_types[s] && s < 8; s++)
+        if (lb_types[s] != &lb_none)
+            test_condf(moved[s] > runs[s] / 10, "random plans: %s moves tasks often "
+                       "enough to mean something (%ld of %ld)", lb_types[s]->name,
+                       moved[s], runs[s]);
     gsl_rng_free(rng);
 }
 
@@ -291,6 +665,20 @@ static void test_exchange(void)
               m[0] == 6 && m[1] == 2 && m[2] == 2 && m[3] == 2);
     lb_none.exchange(4, m);
     test_cond("none exchanges nothing", m[0] == 0 && m[1] == 0 && m[2] == 0 && m[3] == 0);
+    /* dlb, counted by hand: each node sends its count to each hypercube
+     * neighbour and receives theirs. 4 nodes: 2 neighbours each, 4
+     * messages; 3 nodes: node 0 has 1 and 2 (4 messages), nodes 1 and 2
+     * only node 0 (2 each); 1 node: none. */
+    lb_dlb.exchange(4, m);
+    test_cond("dlb exchange, 4 nodes: 4, 4, 4, 4",
+              m[0] == 4 && m[1] == 4 && m[2] == 4 && m[3] == 4);
+    lb_dlb.exchange(3, m);
+    test_cond("dlb exchange, 3 nodes: 4, 2, 2", m[0] == 4 && m[1] == 2 && m[2] == 2);
+    lb_dlb.exchange(1, m);
+    test_cond("dlb exchange, 1 node: 0", m[0] == 0);
+    test_cond("clb and mclb use the central exchange",
+              lb_clb.exchange == lb_exchange_central &&
+              lb_mclb.exchange == lb_exchange_central);
     for (int t = 0; lb_types[t]; t++) {
         long big[64];
         for (int i = 0; i < 64; i++)
@@ -300,9 +688,15 @@ static void test_exchange(void)
             continue;
         lb_types[t]->exchange(64, big);
         int ok = 1;
-        for (int i = 0; i < 64; i++)
+        long sum = 0;
+        for (int i = 0; i < 64; i++) {
             ok &= big[i] >= 0;
+            sum += big[i];
+        }
         test_condf(ok, "%s: 64 nodes, every message count >= 0", lb_types[t]->name);
+        /* every message has a sender and a receiver, both count it */
+        test_condf(sum % 2 == 0, "%s: 64 nodes, the counts sum to an even number (%ld)",
+                   lb_types[t]->name, sum);
     }
 }
 
@@ -312,6 +706,10 @@ int main(void)
     test_hand();
     test_rounding();
     test_unmeasured();
+    test_hand_clb();
+    test_hand_dlb();
+    test_hand_mclb();
+    test_reach();
     test_errors();
     test_properties();
     return test_report();
