@@ -455,6 +455,94 @@ int dtss_pool_worker_result(dtss_pool_worker *w, const void *data, size_t len);
 const char *dtss_pool_worker_errmsg(const dtss_pool_worker *w);
 void dtss_pool_worker_close(dtss_pool_worker *w);
 
+/* ---- Load balancing by migration (Yoon et al.; lb_master.c, lb_worker.c) ----
+ * Every worker starts with an equal share of the tasks in its own queue
+ * and runs them in order; every period the master gathers the queues'
+ * lengths and the tasks finished, a strategy of sched/lb.h (yoon, clb, dlb,
+ * mclb, none) chooses the migrations, and senders send queued tasks to
+ * receivers directly. Master:
+ *
+ *     dtss_lb *b = dtss_lb_new();
+ *     if (dtss_lb_args(b, &argc, argv) != DTSS_OK)   (--strategy, --period, --ct...)
+ *         fail(dtss_lb_errmsg(b));
+ *     dtss_lb_job(b, &params, sizeof params);
+ *     for (each task) dtss_lb_task(b, payload, len);  (numbered 0, 1, ...)
+ *     if (dtss_lb_start(b) != DTSS_OK) fail(...);     (spawns, deals the shares)
+ *     while ((rc = dtss_lb_next(b, &r)) == DTSS_PIECE)
+ *         ... r.task's result r.data, r.len ...
+ *     if (rc != DTSS_DONE) fail(dtss_lb_errmsg(b));
+ *     dtss_lb_summary(b, stdout);
+ *     dtss_lb_write_record(b, "run.csv");
+ *     dtss_lb_free(b);
+ *
+ * Worker (the same program, started with --dtss-worker):
+ *
+ *     dtss_lb_worker *w;
+ *     if (dtss_lb_worker_open(&w, argc, argv) != DTSS_OK) fail(...);
+ *     while ((rc = dtss_lb_worker_next(w, &task, &in, &n)) == DTSS_PIECE)
+ *         dtss_lb_worker_result(w, out, outlen);
+ *     dtss_lb_worker_close(w);
+ */
+typedef struct dtss_lb dtss_lb;
+
+/* A new master: strategy yoon, period 1 s, C_t 0.001 s, a worker on every
+ * host but the master's. NULL only out of memory. */
+dtss_lb *dtss_lb_new(void);
+/* Options: strategy NAME, period S, ct S, hosts H1,H2 (a host may repeat),
+ * local N, worker PATH (dtss_lb_usage says each). DTSS_ENOENT for an
+ * unknown name or strategy, DTSS_EINVAL for a bad value (named); before
+ * dtss_lb_start only. */
+int dtss_lb_set(dtss_lb *b, const char *name, const char *value);
+int dtss_lb_args(dtss_lb *b, int *argc, char **argv);
+void dtss_lb_usage(FILE *f);
+/* verbose 1: a line per balancing round. */
+void dtss_lb_log(dtss_lb *b, FILE *f, const char *prefix, int verbose);
+int dtss_lb_job(dtss_lb *b, const void *job, size_t len);
+/* Adds the next task (numbered from 0 in the order added; payload copied). */
+int dtss_lb_task(dtss_lb *b, const void *payload, size_t len);
+/* Joins PVM, spawns a worker per host and deals worker i the tasks
+ * [i N / P, (i + 1) N / P). t = 0 of the run's times is now. DTSS_OK,
+ * DTSS_EPVM, DTSS_EINVAL (no task, a host not in the virtual machine). */
+int dtss_lb_start(dtss_lb *b);
+/* Runs (balancing every period) until a task's result is in: DTSS_PIECE
+ * with *r (data valid until the next call; r->worker: 1, 2, ...); DTSS_DONE
+ * when every result is in (the workers are then stopped); DTSS_ELOST when
+ * a worker exited (its queue is lost: the run fails); DTSS_EPVM. */
+int dtss_lb_next(dtss_lb *b, dtss_task_result *r);
+
+typedef struct dtss_lb_stats {
+    int workers, tasks;
+    double time;            /* seconds from dtss_lb_start to the last result */
+    double imbalance;       /* the last worker's last result - the first's */
+    int balancings;         /* rounds planned */
+    long moved;             /* tasks ordered to move */
+} dtss_lb_stats;
+/* After DTSS_DONE. */
+int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s);
+/* "STRATEGY: P workers, N tasks, time T s, imbalance I s, R balancings, M
+ * tasks moved". */
+void dtss_lb_summary(const dtss_lb *b, FILE *f);
+/* The run record ("-": stdout): run, worker, round and task lines. */
+int dtss_lb_write_record(dtss_lb *b, const char *path);
+const char *dtss_lb_errmsg(const dtss_lb *b);
+/* Kills any worker still there, leaves PVM, frees b. */
+void dtss_lb_free(dtss_lb *b);
+
+typedef struct dtss_lb_worker dtss_lb_worker;
+/* Joins PVM and takes the job and the first share. *w is set even on error
+ * (but out of memory); close it. */
+int dtss_lb_worker_open(dtss_lb_worker **w, int argc, char **argv);
+const void *dtss_lb_worker_job(const dtss_lb_worker *w, size_t *len);
+/* The next task of this worker's queue: DTSS_PIECE with its number and
+ * payload (valid until the next call); DTSS_DONE when the master stops the
+ * run; DTSS_ELOST when it died. Sends the previous task's result first and
+ * answers the master's messages (counts, migrations) between tasks. */
+int dtss_lb_worker_next(dtss_lb_worker *w, int *task, const void **payload, size_t *len);
+/* The result of the task in hand (copied; once; none: an empty result). */
+int dtss_lb_worker_result(dtss_lb_worker *w, const void *data, size_t len);
+const char *dtss_lb_worker_errmsg(const dtss_lb_worker *w);
+void dtss_lb_worker_close(dtss_lb_worker *w);
+
 /* The load probe alone (no PVM): writes "host=NAME backend=B cgroup=PATH
  * Q=N cpus=N" for this host to line (len bytes), Q being the processes in
  * its run-queue (the caller counts itself). backend: "auto", "proc" or

@@ -24,8 +24,9 @@ const char *wire_tag_name(int tag)
     static const char *const names[] = {"JOB", "REQUEST", "WORK", "STOP", "RESULT",
                                         "STEAL", "GIVE", "IDLE", "TASKEXIT",
                                         "HOSTDEL", "POOLJOB", "READY", "TASK",
-                                        "TASKDONE", "PING"};
-    return tag >= WIRE_JOB && tag <= WIRE_PING ? names[tag - WIRE_JOB] : "?";
+                                        "TASKDONE", "PING", "LBJOB", "TASKS", "COUNT",
+                                        "COUNTS", "MOVE"};
+    return tag >= WIRE_JOB && tag <= WIRE_MOVE ? names[tag - WIRE_JOB] : "?";
 }
 
 double wire_now(void)
@@ -261,6 +262,55 @@ int wire_send_taskdone(int tid, int index, const wire_task *t, char *msg, size_t
     pk_int(&p, &index, 1);
     pk_task(&p, t);
     return finish(&p, tid, WIRE_TASKDONE, msg, len);
+}
+
+int wire_send_lbjob(int tid, int index, int nworkers, const int *tids, const void *job,
+                    size_t jlen, char *msg, size_t len)
+{
+    int ints[] = {WIRE_VERSION, index, nworkers};
+    long l = (long)jlen;
+    packer p = begin();
+    pk_int(&p, ints, 3);
+    pk_int(&p, tids, nworkers);
+    pk_long(&p, &l, 1);
+    pk_bytes(&p, job, jlen);
+    return finish(&p, tid, WIRE_LBJOB, msg, len);
+}
+
+int wire_send_tasks(int tid, const wire_task *tasks, int n, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_int(&p, &n, 1);
+    for (int i = 0; i < n; i++)
+        pk_task(&p, &tasks[i]);
+    return finish(&p, tid, WIRE_TASKS, msg, len);
+}
+
+int wire_send_count(int tid, int round, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_int(&p, &round, 1);
+    return finish(&p, tid, WIRE_COUNT, msg, len);
+}
+
+int wire_send_counts(int tid, int index, int round, long queued, long done, char *msg,
+                     size_t len)
+{
+    int ints[] = {index, round};
+    long longs[] = {queued, done};
+    packer p = begin();
+    pk_int(&p, ints, 2);
+    pk_long(&p, longs, 2);
+    return finish(&p, tid, WIRE_COUNTS, msg, len);
+}
+
+int wire_send_move(int tid, int round, int to, long count, char *msg, size_t len)
+{
+    int ints[] = {round, to};
+    packer p = begin();
+    pk_int(&p, ints, 2);
+    pk_long(&p, &count, 1);
+    return finish(&p, tid, WIRE_MOVE, msg, len);
 }
 
 /* ---- unpacking ------------------------------------------------------------------ */
@@ -593,4 +643,110 @@ int wire_unpack_taskdone(int *index, wire_task *t, char *msg, size_t len)
     if (*index < 0)
         return malformed(msg, len, "TASKDONE from worker %d", *index);
     return upk_task(t, "TASKDONE", msg, len);
+}
+
+/* ---- migration ------------------------------------------------------------------ */
+
+int wire_unpack_lbjob(int *index, int *nworkers, int **tids, void **job, size_t *jlen,
+                      char *msg, size_t len)
+{
+    int ints[3];
+    long l;
+    *tids = NULL;
+    *job = NULL;
+    *jlen = 0;
+    UPK(pvm_upkint(ints, 3, 1), "LBJOB");
+    if (ints[0] != WIRE_VERSION)
+        return malformed(msg, len, "LBJOB of version %d, this program speaks %d "
+                         "(master and workers from different builds?)", ints[0],
+                         WIRE_VERSION);
+    if (ints[2] < 1 || ints[2] > WIRE_MAX_WORKERS || ints[1] < 0 || ints[1] >= ints[2])
+        return malformed(msg, len, "LBJOB for worker %d of %d", ints[1], ints[2]);
+    int *t = malloc(sizeof *t * (size_t)ints[2]);
+    if (!t)
+        return fail(PvmNoMem, msg, len, "an LBJOB of %d workers", ints[2]);
+    int rc = pvm_upkint(t, ints[2], 1);
+    if (rc < 0 || (rc = pvm_upklong(&l, 1, 1)) < 0) {
+        free(t);
+        return fail(rc, msg, len, "unpacking LBJOB");
+    }
+    if (l < 0 || l > WIRE_MAX_JOB) {
+        free(t);
+        return malformed(msg, len, "LBJOB with %ld bytes", l);
+    }
+    void *data = malloc(l ? (size_t)l : 1);
+    if (!data || (rc = upk_bytes(data, (size_t)l, msg, len)) < 0) {
+        free(t);
+        free(data);
+        return data ? rc : fail(PvmNoMem, msg, len, "an LBJOB of %ld bytes", l);
+    }
+    *index = ints[1];
+    *nworkers = ints[2];
+    *tids = t;
+    *job = data;
+    *jlen = (size_t)l;
+    return 0;
+}
+
+int wire_unpack_tasks(wire_task **tasks, int *n, char *msg, size_t len)
+{
+    int k;
+    *tasks = NULL;
+    *n = 0;
+    UPK(pvm_upkint(&k, 1, 1), "TASKS");
+    if (k < 0 || k > 100000000)
+        return malformed(msg, len, "TASKS of %d tasks", k);
+    wire_task *t = calloc(k ? (size_t)k : 1, sizeof *t);
+    if (!t)
+        return fail(PvmNoMem, msg, len, "TASKS of %d tasks", k);
+    for (int i = 0; i < k; i++) {
+        int rc = upk_task(&t[i], "TASKS", msg, len);
+        if (rc < 0) {
+            for (int j = 0; j < i; j++)
+                free(t[j].data);
+            free(t);
+            return rc;
+        }
+    }
+    *tasks = t;
+    *n = k;
+    return 0;
+}
+
+int wire_unpack_count(int *round, char *msg, size_t len)
+{
+    UPK(pvm_upkint(round, 1, 1), "COUNT");
+    if (*round < 1)
+        return malformed(msg, len, "COUNT of round %d", *round);
+    return 0;
+}
+
+int wire_unpack_counts(int *index, int *round, long *queued, long *done, char *msg,
+                       size_t len)
+{
+    int ints[2];
+    long longs[2];
+    UPK(pvm_upkint(ints, 2, 1), "COUNTS");
+    UPK(pvm_upklong(longs, 2, 1), "COUNTS");
+    if (ints[0] < 0 || ints[1] < 1 || longs[0] < 0 || longs[1] < 0)
+        return malformed(msg, len, "COUNTS from worker %d, round %d: %ld queued, %ld done",
+                         ints[0], ints[1], longs[0], longs[1]);
+    *index = ints[0];
+    *round = ints[1];
+    *queued = longs[0];
+    *done = longs[1];
+    return 0;
+}
+
+int wire_unpack_move(int *round, int *to, long *count, char *msg, size_t len)
+{
+    int ints[2];
+    UPK(pvm_upkint(ints, 2, 1), "MOVE");
+    UPK(pvm_upklong(count, 1, 1), "MOVE");
+    if (ints[0] < 1 || ints[1] < 0 || *count < 1)
+        return malformed(msg, len, "MOVE of round %d: %ld tasks to worker %d", ints[0],
+                         *count, ints[1]);
+    *round = ints[0];
+    *to = ints[1];
+    return 0;
 }

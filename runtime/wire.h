@@ -45,7 +45,9 @@ enum {
     /* the iterative pool (pool_master.c, pool_worker.c) */
     WIRE_POOLJOB, WIRE_READY, WIRE_TASK, WIRE_TASKDONE,
     /* bin/netpipe's ping-pong (runtime/netpipe.c) */
-    WIRE_PING
+    WIRE_PING,
+    /* migration of queued tasks (lb_master.c, lb_worker.c) */
+    WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE
 };
 
 #define WIRE_VERSION 2
@@ -136,6 +138,29 @@ int wire_unpack_taskdone(int *index, wire_task *t, char *msg, size_t len);
  * came). Unpacking refuses a PING of more than cap bytes; *n gets its size. */
 int wire_send_ping(int tid, const void *data, size_t n, char *msg, size_t len);
 int wire_unpack_ping(void *buf, size_t cap, size_t *n, char *msg, size_t len);
+
+/* Migration (lb_master.c, lb_worker.c). LBJOB: the worker's number, every
+ * worker's tid (for TASKS sent node to node) and the job. TASKS: n tasks
+ * (number, iteration 1, payload) into the receiver's queue, from the master
+ * (the first share) or another worker (a migration). COUNT: the master asks
+ * for a balancing's counts; COUNTS: the answer, the queue's length and the
+ * tasks finished since the last COUNTS. MOVE: send count tasks from the
+ * queue's tail to worker 'to'. A task's result is a TASKDONE. Unpacking
+ * allocates *tids, *job, *tasks and each task's data. */
+int wire_send_lbjob(int tid, int index, int nworkers, const int *tids, const void *job,
+                    size_t jlen, char *msg, size_t len);
+int wire_unpack_lbjob(int *index, int *nworkers, int **tids, void **job, size_t *jlen,
+                      char *msg, size_t len);
+int wire_send_tasks(int tid, const wire_task *tasks, int n, char *msg, size_t len);
+int wire_unpack_tasks(wire_task **tasks, int *n, char *msg, size_t len);
+int wire_send_count(int tid, int round, char *msg, size_t len);
+int wire_unpack_count(int *round, char *msg, size_t len);
+int wire_send_counts(int tid, int index, int round, long queued, long done, char *msg,
+                     size_t len);
+int wire_unpack_counts(int *index, int *round, long *queued, long *done, char *msg,
+                       size_t len);
+int wire_send_move(int tid, int round, int to, long count, char *msg, size_t len);
+int wire_unpack_move(int *round, int *to, long *count, char *msg, size_t len);
 
 /* Unpacking: j->chain, j->tids, j->data are allocated (wire_job_free). */
 int wire_unpack_job(wire_job *j, char *msg, size_t len);

@@ -1,0 +1,680 @@
+/* lb_master.c: the master of load balancing by migration (dtss.h,
+ * dtss_lb_*): Yoon et al., "Dynamic Load Balancing Algorithm using
+ * Execution Time Prediction on Cluster Systems", Sec. 3.
+ *
+ * Unlike self-scheduling, every worker starts with an equal share of the
+ * tasks in its own ready queue (Sec. 3.2: "N ... tasks distributed with
+ * the P nodes equally"; worker i gets tasks [i N / P, (i + 1) N / P)), and
+ * runs them one after another. Every period the master asks each worker for
+ * its counts (COUNT), and with every answer in (COUNTS: n_i queued, d_i
+ * finished since its last answer) asks the strategy (sched/lb.h: yoon, clb,
+ * dlb, mclb, none, one implementation shared with the simulator) which
+ * tasks move, and orders each sender to send them (MOVE): the sender takes
+ * them from its queue's tail and sends them to the receiver directly
+ * (TASKS, node to node, as the paper's migration). A worker reads its
+ * messages between tasks, so a round's answers come within one task of the
+ * question (a node's "one port", Sec. 3.1). The period t of eq. 1 is the
+ * time from the previous round's question to this one's (from the start
+ * for the first).
+ *
+ * A strategy whose exchange is empty (none) is never asked: no rounds.
+ * The run ends when every task's result is in; the workers are then
+ * stopped. A worker that exits takes its queue with it: the run fails
+ * (DTSS_ELOST, naming it) -- no re-run here, unlike the pool.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pvm3.h>
+
+#include "runtime/args.h"
+#include "runtime/dtss.h"
+#include "runtime/join.h"
+#include "runtime/wire.h"
+#include "sched/lb.h"
+#include "sched/parse.h"
+
+#define LB_MAX_TASKS_RT 10000000
+
+typedef struct lbtask {
+    unsigned char *data;
+    size_t len;
+    int home, ran;              /* the worker it was dealt to, ran on */
+    double received, started, finished, got; /* run times (got: its result) */
+    int done;
+} lbtask;
+
+typedef struct lbround {
+    int round;
+    double asked, planned, elapsed;
+    long *queued, *done;        /* P each */
+    double max_before, max_after;
+    long moved;
+    char *moves;                /* "from>to:count;..." (workers from 1) */
+} lbround;
+
+struct dtss_lb {
+    /* options */
+    const lb_type *type;
+    double period, ct;
+    char *hosts, *worker_path;
+    int local;
+    void *job;
+    size_t job_len;
+    FILE *log;
+    char prefix[32];
+    int verbose;
+    /* the tasks */
+    lbtask *task;
+    int ntasks, cap;
+    /* the run */
+    int started, failed, finished, joined;
+    int P, *tids;
+    char **host;
+    double t0, wall0;
+    double *finish;             /* each worker's last result */
+    long *ran;                  /* tasks each ran */
+    long ndone;
+    int asks;                   /* the strategy exchanges messages: rounds run */
+    int round, in_round, answers;
+    double round_asked, last_asked, next_round;
+    long *q_now, *d_now;
+    lbround *rounds;
+    int nrounds, rcap;
+    long moved;
+    unsigned char *res;         /* the result handed out by dtss_lb_next */
+    char err[512];
+};
+
+static int lbfail(dtss_lb *b, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int lbfail(dtss_lb *b, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->err, sizeof b->err, fmt, ap);
+    va_end(ap);
+    if (b->started)
+        b->failed = 1;
+    return code;
+}
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double now(const dtss_lb *b)
+{
+    return mono() - b->t0;
+}
+
+static void say(dtss_lb *b, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(dtss_lb *b, int level, const char *fmt, ...)
+{
+    if (!b->log || level > b->verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(b->log, "%s: ", b->prefix);
+    vfprintf(b->log, fmt, ap);
+    fputc('\n', b->log);
+    va_end(ap);
+}
+
+/* ---- options --------------------------------------------------------------- */
+
+dtss_lb *dtss_lb_new(void)
+{
+    dtss_lb *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->type = &lb_yoon;
+    b->period = 1.0;
+    b->ct = 0.001;
+    b->log = stderr;
+    snprintf(b->prefix, sizeof b->prefix, "dtss");
+    return b;
+}
+
+void dtss_lb_usage(FILE *f)
+{
+    fprintf(f,
+"load-balancing options (the master):\n"
+"  --strategy NAME     which tasks move (sched/lb.h):");
+    for (int i = 0; lb_types[i]; i++)
+        fprintf(f, " %s", lb_types[i]->name);
+    fprintf(f, " (default yoon)\n"
+"  --period S          seconds between balancings, (0, 10^6] (default 1)\n"
+"  --ct S              C_t, the cost of migrating one task the strategy\n"
+"                      weighs, seconds, [0, 10^6] (default 0.001; bin/netpipe\n"
+"                      measures a + b m for a task of m bytes)\n"
+"  --hosts H1,H2,...   a worker on each (a host may repeat; default: every\n"
+"                      host of the virtual machine but this one)\n"
+"  --local N           N workers on this host (a one-host VM)\n"
+"  --worker PATH       the worker program (default: this program)\n");
+}
+
+int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
+{
+    sched_err err;
+    if (b->started)
+        return lbfail(b, DTSS_EMISUSE, "dtss_lb_set(%s): after dtss_lb_start", name);
+    if (!value)
+        return lbfail(b, DTSS_EINVAL, "--%s needs a value", name);
+    if (strcmp(name, "strategy") == 0) {
+        const lb_type *t = lb_type_find(value, &err);
+        if (!t)
+            return lbfail(b, DTSS_ENOENT, "--strategy: %s", err.msg);
+        b->type = t;
+    } else if (strcmp(name, "period") == 0) {
+        double v;
+        if (parse_double(value, &v) != 0 || !(v > 0) || v > 1e6)
+            return lbfail(b, DTSS_EINVAL, "--period '%s' must be seconds in (0, 1e6]", value);
+        b->period = v;
+    } else if (strcmp(name, "ct") == 0) {
+        double v;
+        if (parse_double(value, &v) != 0 || v < 0 || v > 1e6)
+            return lbfail(b, DTSS_EINVAL, "--ct '%s' must be seconds in [0, 1e6]", value);
+        b->ct = v;
+    } else if (strcmp(name, "hosts") == 0 || strcmp(name, "worker") == 0) {
+        char **dst = name[0] == 'h' ? &b->hosts : &b->worker_path, *c = strdup(value);
+        if (!c)
+            return lbfail(b, DTSS_ENOMEM, "out of memory");
+        if (!*value) {
+            free(c);
+            return lbfail(b, DTSS_EINVAL, "--%s is empty", name);
+        }
+        free(*dst);
+        *dst = c;
+    } else if (strcmp(name, "local") == 0) {
+        if (parse_int_in(value, 1, WIRE_MAX_WORKERS, &b->local) != 0)
+            return lbfail(b, DTSS_EINVAL, "--local '%s' must be a whole number in [1, %d]",
+                          value, WIRE_MAX_WORKERS);
+    } else {
+        return lbfail(b, DTSS_ENOENT, "unknown option --%s", name);
+    }
+    return DTSS_OK;
+}
+
+static int opt_kind(const char *name)
+{
+    static const char *const names[] = {"strategy", "period", "ct", "hosts", "local",
+                                        "worker", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return -1;
+}
+static int opt_set(void *ctx, const char *name, const char *value)
+{
+    return dtss_lb_set(ctx, name, value);
+}
+static int opt_fail(void *ctx, const char *msg)
+{
+    return lbfail(ctx, DTSS_EINVAL, "%s", msg);
+}
+
+int dtss_lb_args(dtss_lb *b, int *argc, char **argv)
+{
+    static const args_ops ops = {opt_kind, opt_set, opt_fail};
+    return args_take(argc, argv, &ops, b);
+}
+
+void dtss_lb_log(dtss_lb *b, FILE *f, const char *prefix, int verbose)
+{
+    b->log = f;
+    snprintf(b->prefix, sizeof b->prefix, "%s", prefix ? prefix : "dtss");
+    b->verbose = verbose;
+}
+
+int dtss_lb_job(dtss_lb *b, const void *job, size_t len)
+{
+    if (b->started)
+        return lbfail(b, DTSS_EMISUSE, "dtss_lb_job: after dtss_lb_start");
+    void *c = malloc(len ? len : 1);
+    if (!c)
+        return lbfail(b, DTSS_ENOMEM, "out of memory for a job of %zu bytes", len);
+    if (len)
+        memcpy(c, job, len);
+    free(b->job);
+    b->job = c;
+    b->job_len = len;
+    return DTSS_OK;
+}
+
+int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
+{
+    if (b->started)
+        return lbfail(b, DTSS_EMISUSE, "dtss_lb_task: after dtss_lb_start");
+    if (b->ntasks >= LB_MAX_TASKS_RT)
+        return lbfail(b, DTSS_EINVAL, "more than %d tasks", LB_MAX_TASKS_RT);
+    if (len > (size_t)WIRE_MAX_RESULT)
+        return lbfail(b, DTSS_EINVAL, "a task of %zu bytes (at most %ld)", len,
+                      WIRE_MAX_RESULT);
+    if (b->ntasks == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 64;
+        lbtask *t = realloc(b->task, sizeof *t * (size_t)cap);
+        if (!t)
+            return lbfail(b, DTSS_ENOMEM, "out of memory for %d tasks", cap);
+        b->task = t;
+        b->cap = cap;
+    }
+    lbtask *t = &b->task[b->ntasks];
+    memset(t, 0, sizeof *t);
+    if (!(t->data = malloc(len ? len : 1)))
+        return lbfail(b, DTSS_ENOMEM, "out of memory for a task of %zu bytes", len);
+    if (len)
+        memcpy(t->data, payload, len);
+    t->len = len;
+    t->ran = -1;
+    b->ntasks++;
+    return DTSS_OK;
+}
+
+/* ---- start: spawn, deal --------------------------------------------------------- */
+
+static int spawn_workers(dtss_lb *b, const runtime_vm *v, const int *pick)
+{
+    char self[4096], flag[] = "--dtss-worker";
+    char *args[] = {flag, NULL};
+    const char *prog = runtime_worker_program(b->worker_path, self, sizeof self);
+    if (!prog)
+        return lbfail(b, DTSS_EPVM, "cannot tell which program this is (/proc/self/exe); "
+                      "name the worker program with --worker");
+    for (int i = 0; i < b->P; i++) {
+        if (!(b->host[i] = strdup(v->hi[pick[i]].hi_name)))
+            return lbfail(b, DTSS_ENOMEM, "out of memory");
+        int tid, n = pvm_spawn((char *)prog, args, PvmTaskHost, b->host[i], 1, &tid);
+        if (n != 1)
+            return lbfail(b, DTSS_EPVM, "pvm_spawn(%.200s) on host %.64s: %s", prog,
+                          b->host[i], wire_strerror(n < 0 ? n : tid));
+        b->tids[i] = tid;
+    }
+    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, b->P, b->tids);
+    return rc < 0 ? lbfail(b, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc)) : DTSS_OK;
+}
+
+/* The job and worker i's equal share, tasks [i N / P, (i + 1) N / P). */
+static int deal(dtss_lb *b)
+{
+    char msg[256];
+    for (int i = 0; i < b->P; i++) {
+        long lo = (long)i * b->ntasks / b->P, hi = (long)(i + 1) * b->ntasks / b->P;
+        int n = (int)(hi - lo);
+        wire_task *w = calloc(n ? (size_t)n : 1, sizeof *w);
+        if (!w)
+            return lbfail(b, DTSS_ENOMEM, "out of memory");
+        for (int k = 0; k < n; k++) {
+            lbtask *t = &b->task[lo + k];
+            t->home = i;
+            w[k] = (wire_task){.task = (int)(lo + k), .iteration = 1, .data = t->data,
+                               .len = t->len};
+        }
+        int rc = wire_send_lbjob(b->tids[i], i, b->P, b->tids, b->job, b->job_len, msg,
+                                 sizeof msg);
+        if (rc >= 0)
+            rc = wire_send_tasks(b->tids[i], w, n, msg, sizeof msg);
+        free(w);
+        if (rc < 0)
+            return lbfail(b, DTSS_EPVM, "%s", msg);
+    }
+    return DTSS_OK;
+}
+
+int dtss_lb_start(dtss_lb *b)
+{
+    char msg[512];
+    if (b->started)
+        return lbfail(b, DTSS_EMISUSE, "dtss_lb_start: called twice");
+    if (b->ntasks < 1)
+        return lbfail(b, DTSS_EINVAL, "dtss_lb_start: no task (dtss_lb_task first)");
+    b->started = 1;
+    if (runtime_join(msg, sizeof msg) < 0)
+        return lbfail(b, DTSS_EPVM, "%s", msg);
+    b->joined = 1;
+    runtime_vm v;
+    int *pick = malloc(sizeof *pick * WIRE_MAX_WORKERS);
+    if (!pick)
+        return lbfail(b, DTSS_ENOMEM, "out of memory");
+    int n = runtime_hosts(b->hosts, b->local, 0, 0, &v, pick, WIRE_MAX_WORKERS, msg,
+                          sizeof msg);
+    if (n < 0) {
+        free(pick);
+        return lbfail(b, -n, "%s", msg);
+    }
+    b->P = n;
+    b->tids = calloc((size_t)n, sizeof *b->tids);
+    b->host = calloc((size_t)n, sizeof *b->host);
+    b->finish = calloc((size_t)n, sizeof *b->finish);
+    b->ran = calloc((size_t)n, sizeof *b->ran);
+    b->q_now = calloc((size_t)n, sizeof *b->q_now);
+    b->d_now = calloc((size_t)n, sizeof *b->d_now);
+    if (!b->tids || !b->host || !b->finish || !b->ran || !b->q_now || !b->d_now) {
+        free(pick);
+        return lbfail(b, DTSS_ENOMEM, "out of memory for %d workers", n);
+    }
+    b->wall0 = wire_now();
+    b->t0 = mono();
+    int rc = spawn_workers(b, &v, pick);
+    free(pick);
+    if (rc != DTSS_OK)
+        return rc;
+    say(b, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
+        "(C_t %g s)", now(b), b->P, b->ntasks, b->type->name, b->period, b->ct);
+    if ((rc = deal(b)) != DTSS_OK)
+        return rc;
+    /* A strategy that exchanges nothing (none) is never asked: no round,
+     * no message beyond the tasks' own (lb_type.exchange). */
+    long *msgs = calloc((size_t)b->P, sizeof *msgs);
+    if (!msgs)
+        return lbfail(b, DTSS_ENOMEM, "out of memory");
+    b->type->exchange(b->P, msgs);
+    for (int i = 0; i < b->P; i++)
+        b->asks |= msgs[i] > 0;
+    free(msgs);
+    b->last_asked = 0;
+    b->next_round = now(b) + b->period;
+    return DTSS_OK;
+}
+
+/* ---- balancing ------------------------------------------------------------------- */
+
+static int ask(dtss_lb *b)
+{
+    char msg[256];
+    b->round++;
+    b->in_round = 1;
+    b->answers = 0;
+    b->round_asked = now(b);
+    for (int i = 0; i < b->P; i++)
+        if (wire_send_count(b->tids[i], b->round, msg, sizeof msg) < 0)
+            return lbfail(b, DTSS_EPVM, "%s", msg);
+    return DTSS_OK;
+}
+
+/* Every answer is in: plan and order the migrations. */
+static int plan(dtss_lb *b)
+{
+    sched_err err;
+    char msg[256];
+    double elapsed = b->round_asked - b->last_asked;
+    lb_input in = {.nodes = b->P, .remaining = b->q_now, .done = b->d_now,
+                   .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->ct};
+    lb_plan *p = lb_plan_make(b->type, &in, &err);
+    if (!p)
+        return lbfail(b, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+                      "round %d: %s", b->round, err.msg);
+    if (b->nrounds == b->rcap) {
+        int cap = b->rcap ? 2 * b->rcap : 16;
+        lbround *r = realloc(b->rounds, sizeof *r * (size_t)cap);
+        if (!r) {
+            lb_plan_free(p);
+            return lbfail(b, DTSS_ENOMEM, "out of memory");
+        }
+        b->rounds = r;
+        b->rcap = cap;
+    }
+    lbround *r = &b->rounds[b->nrounds++];
+    memset(r, 0, sizeof *r);
+    r->round = b->round;
+    r->asked = b->round_asked;
+    r->planned = now(b);
+    r->elapsed = elapsed;
+    r->max_before = p->max_before;
+    r->max_after = p->max_after;
+    r->queued = malloc(sizeof *r->queued * (size_t)b->P);
+    r->done = malloc(sizeof *r->done * (size_t)b->P);
+    size_t cap = 1 + 32 * (size_t)p->nmoves, used = 0;
+    r->moves = malloc(cap);
+    if (!r->queued || !r->done || !r->moves) {
+        lb_plan_free(p);
+        return lbfail(b, DTSS_ENOMEM, "out of memory");
+    }
+    memcpy(r->queued, b->q_now, sizeof *r->queued * (size_t)b->P);
+    memcpy(r->done, b->d_now, sizeof *r->done * (size_t)b->P);
+    r->moves[0] = '\0';
+    int rc = DTSS_OK;
+    for (int m = 0; m < p->nmoves && rc == DTSS_OK; m++) {
+        const lb_move *mv = &p->move[m];
+        used += (size_t)snprintf(r->moves + used, cap - used, "%s%d>%d:%ld", m ? ";" : "",
+                                 mv->from + 1, mv->to + 1, mv->count);
+        r->moved += mv->count;
+        if (wire_send_move(b->tids[mv->from], b->round, mv->to, mv->count, msg,
+                           sizeof msg) < 0)
+            rc = lbfail(b, DTSS_EPVM, "%s", msg);
+    }
+    b->moved += r->moved;
+    say(b, 1, "t=%.3f round %d (period %.3f s): max E %.3f -> %.3f s, %ld task%s move%s%s",
+        r->planned, r->round, elapsed, p->max_before, p->max_after, r->moved, r->moved == 1 ? "" : "s",
+        r->moved ? ": " : "", r->moves);
+    lb_plan_free(p);
+    b->in_round = 0;
+    b->last_asked = b->round_asked;
+    b->next_round = now(b) + b->period;
+    return rc;
+}
+
+/* ---- the run ----------------------------------------------------------------------- */
+
+static int worker_of(const dtss_lb *b, int tid)
+{
+    for (int i = 0; i < b->P; i++)
+        if (b->tids[i] == tid)
+            return i;
+    return -1;
+}
+
+int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
+{
+    char msg[512];
+    free(b->res);
+    b->res = NULL;
+    if (!b->started || b->failed)
+        return b->failed ? DTSS_EMISUSE : lbfail(b, DTSS_EMISUSE, "dtss_lb_next: not started");
+    if (b->finished)
+        return DTSS_DONE;
+    for (;;) {
+        if (b->ndone == b->ntasks) {
+            for (int i = 0; i < b->P; i++)
+                wire_send_stop(b->tids[i], msg, sizeof msg);
+            b->finished = 1;
+            say(b, 1, "t=%.3f every task is in; workers stopped", now(b));
+            return DTSS_DONE;
+        }
+        if (b->asks && !b->in_round && now(b) >= b->next_round) {
+            int rc = ask(b);
+            if (rc != DTSS_OK)
+                return rc;
+        }
+        double wait = b->in_round || !b->asks ? 1.0 : b->next_round - now(b);
+        wait = wait > 0 ? wait : 0;
+        struct timeval tv = {(long)wait, (long)((wait - floor(wait)) * 1e6)};
+        int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src;
+        if (bufid < 0)
+            return lbfail(b, DTSS_EPVM, "pvm_trecv: %s", wire_strerror(bufid));
+        if (bufid == 0)
+            continue;
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == WIRE_TASKEXIT) {
+            int tid, i;
+            if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && (i = worker_of(b, tid)) >= 0)
+                return lbfail(b, DTSS_ELOST, "worker %d on %s exited with its queue "
+                              "(%ld of %d tasks in)", i + 1, b->host[i], b->ndone, b->ntasks);
+            continue;
+        }
+        int i = worker_of(b, src);
+        if (i < 0)
+            continue;
+        if (tag == WIRE_COUNTS) {
+            int idx, round;
+            long q, d;
+            if (wire_unpack_counts(&idx, &round, &q, &d, msg, sizeof msg) < 0)
+                return lbfail(b, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+            if (!b->in_round || round != b->round || idx != i)
+                continue;
+            b->q_now[i] = q;
+            b->d_now[i] = d;
+            if (++b->answers == b->P) {
+                int rc = plan(b);
+                if (rc != DTSS_OK)
+                    return rc;
+            }
+        } else if (tag == WIRE_TASKDONE) {
+            int idx;
+            wire_task t;
+            double got = now(b);
+            if (wire_unpack_taskdone(&idx, &t, msg, sizeof msg) < 0)
+                return lbfail(b, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+            if (t.task >= b->ntasks || b->task[t.task].done) {
+                free(t.data);
+                return lbfail(b, DTSS_EPVM, "worker %d sent a result for task %d %s", i + 1,
+                              t.task, t.task >= b->ntasks ? "(no such task)" : "twice");
+            }
+            lbtask *k = &b->task[t.task];
+            k->done = 1;
+            k->ran = i;
+            k->received = t.t_recv - b->wall0;
+            k->started = t.t_start - b->wall0;
+            k->finished = t.t_end - b->wall0;
+            k->got = got;
+            b->finish[i] = got;
+            b->ran[i]++;
+            b->ndone++;
+            b->res = t.data;
+            *out = (dtss_task_result){.task = t.task, .iteration = 1, .data = t.data,
+                                      .len = t.len, .seconds = t.t_end - t.t_start,
+                                      .worker = i + 1};
+            return DTSS_PIECE;
+        }
+    }
+}
+
+/* ---- after the run ------------------------------------------------------------------ */
+
+int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!b->finished)
+        return DTSS_EMISUSE;
+    s->workers = b->P;
+    s->tasks = b->ntasks;
+    for (int i = 0; i < b->P; i++)
+        s->time = fmax(s->time, b->finish[i]);
+    double first = INFINITY;
+    for (int i = 0; i < b->P; i++)
+        first = fmin(first, b->finish[i]);
+    s->imbalance = s->time - first;
+    s->balancings = b->nrounds;
+    s->moved = b->moved;
+    return DTSS_OK;
+}
+
+void dtss_lb_summary(const dtss_lb *b, FILE *f)
+{
+    dtss_lb_stats s;
+    if (dtss_lb_stats_get(b, &s) != DTSS_OK)
+        return;
+    fprintf(f, "%s: %d workers, %d tasks, time %.3f s, imbalance %.3f s, %d balancings, "
+            "%ld tasks moved\n", b->type->name, s.workers, s.tasks, s.time, s.imbalance,
+            s.balancings, s.moved);
+}
+
+/* The run record: '#' header lines, then run, worker, round and task lines
+ * (docs/runtime.md "Migration"). */
+int dtss_lb_write_record(dtss_lb *b, const char *path)
+{
+    dtss_lb_stats s;
+    if (dtss_lb_stats_get(b, &s) != DTSS_OK)
+        return lbfail(b, DTSS_EMISUSE, "dtss_lb_write_record: the run is not over");
+    char tmp[4200];
+    FILE *f = stdout;
+    if (strcmp(path, "-") != 0) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        if (!(f = fopen(tmp, "w")))
+            return lbfail(b, DTSS_EINVAL, "cannot write '%s'", tmp);
+    }
+    fprintf(f, "#run,strategy,workers,tasks,period,ct,time,imbalance,balancings,moved\n"
+               "#worker,worker,host,tasks_dealt,tasks_ran,finish\n"
+               "#round,round,asked,planned,elapsed,queued,done,max_e_before,max_e_after,"
+               "moved,moves\n"
+               "#task,task,home,ran,received,started,finished,seconds\n");
+    fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->type->name, s.workers,
+            s.tasks, b->period, b->ct, s.time, s.imbalance, s.balancings, s.moved);
+    for (int i = 0; i < b->P; i++)
+        fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->host[i],
+                (long)(i + 1) * b->ntasks / b->P - (long)i * b->ntasks / b->P, b->ran[i],
+                b->finish[i]);
+    for (int r = 0; r < b->nrounds; r++) {
+        const lbround *x = &b->rounds[r];
+        fprintf(f, "round,%d,%.6f,%.6f,%.6f,", x->round, x->asked, x->planned, x->elapsed);
+        for (int i = 0; i < b->P; i++)
+            fprintf(f, "%s%ld", i ? ";" : "", x->queued[i]);
+        fputc(',', f);
+        for (int i = 0; i < b->P; i++)
+            fprintf(f, "%s%ld", i ? ";" : "", x->done[i]);
+        fprintf(f, ",%.6f,%.6f,%ld,%s\n", x->max_before, x->max_after, x->moved, x->moves);
+    }
+    for (int k = 0; k < b->ntasks; k++) {
+        const lbtask *t = &b->task[k];
+        fprintf(f, "task,%d,%d,%d,%.6f,%.6f,%.6f,%.6f\n", k, t->home + 1, t->ran + 1,
+                t->received, t->started, t->finished, t->finished - t->started);
+    }
+    if (f != stdout) {
+        if (fclose(f) != 0 || rename(tmp, path) != 0) {
+            remove(tmp);
+            return lbfail(b, DTSS_EINVAL, "cannot write '%s'", path);
+        }
+    } else {
+        fflush(f);
+    }
+    return DTSS_OK;
+}
+
+const char *dtss_lb_errmsg(const dtss_lb *b)
+{
+    return b ? b->err : "out of memory";
+}
+
+void dtss_lb_free(dtss_lb *b)
+{
+    if (!b)
+        return;
+    if (b->joined) {
+        for (int i = 0; i < b->P && !b->finished; i++)
+            if (b->tids[i] > 0)
+                pvm_kill(b->tids[i]);
+        pvm_exit();
+    }
+    for (int k = 0; k < b->ntasks; k++)
+        free(b->task[k].data);
+    free(b->task);
+    for (int i = 0; b->host && i < b->P; i++)
+        free(b->host[i]);
+    for (int r = 0; r < b->nrounds; r++) {
+        free(b->rounds[r].queued);
+        free(b->rounds[r].done);
+        free(b->rounds[r].moves);
+    }
+    free(b->rounds);
+    free(b->host);
+    free(b->tids);
+    free(b->finish);
+    free(b->ran);
+    free(b->q_now);
+    free(b->d_now);
+    free(b->hosts);
+    free(b->worker_path);
+    free(b->job);
+    free(b->res);
+    free(b);
+}

@@ -1,0 +1,256 @@
+/* lb_worker.c: a worker of load balancing by migration (dtss.h,
+ * dtss_lb_worker_*; the master is lb_master.c): its ready queue, the tasks
+ * handed to the application one at a time from its head, and between two
+ * tasks the messages that came meanwhile: COUNT (answered with the queue's
+ * length and the tasks finished since the last answer), MOVE (that many
+ * tasks from the queue's tail sent to the worker named, as one TASKS; fewer
+ * when fewer are left, none when none), TASKS (appended), STOP. With its
+ * queue empty it waits for a message. A task's time is the worker's own:
+ * from dtss_lb_worker_next handing it out to its result. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "runtime/dtss.h"
+#include "runtime/join.h"
+#include "runtime/wire.h"
+
+struct dtss_lb_worker {
+    int parent, joined, index, nworkers, *tids;
+    int done;                   /* stopped, lost or failed */
+    void *job;
+    size_t job_len;
+    wire_task *q;               /* the queue: q[head .. tail - 1] */
+    int head, tail, cap;
+    long finished;              /* since the last COUNTS */
+    wire_task cur;
+    int in_hand, answered;
+    unsigned char *res;
+    size_t res_len;
+    double t_start, t_end;
+    char err[512];
+};
+
+static int fail(dtss_lb_worker *w, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(dtss_lb_worker *w, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+    w->done = 1;
+    return code;
+}
+
+const char *dtss_lb_worker_errmsg(const dtss_lb_worker *w)
+{
+    return w ? w->err : "out of memory";
+}
+
+const void *dtss_lb_worker_job(const dtss_lb_worker *w, size_t *len)
+{
+    if (len)
+        *len = w->job_len;
+    return w->job;
+}
+
+/* Appends n tasks (their data now the queue's). */
+static int append(dtss_lb_worker *w, wire_task *t, int n)
+{
+    if (w->head > 0 && w->tail + n > w->cap) {      /* slide to the front */
+        memmove(w->q, w->q + w->head, sizeof *w->q * (size_t)(w->tail - w->head));
+        w->tail -= w->head;
+        w->head = 0;
+    }
+    if (w->tail + n > w->cap) {
+        int cap = w->cap ? w->cap : 64;
+        while (cap < w->tail + n)
+            cap *= 2;
+        wire_task *q = realloc(w->q, sizeof *q * (size_t)cap);
+        if (!q)
+            return fail(w, DTSS_ENOMEM, "out of memory for a queue of %d tasks", cap);
+        w->q = q;
+        w->cap = cap;
+    }
+    double arrived = wire_now();
+    for (int i = 0; i < n; i++) {
+        t[i].t_recv = arrived;
+        w->q[w->tail++] = t[i];
+    }
+    return DTSS_OK;
+}
+
+/* MOVE: up to count tasks from the tail to worker 'to'. */
+static int move(dtss_lb_worker *w, int to, long count)
+{
+    char msg[256];
+    int have = w->tail - w->head, k = count < have ? (int)count : have;
+    if (to < 0 || to >= w->nworkers || to == w->index)
+        return fail(w, DTSS_EPVM, "a MOVE to worker %d (of %d; this is %d)", to + 1,
+                    w->nworkers, w->index + 1);
+    if (k == 0)
+        return DTSS_OK;
+    int rc = wire_send_tasks(w->tids[to], w->q + w->tail - k, k, msg, sizeof msg);
+    for (int i = w->tail - k; i < w->tail; i++)
+        free(w->q[i].data);
+    w->tail -= k;
+    return rc < 0 ? fail(w, DTSS_EPVM, "%s", msg) : DTSS_OK;
+}
+
+/* The message in the receive buffer (tag, from src). */
+static int handle(dtss_lb_worker *w, int tag, int src)
+{
+    char msg[256];
+    int tid, round, to, n;
+    long count;
+    wire_task *t;
+    switch (tag) {
+    case WIRE_TASKEXIT:
+        if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && tid == w->parent)
+            return fail(w, DTSS_ELOST, "the master exited");
+        return DTSS_OK;
+    case WIRE_STOP:
+        return src == w->parent ? fail(w, DTSS_DONE, "stopped by the master") : DTSS_OK;
+    case WIRE_COUNT:
+        if (wire_unpack_count(&round, msg, sizeof msg) < 0 ||
+            wire_send_counts(w->parent, w->index, round, w->tail - w->head, w->finished, msg,
+                             sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        w->finished = 0;
+        return DTSS_OK;
+    case WIRE_MOVE:
+        if (wire_unpack_move(&round, &to, &count, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        return move(w, to, count);
+    case WIRE_TASKS:
+        if (wire_unpack_tasks(&t, &n, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        int rc = append(w, t, n);
+        if (rc != DTSS_OK)
+            for (int i = 0; i < n; i++)
+                free(t[i].data);
+        free(t);
+        return rc;
+    default:
+        return DTSS_OK;
+    }
+}
+
+/* Handles the messages there are; with block, waits for one first. */
+static int service(dtss_lb_worker *w, int block)
+{
+    for (;;) {
+        int bufid = block ? pvm_recv(-1, -1) : pvm_nrecv(-1, -1), bytes, tag, src;
+        if (bufid < 0)
+            return fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+        if (bufid == 0)
+            return DTSS_OK;
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        int rc = handle(w, tag, src);
+        if (rc != DTSS_OK || w->done)
+            return rc;
+        block = 0;
+    }
+}
+
+int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
+{
+    dtss_lb_worker *w = *wp = calloc(1, sizeof *w);
+    char msg[256];
+    if (!w)
+        return DTSS_ENOMEM;
+    if (!dtss_is_worker(argc, argv))
+        return fail(w, DTSS_EMISUSE, "not spawned by a master: workers are started by "
+                    "the master program (dtss_lb_start)");
+    int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
+    if (rc != DTSS_OK)
+        return fail(w, rc, "%s", msg);
+    for (;;) {
+        int bufid = pvm_recv(-1, -1), bytes, tag, src, tid;
+        if (bufid < 0)
+            return fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == WIRE_TASKEXIT && wire_unpack_notice(&tid, msg, sizeof msg) == 0 &&
+            tid == w->parent)
+            return fail(w, DTSS_ELOST, "the master exited");
+        if (tag == WIRE_LBJOB && src == w->parent)
+            break;
+    }
+    if (wire_unpack_lbjob(&w->index, &w->nworkers, &w->tids, &w->job, &w->job_len, msg,
+                          sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "a bad job: %s", msg);
+    return DTSS_OK;
+}
+
+int dtss_lb_worker_result(dtss_lb_worker *w, const void *data, size_t len)
+{
+    if (!w->in_hand || w->answered)
+        return fail(w, DTSS_EMISUSE, "dtss_lb_worker_result: no task in hand%s",
+                    w->answered ? " (its result was given already)" : "");
+    w->t_end = wire_now();
+    unsigned char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return fail(w, DTSS_ENOMEM, "out of memory for a result of %zu bytes", len);
+    if (len)
+        memcpy(copy, data, len);
+    w->res = copy;
+    w->res_len = len;
+    w->answered = 1;
+    return DTSS_OK;
+}
+
+int dtss_lb_worker_next(dtss_lb_worker *w, int *task, const void **payload, size_t *len)
+{
+    char msg[256];
+    int rc;
+    if (w->done)
+        return DTSS_EMISUSE;
+    if (w->in_hand) {
+        if (!w->answered)
+            w->t_end = wire_now();
+        wire_task r = {.task = w->cur.task, .iteration = 1, .t_recv = w->cur.t_recv,
+                       .t_start = w->t_start, .t_end = w->t_end, .data = w->res,
+                       .len = w->res_len};
+        rc = wire_send_taskdone(w->parent, w->index, &r, msg, sizeof msg);
+        free(w->res);
+        free(w->cur.data);
+        w->res = NULL;
+        w->cur.data = NULL;
+        w->in_hand = w->answered = 0;
+        w->finished++;
+        if (rc < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+    }
+    if ((rc = service(w, 0)) != DTSS_OK)
+        return rc;
+    while (w->head == w->tail)
+        if ((rc = service(w, 1)) != DTSS_OK)
+            return rc;
+    w->cur = w->q[w->head++];
+    w->in_hand = 1;
+    *task = w->cur.task;
+    *payload = w->cur.data;
+    *len = w->cur.len;
+    w->t_start = wire_now();
+    return DTSS_PIECE;
+}
+
+void dtss_lb_worker_close(dtss_lb_worker *w)
+{
+    if (!w)
+        return;
+    if (w->joined)
+        pvm_exit();
+    for (int i = w->head; i < w->tail; i++)
+        free(w->q[i].data);
+    free(w->q);
+    free(w->tids);
+    free(w->job);
+    free(w->cur.data);
+    free(w->res);
+    free(w);
+}
