@@ -113,6 +113,30 @@ $(BIN)/yoon-plan: $(call obj,sched/yoonplan.c) $(SCHED_LIB)
 $(BIN)/test_lb: $(call obj,tests/test_lb.c) $(SCHED_LIB)
 # ---- lb (end)
 
+# ---- heat (begin)
+# The heat-conduction application's PVM-free part (docs/heat.md): the FTCS
+# kernel and the row strips (libheat.a), bin/heat (the sequential reference;
+# strips re-cut at random). heat/ and its test are compiled with
+# -ffp-contract=off: no fused multiply-add anywhere, whatever the compiler or
+# -march (heat/heat.h, "Bit for bit").
+HEAT_MAINS := heat/main.c
+HEAT_SRC   := $(filter-out $(HEAT_MAINS),$(wildcard heat/*.c))
+HEAT_LIB   := $(BUILD)/libheat.a
+PROGRAMS   += $(BIN)/heat
+TESTS      += $(BIN)/test_heat
+TEST_SCRIPTS += tests/heat.sh
+# The rules below come before 'all': keep 'all' the default goal.
+.DEFAULT_GOAL := all
+
+$(call obj,$(HEAT_SRC) $(HEAT_MAINS) tests/test_heat.c): CFLAGS += -ffp-contract=off
+$(HEAT_LIB): $(call obj,$(HEAT_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN)/heat: $(call obj,heat/main.c) $(HEAT_LIB) $(SCHED_LIB)
+$(BIN)/test_heat: $(call obj,tests/test_heat.c) $(HEAT_LIB) $(SCHED_LIB)
+# ---- heat (end)
+
 # ---- netpipe (begin)
 # bin/netpipe: NetPIPE's ping-pong over PVM (Yoon et al. Figs. 8-9); its main
 # is kept out of libdtss.a.

@@ -16,9 +16,9 @@ cd "$REPO" || exit 1
 srcs=$(find . -path ./build -prune -o -path ./.git -prune -o \( -name '*.c' -o -name '*.h' \) -print)
 calls=$(grep -ln 'pvm_pk[a-z]*(\|pvm_upk[a-z]*(\|pvm_send(\|pvm_mcast(' $srcs | grep -v '^./runtime/wire\.c$')
 [ -z "$calls" ]; check "pvm_pk*/pvm_upk*/pvm_send only in runtime/wire.c (also in: $calls)" $?
-pvm=$(grep -ln '#include <pvm3.h>' $(find sched sim dag mandel thin coordinator worker examples \
+pvm=$(grep -ln '#include <pvm3.h>' $(find sched sim dag mandel thin heat coordinator worker examples \
       -name '*.[ch]' 2>/dev/null))
-[ -z "$pvm" ]; check "no PVM header in sched/ sim/ dag/ mandel/ thin/ or the applications ($pvm)" $?
+[ -z "$pvm" ]; check "no PVM header in sched/ sim/ dag/ mandel/ thin/ heat/ or the applications ($pvm)" $?
 priv=$(grep -ln '#include "runtime/\(master\|worker\|wire\|probe\)\.h"' \
        $(find coordinator worker examples thin -name '*.[ch]'))
 [ -z "$priv" ]; check "applications include only runtime/dtss.h ($priv)" $?
