@@ -137,6 +137,21 @@ $(BIN)/heat: $(call obj,heat/main.c) $(HEAT_LIB) $(SCHED_LIB)
 $(BIN)/test_heat: $(call obj,tests/test_heat.c) $(HEAT_LIB) $(SCHED_LIB)
 # ---- heat (end)
 
+# ---- yoonsim (begin)
+# Yoon et al.'s simulation study, Sec. 4.1 (docs/yoon.md): the engine is
+# sim/lb.c (libsim.a); sim/yoonsim.c is bin/yoon-sim's main, kept out of
+# libsim.a; scripts/yoon-figs draws Figures 4-7 from it.
+SIM_SRC      := $(filter-out sim/yoonsim.c,$(SIM_SRC))
+PROGRAMS     += $(BIN)/yoon-sim
+TESTS        += $(BIN)/test_yoonsim
+TEST_SCRIPTS += tests/yoonsim.sh
+# The rules below come before 'all': keep 'all' the default goal.
+.DEFAULT_GOAL := all
+
+$(BIN)/yoon-sim: $(call obj,sim/yoonsim.c) $(SIM_LIB) $(SCHED_LIB)
+$(BIN)/test_yoonsim: $(call obj,tests/test_yoonsim.c) $(SIM_LIB) $(SCHED_LIB)
+# ---- yoonsim (end)
+
 # ---- netpipe (begin)
 # bin/netpipe: NetPIPE's ping-pong over PVM (Yoon et al. Figs. 8-9); its main
 # is kept out of libdtss.a.

@@ -40,7 +40,8 @@
 static const char *const programs[] = {
     "chunks", "mandel", "coordinator", "worker", "integral", "tabulate", "record",
     "sim", "stats", "dagsched", "daggen", "dagexp", "matrix", "pooltrace", "thin",
-    "thin-images", "thin-pool", "yoon-plan", "netpipe", "heat", "yoon-tasks", NULL
+    "thin-images", "thin-pool", "yoon-plan", "netpipe", "heat", "yoon-tasks",
+    "yoon-sim", NULL
 };
 
 static char longword[5001];
