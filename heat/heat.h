@@ -1,8 +1,10 @@
 /* heat.h: the 2-D heat equation on a plate, explicit finite differences
  * (FTCS), by row strips that can be re-cut between steps: the kernel of the
- * heat-conduction application (Yoon et al. Fig. 10) and the strip
- * bookkeeping its load balancing needs. No PVM: the program that spreads
- * the strips over nodes is built on this (docs/heat.md).
+ * heat-conduction application (Yoon et al. Fig. 10), and P strips run in one
+ * process. Which node holds which rows, and how a re-cut moves them, is
+ * decided in sched/strips.h (shared with the runtime's row strips): a strip
+ * here is a strips_node of rows of nx doubles. No PVM: the program that
+ * spreads the strips over nodes is built on this (docs/heat.md).
  *
  * The sequential skeleton:
  *     heat_plate p;
@@ -90,15 +92,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sched/lb.h"
 #include "sched/sched.h"
+#include "sched/strips.h"
 
 /* A plate's side: 1..HEAT_MAX_SIDE cells; nx * ny at most HEAT_MAX_CELLS
  * (128 MiB of doubles a field). */
 #define HEAT_MAX_SIDE 65536
 #define HEAT_MAX_CELLS (1L << 24)
 /* Strips (nodes) of a decomposition: 1..HEAT_MAX_STRIPS, at most ny. */
-#define HEAT_MAX_STRIPS LB_MAX_NODES
+#define HEAT_MAX_STRIPS STRIPS_MAX_NODES
 /* The default edges. */
 #define HEAT_TOP 100.0
 #define HEAT_OTHERS 0.0
@@ -165,99 +167,14 @@ int heat_write_pgm(const heat_plate *p, const double *u, const char *path,
 int heat_write_raw(const heat_plate *p, const double *u, const char *path,
                    char *msg, size_t len);
 
-/* ---- strips: which node holds which rows (heat/strips.c) --------------------
- *
- * P nodes hold the rows in P contiguous strips, in node order: node i holds
- * count[i] >= 1 rows starting at first_i = count[0] + ... + count[i-1]. The
- * boundary b_i between nodes i and i+1 (i = 0 .. P-2) is first_{i+1}.
- * Re-cutting to target[] moves each boundary from its prefix sum of count[]
- * to that of target[]: the rows between the two cross boundary i, all in one
- * direction, and only between the neighbours i and i+1 (a row that ends two
- * nodes away is handed on through the node between). */
-
-/* The P counts of rows in strips as even as can be: rows / P each, the first
- * rows % P one more (thin_part_rows's split). Returns SCHED_OK, or
- * SCHED_EINVAL when P is not in 1..min(rows, HEAT_MAX_STRIPS). */
-int heat_strips_even(int rows, int P, int *count, sched_err *err);
-
-/* rows [first, first + count) go from node 'from' to its neighbour 'to'. */
-typedef struct heat_transfer {
-    int from, to;           /* |from - to| = 1 */
-    int first, count;       /* plate rows; count >= 1 */
-    int round;              /* 0, 1, ...: see heat_strips_transfers */
-} heat_transfer;
-
-/* The transfers that turn the strips count[] into target[] (P of each, every
- * count >= 1, the same total, at most HEAT_MAX_SIDE): one per boundary that
- * moves (at most P-1; t must hold P-1 entries), listed in an order a
- * one-port network can carry them out in. Each transfer sends rows its
- * sender holds once the transfers before it are done, taken off the
- * sender's edge next to the receiver (its first rows when sent up, to
- * from - 1; its last when sent down), so every node's rows stay one
- * contiguous strip throughout (a strip may be empty between two transfers:
- * a node that passes all its rows on before it gets the new ones).
- * 'round' groups them: the transfers of one round involve distinct nodes
- * and none needs another's rows, so under the one-port model (a node sends
- * or receives one message at a time) they run at once; round k starts once
- * round k-1 is done. The list is sorted by round, then boundary. A chain
- * of rows handed on through several nodes takes one round per hop;
- * otherwise two rounds suffice (the even then the odd boundaries, when
- * neighbouring boundaries both move). Returns the number of transfers, or
- * -1 with err (SCHED_EINVAL naming the bad count, "target[2]=0 must be in
- * 1..65536 (...)", or the totals that differ). */
-int heat_strips_transfers(int P, const int *count, const int *target,
-                          heat_transfer *t, sched_err *err);
-
-/* Reads a load-balancing plan (sched/lb.h) as strip targets: a task is a
- * row, the plan made with remaining[i] = count[i], node i's rows (every
- * node's rows are its "ready queue"; the plan's done[] are the rows it
- * computed during the period, its rate). Only the plan's after[] is used:
- * target[i] = after[i], raised to 1 where it is 0 (a strip cannot be empty:
- * each such row is taken from the node with the most rows, the lower index
- * on a tie). The plan's moves (any node to any node) are not carried out as
- * such: the strips stay contiguous and in node order, so a move from node a
- * to node c > a + 1 becomes shifts of every boundary in between, its rows
- * handed on through the nodes between (heat_strips_transfers). Those nodes
- * send and receive rows the plan did not count: its e_after (k_i C) is a
- * lower bound for them. Returns SCHED_OK, or SCHED_EINVAL when the plan
- * does not fit the strips (its nodes are not P, a remaining[i] is not
- * count[i]: named). */
-int heat_strips_from_plan(const lb_plan *plan, int P, const int *count,
-                          int *target, sched_err *err);
-
-/* ---- one node's strip (heat/strips.c) -------------------------------------- */
-
-/* The rows [first, first + rows) of an nx-wide plate, held by one node:
- * u has rows x nx doubles (room for cap rows). rows may be 0 (then first
- * still says where the strip stands: between rows first - 1 and first). */
-typedef struct heat_strip {
-    int first, rows, cap;
-    double *u;
-} heat_strip;
-
-/* The sender's side of transfer t (t->from is this strip's node): copies
- * the rows [t->first, t->first + t->count) into buf (count x nx doubles) and
- * removes them from s. They must be s's first rows when sent up (t->to <
- * t->from), its last ones when sent down; a strip that gives all its rows
- * stays where they were sent from (up: after them; down: before them).
- * Returns SCHED_OK, or SCHED_EINVAL (named) when they are not. */
-int heat_strip_take(heat_strip *s, int nx, const heat_transfer *t, double *buf,
-                    sched_err *err);
-/* The receiver's side (t->to is this strip's node): adds the rows from buf
- * just below s's last row when they come from below (t->from > t->to), just
- * above its first row when from above. Returns SCHED_OK, SCHED_EINVAL
- * (named) when they do not join s there, or SCHED_ENOMEM (s unchanged). */
-int heat_strip_put(heat_strip *s, int nx, const heat_transfer *t, const double *buf,
-                   sched_err *err);
-void heat_strip_free(heat_strip *s);
-
 /* ---- P strips in one process (heat/strips.c) ------------------------------- */
 
 typedef struct heat_strips heat_strips;
 
 /* P strips of the field u (a copy; u stays the caller's) cut as count[]
- * (P counts >= 1 summing to ny, P in 1..HEAT_MAX_STRIPS). Returns NULL
- * with err (SCHED_EINVAL naming the bad count, SCHED_ENOMEM). */
+ * (P counts >= 1 summing to ny, P in 1..HEAT_MAX_STRIPS; strips_even makes
+ * an even cut). Returns NULL with err (SCHED_EINVAL naming the bad count,
+ * SCHED_ENOMEM). */
 heat_strips *heat_strips_new(const heat_plate *p, const double *u, int P,
                              const int *count, sched_err *err);
 void heat_strips_free(heat_strips *s);
@@ -274,8 +191,8 @@ typedef struct heat_moved {
                                handed on twice counts twice) */
 } heat_moved;
 
-/* Re-cuts the strips to target[] (heat_strips_transfers), carrying out the
- * transfers in their order with heat_strip_take and heat_strip_put, as the
+/* Re-cuts the strips to target[] (strips_transfers), carrying out the
+ * transfers in their order with strips_node_take and strips_node_put, as the
  * nodes would. moved (may be NULL) gets the counts. Returns SCHED_OK, or a
  * code with err: SCHED_EINVAL (a bad target, named; nothing moved),
  * SCHED_ENOMEM (the transfers done so far stay done: the strips still hold
@@ -286,8 +203,9 @@ int heat_strips_move(heat_strips *s, const int *target, heat_moved *moved,
 
 /* The strips' current row counts into count[0 .. P-1]. */
 void heat_strips_counts(const heat_strips *s, int *count);
-/* Strip i as it stands (valid until the next heat_strips_move or free). */
-const heat_strip *heat_strips_strip(const heat_strips *s, int i);
+/* Strip i, rows of nx doubles (valid until heat_strips_free; a step
+ * changes its rows, a move may move them: its data is then read anew). */
+const strips_node *heat_strips_strip(const heat_strips *s, int i);
 /* The whole field, from the strips, into u (nx x ny doubles). */
 void heat_strips_gather(const heat_strips *s, double *u);
 

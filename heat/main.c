@@ -188,7 +188,7 @@ int main(int argc, char **argv)
             snprintf(err.msg, sizeof err.msg, "out of memory");
         }
         if (rc == SCHED_OK)
-            rc = heat_strips_even(ny, strips, count, &err);
+            rc = strips_even(ny, strips, count, &err);
         if (rc == SCHED_OK && !(s = heat_strips_new(&p, u, strips, count, &err)))
             rc = err.code;
         if (rng)

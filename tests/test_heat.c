@@ -1,9 +1,9 @@
 /* test_heat.c: the heat plate (heat/): steps worked by hand, exact
- * symmetries, the maximum principle, the discrete steady state, strips and
- * random re-cuts bit for bit the sequential run, the transfers of a re-cut
- * carried out on the rows' owners, load-balancing plans read as re-cuts,
- * the checksum, and the errors (each naming the bad value). Random cases
- * from GSL's mt19937 with fixed seeds. */
+ * symmetries, the maximum principle, the discrete steady state, the kernel
+ * on a strip, strips and random re-cuts (heat_strips_*) bit for bit the
+ * sequential run, the checksum, and the errors (each naming the bad value).
+ * The strip decisions themselves (sched/strips.h) are tested in
+ * tests/test_strips.c. Random cases from GSL's mt19937 with fixed seeds. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -307,134 +307,6 @@ static void test_kernel_strips(gsl_rng *rng)
               ok);
 }
 
-/* Carries out transfers on the rows' owners and checks everything the
- * header promises. Returns 1 when all holds. */
-static int check_transfers(int P, const int *count, const int *target, const heat_transfer *t,
-                           int n, char *why, size_t len)
-{
-    int rows = 0;
-    for (int i = 0; i < P; i++)
-        rows += count[i];
-    int *owner = malloc((size_t)rows * sizeof *owner);
-    int *start = malloc((size_t)rows * sizeof *start);   /* owners at the round's start */
-    unsigned char used[HEAT_MAX_STRIPS], crossed[HEAT_MAX_STRIPS] = {0};
-    int ok = 1;
-    for (int i = 0, r = 0; i < P; i++)
-        for (int k = 0; k < count[i]; k++)
-            owner[r++] = i;
-    memcpy(start, owner, (size_t)rows * sizeof *owner);
-    memset(used, 0, sizeof used);
-#define NO(...) do { snprintf(why, len, __VA_ARGS__); ok = 0; goto out; } while (0)
-    if (n < 0 || n > P - 1)
-        NO("%d transfers for %d nodes", n, P);
-    for (int m = 0; m < n; m++) {
-        const heat_transfer *x = &t[m];
-        if (m == 0 ? x->round != 0 : x->round != t[m - 1].round &&
-                                     x->round != t[m - 1].round + 1)
-            NO("transfer %d: round %d after round %d", m, x->round, m ? t[m - 1].round : -1);
-        if (m > 0 && x->round != t[m - 1].round) {
-            memcpy(start, owner, (size_t)rows * sizeof *owner);
-            memset(used, 0, sizeof used);
-        }
-        if (x->from < 0 || x->from >= P || x->to < 0 || x->to >= P ||
-            abs(x->from - x->to) != 1)
-            NO("transfer %d: %d -> %d are not neighbours", m, x->from, x->to);
-        if (used[x->from] || used[x->to])
-            NO("transfer %d: node %d or %d twice in round %d", m, x->from, x->to, x->round);
-        used[x->from] = used[x->to] = 1;
-        int b = x->from < x->to ? x->from : x->to;
-        if (crossed[b]++)
-            NO("transfer %d: boundary %d crossed twice", m, b);
-        if (x->count < 1 || x->first < 0 || x->first + x->count > rows)
-            NO("transfer %d: rows %d+%d", m, x->first, x->count);
-        for (int r = x->first; r < x->first + x->count; r++)
-            if (start[r] != x->from || owner[r] != x->from)
-                NO("transfer %d: row %d is node %d's, not %d's", m, r, owner[r], x->from);
-        for (int r = x->first; r < x->first + x->count; r++)
-            owner[r] = x->to;
-        for (int r = 0; r + 1 < rows; r++)         /* contiguous, in node order */
-            if (owner[r] > owner[r + 1])
-                NO("after transfer %d: row %d is node %d's, row %d node %d's", m, r,
-                   owner[r], r + 1, owner[r + 1]);
-    }
-    for (int i = 0, r = 0; i < P; i++)
-        for (int k = 0; k < target[i]; k++, r++)
-            if (owner[r] != i)
-                NO("at the end row %d is node %d's, not %d's", r, owner[r], i);
-out:
-#undef NO
-    free(owner);
-    free(start);
-    return ok;
-}
-
-static void test_transfers(gsl_rng *rng)
-{
-    heat_transfer t[HEAT_MAX_STRIPS];
-    sched_err err;
-    char why[200];
-
-    /* Worked by hand. 1,1,4 -> 4,1,1: boundaries 1,2 -> 4,5; node 1 holds
-     * only row 1, so rows 2..4 first come up from node 2 (round 0), then
-     * rows 1..3 go on to node 0 (round 1). */
-    int c1[] = {1, 1, 4}, g1[] = {4, 1, 1};
-    int n = heat_strips_transfers(3, c1, g1, t, &err);
-    test_cond("1,1,4 -> 4,1,1: 2->1 rows 2..4 (round 0), then 1->0 rows 1..3 (round 1)",
-              n == 2 && t[0].from == 2 && t[0].to == 1 && t[0].first == 2 &&
-              t[0].count == 3 && t[0].round == 0 && t[1].from == 1 && t[1].to == 0 &&
-              t[1].first == 1 && t[1].count == 3 && t[1].round == 1);
-    /* 3,3,3,3 -> 2,4,4,2: boundary 0 3 -> 2 (row 2 down, 0->1), boundary 2
-     * 9 -> 10 (row 9 up, 3->2): independent, one round. */
-    int c2[] = {3, 3, 3, 3}, g2[] = {2, 4, 4, 2};
-    n = heat_strips_transfers(4, c2, g2, t, &err);
-    test_cond("3,3,3,3 -> 2,4,4,2: 0->1 row 2 and 3->2 row 9, both in round 0",
-              n == 2 && t[0].from == 0 && t[0].to == 1 && t[0].first == 2 &&
-              t[0].count == 1 && t[1].from == 3 && t[1].to == 2 && t[1].first == 9 &&
-              t[1].count == 1 && t[0].round == 0 && t[1].round == 0);
-    /* A chain: 1,1,1,1,4 -> 4,1,1,1,1 moves every boundary up by 3 and each
-     * needs the next first: 4 rounds, 12 rows sent for 3 that end elsewhere. */
-    int c3[] = {1, 1, 1, 1, 4}, g3[] = {4, 1, 1, 1, 1};
-    n = heat_strips_transfers(5, c3, g3, t, &err);
-    test_cond("1,1,1,1,4 -> 4,1,1,1,1: 4 transfers of 3 rows in 4 rounds, from the bottom",
-              n == 4 && t[0].from == 4 && t[3].to == 0 && t[3].round == 3 &&
-              t[0].count == 3 && t[3].count == 3 && t[3].first == 1);
-    n = heat_strips_transfers(3, c1, c1, t, &err);
-    test_cond("no change: no transfer", n == 0);
-    n = heat_strips_transfers(1, c1 + 2, c1 + 2, t, &err);
-    test_cond("one strip: no transfer", n == 0);
-    /* Every boundary moving, none needing another (2,4,6,8 -> 1,5,7,9): the
-     * even boundaries, then the odd ones. */
-    int c4[] = {2, 2, 2, 2, 2}, g4[] = {1, 4, 2, 2, 1};
-    n = heat_strips_transfers(5, c4, g4, t, &err);
-    test_cond("2,2,2,2,2 -> 1,4,2,2,1: 4 transfers in 2 rounds, boundaries 0 2 then 1 3",
-              n == 4 && t[0].round == 0 && t[1].round == 0 && t[2].round == 1 &&
-              t[3].round == 1 && t[0].from == 0 && t[1].from == 3 && t[2].from == 2 &&
-              t[3].from == 4 &&
-              check_transfers(5, c4, g4, t, n, why, sizeof why));
-
-    /* Random re-cuts, carried out on the owners of the rows: 2500 small
-     * (up to 40 rows, 12 strips), 500 large (up to 3000 rows, 300 strips). */
-    int ok = 1, cases = 0;
-    static int count[HEAT_MAX_STRIPS], target[HEAT_MAX_STRIPS];
-    for (int c = 0; c < 3000; c++) {
-        int small = c < 2500, maxp = small ? 12 : 300;
-        int rows = uniform_int(rng, 1, small ? 40 : 3000);
-        int P = uniform_int(rng, 1, rows < maxp ? rows : maxp);
-        random_counts(rng, rows, P, count);
-        random_counts(rng, rows, P, target);
-        n = heat_strips_transfers(P, count, target, t, &err);
-        if (!check_transfers(P, count, target, t, n, why, sizeof why)) {
-            if (ok)
-                printf("     case %d (P %d, %d rows): %s\n", c, P, rows, why);
-            ok = 0;
-        }
-        cases++;
-    }
-    test_condf(ok, "%d random re-cuts: rows conserved, strips contiguous and in order, "
-               "every transfer's rows its sender's, one-port rounds, the targets reached",
-               cases);
-}
-
 /* The strips run against the sequential run: random plates, cuts and re-cuts,
  * memcmp. */
 static void test_strips_run(gsl_rng *rng)
@@ -502,120 +374,16 @@ static void test_strips_run(gsl_rng *rng)
     heat_strips_step(s, 33);
     heat_strips_gather(s, w);
     test_cond("16 strips of one row = sequential", same(&p, u, w));
-    const heat_strip *st = heat_strips_strip(s, 5);
-    test_cond("strip 5 holds row 5", st->first == 5 && st->rows == 1);
+    const strips_node *st = heat_strips_strip(s, 5);
+    test_cond("strip 5 holds row 5, nx doubles",
+              st->first == 5 && st->rows == 1 && st->row_bytes == 9 * sizeof(double) &&
+              memcmp(st->data, u + 5 * 9, 9 * sizeof *u) == 0);
     heat_strips_free(s);
     free(u);
     free(w);
 }
 
-/* ---- plans as re-cuts ---------------------------------------------------------------- */
-
-static void test_from_plan(gsl_rng *rng)
-{
-    sched_err err;
-    int target[8];
-    /* By hand: a plan sending 3 tasks from node 0 to node 3 (5,2,2,2 ->
-     * 2,2,2,5) becomes three boundary shifts, the rows handed on through
-     * nodes 1 and 2: 3 transfers of 3 rows, 9 rows sent for 3 moved. */
-    long rem[4] = {5, 2, 2, 2}, after[4] = {2, 2, 2, 5};
-    lb_plan plan = {.nodes = 4, .remaining = rem, .after = after};
-    int count[4] = {5, 2, 2, 2};
-    int rc = heat_strips_from_plan(&plan, 4, count, target, &err);
-    test_cond("plan 5,2,2,2 -> 2,2,2,5: the targets are after[]",
-              rc == SCHED_OK && target[0] == 2 && target[3] == 5);
-    heat_transfer t[4];
-    int n = heat_strips_transfers(4, count, target, t, &err);
-    test_cond("... 0->3 becomes 0->1, 1->2, 2->3 of 3 rows each, in 3 rounds",
-              n == 3 && t[0].from == 0 && t[0].to == 1 && t[0].first == 2 &&
-              t[1].from == 1 && t[1].to == 2 && t[1].first == 4 && t[2].from == 2 &&
-              t[2].to == 3 && t[2].first == 6 && t[0].count + t[1].count + t[2].count == 9 &&
-              t[2].round == 2);
-    /* A node the plan empties keeps a row, taken from the node with the most
-     * (the lower index on a tie): 0,5,8 -> node 2 gives one: 1,5,7. */
-    long rem2[3] = {4, 4, 5}, after2[3] = {0, 5, 8};
-    lb_plan plan2 = {.nodes = 3, .remaining = rem2, .after = after2};
-    int count2[3] = {4, 4, 5};
-    rc = heat_strips_from_plan(&plan2, 3, count2, target, &err);
-    test_cond("after 0,5,8 -> targets 1,5,7 (a row from the node with the most)",
-              rc == SCHED_OK && target[0] == 1 && target[1] == 5 && target[2] == 7);
-    long after3[3] = {0, 0, 13};
-    plan2.after = after3;
-    rc = heat_strips_from_plan(&plan2, 3, count2, target, &err);
-    test_cond("after 0,0,13 -> 1,1,11", rc == SCHED_OK && target[0] == 1 &&
-                                        target[1] == 1 && target[2] == 11);
-
-    /* Errors: the plan must be of these strips. */
-    int bad[3] = {4, 5, 4};
-    rc = heat_strips_from_plan(&plan2, 3, bad, target, &err);
-    test_condf(rc == SCHED_EINVAL && strstr(err.msg, "remaining[1]=4 is not strip 1's 5 rows"),
-               "a plan made from other counts: refused, named (%s)", err.msg);
-    rc = heat_strips_from_plan(&plan, 3, count2, target, &err);
-    test_condf(rc == SCHED_EINVAL && strstr(err.msg, "4 nodes, the strips 3"),
-               "a plan of 4 nodes for 3 strips: refused (%s)", err.msg);
-    long after4[3] = {0, 0, 12};
-    plan2.after = after4;
-    rc = heat_strips_from_plan(&plan2, 3, count2, target, &err);
-    test_condf(rc == SCHED_EINVAL && strstr(err.msg, "sums to 12 rows, the strips hold 13"),
-               "a plan whose after[] loses a row: refused (%s)", err.msg);
-    rc = heat_strips_from_plan(NULL, 3, count2, target, &err);
-    test_cond("no plan: refused", rc == SCHED_EINVAL);
-
-    /* Every strategy's plans on random strips and rates: the targets are
-     * >= 1, sum to the rows, and the strips re-cut to them give the
-     * sequential field. */
-    for (int k = 0; lb_types[k]; k++) {
-        const lb_type *T = lb_types[k];
-        int ok = 1, cases = 0, moved = 0;
-        for (int c = 0; c < 100; c++) {
-            heat_plate p = random_plate(rng, 8, 40);
-            if (p.ny < 2)
-                continue;
-            int P = uniform_int(rng, 2, p.ny < 8 ? p.ny : 8);
-            int cnt[8], tg[8];
-            long rm[8], dn[8];
-            random_counts(rng, p.ny, P, cnt);
-            for (int i = 0; i < P; i++) {
-                rm[i] = cnt[i];
-                dn[i] = uniform_int(rng, 0, 3) ? uniform_int(rng, 1, 50) : 0;
-            }
-            lb_input in = {.nodes = P, .remaining = rm, .done = dn, .elapsed = 1.0,
-                           .cost = gsl_rng_uniform(rng) * 0.01};
-            lb_plan *pl = lb_plan_make(T, &in, &err);
-            if (!pl || heat_strips_from_plan(pl, P, cnt, tg, &err) != SCHED_OK) {
-                printf("     %s, case %d: %s\n", T->name, c, err.msg);
-                ok = 0;
-                lb_plan_free(pl);
-                break;
-            }
-            int sum = 0;
-            for (int i = 0; i < P; i++) {
-                ok &= tg[i] >= 1 && (pl->after[i] == 0 || tg[i] <= pl->after[i]);
-                sum += tg[i];
-            }
-            ok &= sum == p.ny;
-            double *u = field(&p), *w = field(&p);
-            heat_run(&p, u, 10, &err);
-            heat_strips *s = heat_strips_new(&p, w, P, cnt, &err);
-            heat_strips_step(s, 4);
-            heat_moved mv;
-            ok &= heat_strips_move(s, tg, &mv, &err) == SCHED_OK;
-            heat_strips_step(s, 6);
-            heat_strips_gather(s, w);
-            ok &= same(&p, u, w);
-            moved += mv.rows;
-            heat_strips_free(s);
-            free(u);
-            free(w);
-            lb_plan_free(pl);
-            cases++;
-        }
-        test_condf(ok, "%d %s plans as re-cuts: targets >= 1 summing to the rows, the "
-                   "field = sequential (%d rows moved)", cases, T->name, moved);
-    }
-}
-
-/* ---- one strip's edges, and the errors ------------------------------------------- */
+/* ---- the errors -------------------------------------------------------------------- */
 
 static void test_errors(void)
 {
@@ -648,68 +416,16 @@ static void test_errors(void)
     test_condf(rc == SCHED_EINVAL && strstr(err.msg, "steps=-1"), "heat_run -1 steps: '%s'",
                err.msg);
 
-    int count[4];
-    rc = heat_strips_even(10, 11, count, &err);
-    test_condf(rc == SCHED_EINVAL && strstr(err.msg, "strips=11 must be in 1..10"),
-               "11 strips of 10 rows: '%s'", err.msg);
-    test_cond("10 rows in 4 strips: 3 3 2 2", heat_strips_even(10, 4, count, &err) == 0 &&
-              count[0] == 3 && count[1] == 3 && count[2] == 2 && count[3] == 2);
-    heat_transfer t[4];
-    int c[3] = {2, 2, 2}, z[3] = {3, 0, 3}, more[3] = {3, 2, 2};
-    rc = heat_strips_transfers(3, c, z, t, &err);
-    test_condf(rc == -1 && err.code == SCHED_EINVAL &&
-               strstr(err.msg, "target[1]=0 must be in 1..65536"), "a target of 0: '%s'",
-               err.msg);
-    rc = heat_strips_transfers(3, z, c, t, &err);
-    test_condf(rc == -1 && strstr(err.msg, "count[1]=0"), "a count of 0: '%s'", err.msg);
-    rc = heat_strips_transfers(3, c, more, t, &err);
-    test_condf(rc == -1 && strstr(err.msg, "the targets sum to 7 rows, the counts to 6"),
-               "totals that differ: '%s'", err.msg);
-    rc = heat_strips_transfers(0, c, c, t, &err);
-    test_condf(rc == -1 && strstr(err.msg, "strips=0 must be in 1..1024"), "0 strips: '%s'",
-               err.msg);
-    test_cond("heat_strips_new: counts not summing to ny refused",
-              heat_strips_new(&p, u, 3, c, &err) == NULL && err.code == SCHED_EINVAL &&
-              strstr(err.msg, "sum to 6 rows, the plate has 4"));
-
-    /* One node's strip: rows 4..7 of a 2-wide plate. */
-    heat_strip s = {.first = 4, .rows = 4, .cap = 4, .u = malloc(8 * sizeof(double))};
-    for (int i = 0; i < 8; i++)
-        s.u[i] = 40 + i;                  /* row 4: 40 41, ..., row 7: 46 47 */
-    double buf[8];
-    heat_transfer mid = {1, 0, 5, 2, 0}, up = {1, 0, 4, 1, 0}, down = {1, 2, 6, 2, 0};
-    rc = heat_strip_take(&s, 2, &mid, buf, &err);
-    test_condf(rc == SCHED_EINVAL && strstr(err.msg, "rows 5..6 (count=2) are not the first "
-                                            "rows of the strip of rows 4..7"),
-               "take: rows in the middle refused: '%s'", err.msg);
-    test_cond("take: row 4 up (its first row)",
-              heat_strip_take(&s, 2, &up, buf, &err) == SCHED_OK && buf[0] == 40 &&
-              buf[1] == 41 && s.first == 5 && s.rows == 3 && s.u[0] == 42);
-    test_cond("take: rows 6..7 down (its last rows)",
-              heat_strip_take(&s, 2, &down, buf, &err) == SCHED_OK && buf[0] == 44 &&
-              buf[3] == 47 && s.first == 5 && s.rows == 1);
-    heat_transfer back = {2, 1, 6, 2, 0}, gap = {2, 1, 7, 1, 0}, top = {0, 1, 3, 2, 0};
-    rc = heat_strip_put(&s, 2, &gap, buf, &err);
-    test_condf(rc == SCHED_EINVAL && strstr(err.msg, "rows 7..7 (count=1) do not join the "
-                                            "strip of rows 5..5 from below"),
-               "put: a gap refused: '%s'", err.msg);
-    test_cond("put: rows 6..7 back from below",
-              heat_strip_put(&s, 2, &back, buf, &err) == SCHED_OK && s.rows == 3 &&
-              s.first == 5 && s.u[2] == 44 && s.u[5] == 47);
-    double two[4] = {30, 31, 32, 33};
-    test_cond("put: rows 3..4 from above (the strip grows)",
-              heat_strip_put(&s, 2, &top, two, &err) == SCHED_OK && s.first == 3 &&
-              s.rows == 5 && s.u[0] == 30 && s.u[3] == 33 && s.u[4] == 42 && s.cap >= 5);
-    heat_transfer all = {1, 2, 3, 5, 0};
-    double five[10];
-    test_cond("take all rows down: an empty strip at row 3",
-              heat_strip_take(&s, 2, &all, five, &err) == SCHED_OK && s.rows == 0 &&
-              s.first == 3);
-    heat_transfer refill = {0, 1, 1, 2, 0};
-    test_cond("an empty strip takes rows from above that end at its place",
-              heat_strip_put(&s, 2, &refill, two, &err) == SCHED_OK && s.first == 1 &&
-              s.rows == 2);
-    heat_strip_free(&s);
+    int c[3] = {2, 2, 2}, z[3] = {3, 0, 1};
+    test_condf(heat_strips_new(&p, u, 3, c, &err) == NULL && err.code == SCHED_EINVAL &&
+               strstr(err.msg, "sum to 6 rows, the plate has 4"),
+               "heat_strips_new: counts not summing to ny refused: '%s'", err.msg);
+    test_condf(heat_strips_new(&p, u, 3, z, &err) == NULL && err.code == SCHED_EINVAL &&
+               strstr(err.msg, "count[1]=0 must be in 1..4"),
+               "heat_strips_new: a strip of 0 rows refused: '%s'", err.msg);
+    test_condf(heat_strips_new(&p, u, 0, c, &err) == NULL && err.code == SCHED_EINVAL &&
+               strstr(err.msg, "strips=0 must be in 1..1024"),
+               "heat_strips_new: 0 strips refused: '%s'", err.msg);
 }
 
 int main(void)
@@ -721,9 +437,7 @@ int main(void)
     test_maximum_principle(rng);
     test_steady_state();
     test_kernel_strips(rng);
-    test_transfers(rng);
     test_strips_run(rng);
-    test_from_plan(rng);
     test_errors();
     gsl_rng_free(rng);
     return test_report();
