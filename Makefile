@@ -115,15 +115,16 @@ $(BIN)/test_lb: $(call obj,tests/test_lb.c) $(SCHED_LIB)
 
 # ---- heat (begin)
 # The heat-conduction application's PVM-free part (docs/heat.md): the FTCS
-# kernel and the row strips (libheat.a), bin/heat (the sequential reference;
-# strips re-cut at random). heat/ and its test are compiled with
-# -ffp-contract=off: no fused multiply-add anywhere, whatever the compiler or
-# -march (heat/heat.h, "Bit for bit").
-HEAT_MAINS := heat/main.c
+# kernel and P strips in one process (libheat.a), bin/heat (the sequential
+# reference; strips re-cut at random). The strip decisions are sched/strips.c
+# (libsched.a, shared with the runtime), tested by bin/test_strips. heat/
+# and its test are compiled with -ffp-contract=off: no fused multiply-add
+# anywhere, whatever the compiler or -march (heat/heat.h, "Bit for bit").
+HEAT_MAINS := heat/main.c heat/pvm.c
 HEAT_SRC   := $(filter-out $(HEAT_MAINS),$(wildcard heat/*.c))
 HEAT_LIB   := $(BUILD)/libheat.a
 PROGRAMS   += $(BIN)/heat
-TESTS      += $(BIN)/test_heat
+TESTS      += $(BIN)/test_heat $(BIN)/test_strips
 TEST_SCRIPTS += tests/heat.sh
 # The rules below come before 'all': keep 'all' the default goal.
 .DEFAULT_GOAL := all
@@ -135,6 +136,7 @@ $(HEAT_LIB): $(call obj,$(HEAT_SRC))
 
 $(BIN)/heat: $(call obj,heat/main.c) $(HEAT_LIB) $(SCHED_LIB)
 $(BIN)/test_heat: $(call obj,tests/test_heat.c) $(HEAT_LIB) $(SCHED_LIB)
+$(BIN)/test_strips: $(call obj,tests/test_strips.c) $(SCHED_LIB)
 # ---- heat (end)
 
 # ---- yoonsim (begin)
@@ -167,6 +169,13 @@ TEST_SCRIPTS += tests/lb_pvm.sh
 $(BIN)/yoon-tasks: $(call obj,examples/tasks.c) $(DTSS_LIB)
 $(BIN)/yoon-tasks: LIBS += -lpvm3
 $(BUILD)/examples/tasks.o: CFLAGS += -Iruntime
+# bin/heat-pvm: the heat-conduction model on the row-strip runtime
+# (runtime/strips_master.c, strips_worker.c); <dtss.h> as a user's.
+PROGRAMS     += $(BIN)/heat-pvm
+TEST_SCRIPTS += tests/strips_pvm.sh
+$(BIN)/heat-pvm: $(call obj,heat/pvm.c) $(HEAT_LIB) $(DTSS_LIB)
+$(BIN)/heat-pvm: LIBS += -lpvm3
+$(BUILD)/heat/pvm.o: CFLAGS += -Iruntime
 # ---- netpipe (end)
 
 # ---- targets ----------------------------------------------------------------

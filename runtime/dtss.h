@@ -543,6 +543,99 @@ int dtss_lb_worker_result(dtss_lb_worker *w, const void *data, size_t len);
 const char *dtss_lb_worker_errmsg(const dtss_lb_worker *w);
 void dtss_lb_worker_close(dtss_lb_worker *w);
 
+/* ---- Row strips, re-cut by load balancing (strips_master.c, strips_worker.c) ----
+ * R rows of B bytes (a plate, a grid) held by P workers in contiguous
+ * strips; every step each worker computes its rows' new values from its
+ * rows and its two neighbours' edge rows (the runtime exchanges them: halo
+ * rows); every K steps the master re-cuts the strips by a strategy of
+ * sched/lb.h (a row is a task) and rows move between neighbours. The
+ * result does not depend on the cut when a row's new value depends only on
+ * its own and its neighbours' values (the application's part). Master:
+ *
+ *     dtss_strips *s = dtss_strips_new();
+ *     if (dtss_strips_args(s, &argc, argv) != DTSS_OK)  (--strategy, --every...)
+ *         fail(dtss_strips_errmsg(s));
+ *     dtss_strips_job(s, &params, sizeof params);
+ *     rc = dtss_strips_run(s, R, B, steps, field);    (field: R x B bytes, the
+ *     if (rc != DTSS_DONE) fail(...);                  start in, the end out)
+ *     dtss_strips_summary(s, stdout);
+ *     dtss_strips_free(s);
+ *
+ * Worker (the same program, started with --dtss-worker):
+ *
+ *     dtss_strips_worker *w;
+ *     dtss_strips_piece p;
+ *     if (dtss_strips_worker_open(&w, argc, argv) != DTSS_OK) fail(...);
+ *     while ((rc = dtss_strips_worker_step(w, &p)) == DTSS_PIECE)
+ *         ... p.out = the rows p.first .. p.first + p.rows - 1 one step on,
+ *             from p.in, p.above and p.below ...
+ *     dtss_strips_worker_close(w);              (rc: DTSS_DONE at the end)
+ */
+typedef struct dtss_strips dtss_strips;
+
+/* A new master: strategy yoon, a re-cut every 50 steps, C_t 0.001 s, a
+ * worker on every host but the master's. NULL only out of memory. */
+dtss_strips *dtss_strips_new(void);
+/* Options: strategy NAME, every K, ct S, hosts H1,H2 (the strips in this
+ * order), local N, worker PATH (dtss_strips_usage says each). DTSS_ENOENT
+ * for an unknown name or strategy, DTSS_EINVAL for a bad value (named);
+ * before dtss_strips_run only. */
+int dtss_strips_set(dtss_strips *s, const char *name, const char *value);
+int dtss_strips_args(dtss_strips *s, int *argc, char **argv);
+void dtss_strips_usage(FILE *f);
+/* verbose 1: a line per re-cut. */
+void dtss_strips_log(dtss_strips *s, FILE *f, const char *prefix, int verbose);
+int dtss_strips_job(dtss_strips *s, const void *job, size_t len);
+/* Joins PVM, spawns a worker per host, deals the rows of field (rows x
+ * row_bytes bytes; rows 1 .. 65536, at least one per worker) in strips as
+ * even as can be, runs 'steps' steps (re-cutting every K steps) and gathers
+ * the rows back into field. DTSS_DONE; DTSS_ELOST (a worker exited: the
+ * others are killed); DTSS_EPVM; DTSS_EINVAL (sizes, hosts). */
+int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, void *field);
+
+typedef struct dtss_strips_stats {
+    int workers;
+    double time;            /* from the first step's start to the last step's end */
+    double imbalance;       /* the last worker's end - the first's */
+    int recuts;
+    long moved;             /* rows that crossed a boundary, summed */
+} dtss_strips_stats;
+/* After DTSS_DONE. */
+int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st);
+/* "STRATEGY: P workers, R rows, S steps, time T s, N re-cuts, M rows moved;
+ * rows at the end: n1 n2 ..." */
+void dtss_strips_summary(const dtss_strips *s, FILE *f);
+/* The run record ("-": stdout): run, worker and recut lines. */
+int dtss_strips_write_record(dtss_strips *s, const char *path);
+const char *dtss_strips_errmsg(const dtss_strips *s);
+void dtss_strips_free(dtss_strips *s);
+
+/* One step of a worker's strip: compute rows [first, first + rows) after
+ * 'step' + 1 steps into out (rows x row_bytes bytes) from in (the same rows
+ * after 'step' steps), above (row first - 1; NULL when first = 0) and below
+ * (row first + rows; NULL at the last row). Valid until the next call. */
+typedef struct dtss_strips_piece {
+    long step, steps;
+    int first, rows;
+    long total_rows;
+    size_t row_bytes;
+    const void *in, *above, *below;
+    void *out;
+} dtss_strips_piece;
+
+typedef struct dtss_strips_worker dtss_strips_worker;
+/* Joins PVM, takes the job and the first strip. *w is set even on error
+ * (but out of memory); close it. */
+int dtss_strips_worker_open(dtss_strips_worker **w, int argc, char **argv);
+const void *dtss_strips_worker_job(const dtss_strips_worker *w, size_t *len);
+/* The next step: DTSS_PIECE with *p (the previous step's out becomes its
+ * rows; halo rows exchanged; at a re-cut, rows sent and received first);
+ * DTSS_DONE after the last step (its rows sent to the master); DTSS_ELOST
+ * when the master died; DTSS_EPVM. */
+int dtss_strips_worker_step(dtss_strips_worker *w, dtss_strips_piece *p);
+const char *dtss_strips_worker_errmsg(const dtss_strips_worker *w);
+void dtss_strips_worker_close(dtss_strips_worker *w);
+
 /* The load probe alone (no PVM): writes "host=NAME backend=B cgroup=PATH
  * Q=N cpus=N" for this host to line (len bytes), Q being the processes in
  * its run-queue (the caller counts itself). backend: "auto", "proc" or

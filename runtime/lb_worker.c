@@ -169,6 +169,10 @@ int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
     int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
     if (rc != DTSS_OK)
         return fail(w, rc, "%s", msg);
+    /* Direct TCP routes to the other workers too: rows (tasks) go node to
+     * node, and through the pvmds a message of megabytes between two
+     * workers was seen to stall for good (both pvmds idle). */
+    pvm_setopt(PvmRoute, PvmRouteDirect);
     for (;;) {
         int bufid = pvm_recv(-1, -1), bytes, tag, src, tid;
         if (bufid < 0)

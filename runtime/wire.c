@@ -25,8 +25,9 @@ const char *wire_tag_name(int tag)
                                         "STEAL", "GIVE", "IDLE", "TASKEXIT",
                                         "HOSTDEL", "POOLJOB", "READY", "TASK",
                                         "TASKDONE", "PING", "LBJOB", "TASKS", "COUNT",
-                                        "COUNTS", "MOVE"};
-    return tag >= WIRE_JOB && tag <= WIRE_MOVE ? names[tag - WIRE_JOB] : "?";
+                                        "COUNTS", "MOVE", "STRIPJOB", "HALO", "STATE",
+                                        "PLAN", "ROWS"};
+    return tag >= WIRE_JOB && tag <= WIRE_ROWS ? names[tag - WIRE_JOB] : "?";
 }
 
 double wire_now(void)
@@ -311,6 +312,61 @@ int wire_send_move(int tid, int round, int to, long count, char *msg, size_t len
     pk_int(&p, ints, 2);
     pk_long(&p, &count, 1);
     return finish(&p, tid, WIRE_MOVE, msg, len);
+}
+
+int wire_send_stripjob(int tid, const wire_stripjob *j, char *msg, size_t len)
+{
+    int ints[] = {WIRE_VERSION, j->index, j->nworkers, j->every};
+    long longs[] = {j->steps, j->row_bytes, (long)j->job_len};
+    packer p = begin();
+    pk_int(&p, ints, 4);
+    pk_long(&p, longs, 3);
+    pk_int(&p, j->tids, j->nworkers);
+    pk_int(&p, j->counts, j->nworkers);
+    pk_bytes(&p, j->job, j->job_len);
+    return finish(&p, tid, WIRE_STRIPJOB, msg, len);
+}
+
+int wire_send_rows(int tid, int first, int count, const void *data, size_t bytes, char *msg,
+                   size_t len)
+{
+    int ints[] = {first, count};
+    long l = (long)bytes;
+    packer p = begin();
+    pk_int(&p, ints, 2);
+    pk_long(&p, &l, 1);
+    pk_bytes(&p, data, bytes);
+    return finish(&p, tid, WIRE_ROWS, msg, len);
+}
+
+int wire_send_halo(int tid, long step, const void *row, size_t bytes, char *msg, size_t len)
+{
+    long longs[] = {step, (long)bytes};
+    packer p = begin();
+    pk_long(&p, longs, 2);
+    pk_bytes(&p, row, bytes);
+    return finish(&p, tid, WIRE_HALO, msg, len);
+}
+
+int wire_send_state(int tid, int index, long step, int rows, double busy, double t,
+                    char *msg, size_t len)
+{
+    int ints[] = {index, rows};
+    double d[] = {busy, t};
+    packer p = begin();
+    pk_int(&p, ints, 2);
+    pk_long(&p, &step, 1);
+    pk_double(&p, d, 2);
+    return finish(&p, tid, WIRE_STATE, msg, len);
+}
+
+int wire_send_plan(int tid, long step, const int *counts, int n, char *msg, size_t len)
+{
+    packer p = begin();
+    pk_long(&p, &step, 1);
+    pk_int(&p, &n, 1);
+    pk_int(&p, counts, n);
+    return finish(&p, tid, WIRE_PLAN, msg, len);
 }
 
 /* ---- unpacking ------------------------------------------------------------------ */
@@ -748,5 +804,119 @@ int wire_unpack_move(int *round, int *to, long *count, char *msg, size_t len)
                          *count, ints[1]);
     *round = ints[0];
     *to = ints[1];
+    return 0;
+}
+
+/* ---- row strips ------------------------------------------------------------------ */
+
+void wire_stripjob_free(wire_stripjob *j)
+{
+    free(j->tids);
+    free(j->counts);
+    free(j->job);
+    j->tids = j->counts = NULL;
+    j->job = NULL;
+}
+
+int wire_unpack_stripjob(wire_stripjob *j, char *msg, size_t len)
+{
+    int ints[4];
+    long longs[3];
+    memset(j, 0, sizeof *j);
+    UPK(pvm_upkint(ints, 4, 1), "STRIPJOB");
+    if (ints[0] != WIRE_VERSION)
+        return malformed(msg, len, "STRIPJOB of version %d, this program speaks %d "
+                         "(master and workers from different builds?)", ints[0],
+                         WIRE_VERSION);
+    UPK(pvm_upklong(longs, 3, 1), "STRIPJOB");
+    if (ints[2] < 1 || ints[2] > WIRE_MAX_WORKERS || ints[1] < 0 || ints[1] >= ints[2] ||
+        ints[3] < 0 || longs[0] < 0 || longs[1] < 1 || longs[1] > WIRE_MAX_JOB ||
+        longs[2] < 0 || longs[2] > WIRE_MAX_JOB)
+        return malformed(msg, len, "STRIPJOB for worker %d of %d (every %d, %ld steps, "
+                         "rows of %ld bytes, a job of %ld)", ints[1], ints[2], ints[3],
+                         longs[0], longs[1], longs[2]);
+    *j = (wire_stripjob){.index = ints[1], .nworkers = ints[2], .every = ints[3],
+                         .steps = longs[0], .row_bytes = longs[1],
+                         .job_len = (size_t)longs[2]};
+    j->tids = malloc(sizeof *j->tids * (size_t)j->nworkers);
+    j->counts = malloc(sizeof *j->counts * (size_t)j->nworkers);
+    j->job = malloc(j->job_len ? j->job_len : 1);
+    int rc = 0;
+    if (!j->tids || !j->counts || !j->job)
+        rc = fail(PvmNoMem, msg, len, "a STRIPJOB of %d workers", j->nworkers);
+    else if ((rc = pvm_upkint(j->tids, j->nworkers, 1)) < 0 ||
+             (rc = pvm_upkint(j->counts, j->nworkers, 1)) < 0)
+        rc = fail(rc, msg, len, "unpacking STRIPJOB");
+    else
+        rc = upk_bytes(j->job, j->job_len, msg, len);
+    if (rc < 0)
+        wire_stripjob_free(j);
+    return rc;
+}
+
+int wire_unpack_rows(int *first, int *count, void **data, size_t *bytes, char *msg,
+                     size_t len)
+{
+    int ints[2];
+    long l;
+    *data = NULL;
+    *bytes = 0;
+    UPK(pvm_upkint(ints, 2, 1), "ROWS");
+    UPK(pvm_upklong(&l, 1, 1), "ROWS");
+    if (ints[0] < 0 || ints[1] < 0 || l < 0 || l > WIRE_MAX_RESULT)
+        return malformed(msg, len, "ROWS %d (%d of them) in %ld bytes", ints[0], ints[1], l);
+    void *d = malloc(l ? (size_t)l : 1);
+    if (!d)
+        return fail(PvmNoMem, msg, len, "ROWS of %ld bytes", l);
+    int rc = upk_bytes(d, (size_t)l, msg, len);
+    if (rc < 0) {
+        free(d);
+        return rc;
+    }
+    *first = ints[0];
+    *count = ints[1];
+    *data = d;
+    *bytes = (size_t)l;
+    return 0;
+}
+
+int wire_unpack_halo(long *step, void *row, size_t bytes, char *msg, size_t len)
+{
+    long longs[2];
+    UPK(pvm_upklong(longs, 2, 1), "HALO");
+    if (longs[0] < 0 || longs[1] != (long)bytes)
+        return malformed(msg, len, "HALO of step %ld, %ld bytes (%zu expected)", longs[0],
+                         longs[1], bytes);
+    *step = longs[0];
+    return upk_bytes(row, bytes, msg, len);
+}
+
+int wire_unpack_state(int *index, long *step, int *rows, double *busy, double *t, char *msg,
+                      size_t len)
+{
+    int ints[2];
+    double d[2];
+    UPK(pvm_upkint(ints, 2, 1), "STATE");
+    UPK(pvm_upklong(step, 1, 1), "STATE");
+    UPK(pvm_upkdouble(d, 2, 1), "STATE");
+    *busy = d[0];
+    *t = d[1];
+    if (ints[0] < 0 || ints[1] < 0 || *step < 0 || !(*busy >= 0))
+        return malformed(msg, len, "STATE from worker %d: %d rows, step %ld, %g s",
+                         ints[0], ints[1], *step, *busy);
+    *index = ints[0];
+    *rows = ints[1];
+    return 0;
+}
+
+int wire_unpack_plan(long *step, int *counts, int n, char *msg, size_t len)
+{
+    int k;
+    UPK(pvm_upklong(step, 1, 1), "PLAN");
+    UPK(pvm_upkint(&k, 1, 1), "PLAN");
+    if (k != n || *step < 0)
+        return malformed(msg, len, "PLAN of step %ld for %d workers (%d expected)", *step,
+                         k, n);
+    UPK(pvm_upkint(counts, n, 1), "PLAN");
     return 0;
 }

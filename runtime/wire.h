@@ -47,7 +47,9 @@ enum {
     /* bin/netpipe's ping-pong (runtime/netpipe.c) */
     WIRE_PING,
     /* migration of queued tasks (lb_master.c, lb_worker.c) */
-    WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE
+    WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE,
+    /* row strips (strips_master.c, strips_worker.c) */
+    WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS
 };
 
 #define WIRE_VERSION 2
@@ -161,6 +163,41 @@ int wire_unpack_counts(int *index, int *round, long *queued, long *done, char *m
                        size_t len);
 int wire_send_move(int tid, int round, int to, long count, char *msg, size_t len);
 int wire_unpack_move(int *round, int *to, long *count, char *msg, size_t len);
+
+/* Row strips (strips_master.c, strips_worker.c). STRIPJOB: the worker's
+ * number, every worker's tid, the steps, the balancing interval (steps; 0:
+ * never), a row's bytes, every worker's first row count, the job. ROWS:
+ * rows [first, first + count) of row_bytes each (the first share, a
+ * transfer between neighbours, the last rows to the master). HALO: a
+ * neighbour's edge row after 'step' steps. STATE: a worker after 'step'
+ * steps, its rows, the seconds it computed since its last STATE and its
+ * clock (wire_now) as it sent it. PLAN:
+ * every worker's row count from 'step' on. Unpacking allocates *tids,
+ * *counts, *job and *data. */
+typedef struct wire_stripjob {
+    int index, nworkers, every;
+    long steps, row_bytes;
+    int *tids, *counts;
+    void *job;
+    size_t job_len;
+} wire_stripjob;
+int wire_send_stripjob(int tid, const wire_stripjob *j, char *msg, size_t len);
+int wire_unpack_stripjob(wire_stripjob *j, char *msg, size_t len);
+void wire_stripjob_free(wire_stripjob *j);
+int wire_send_rows(int tid, int first, int count, const void *data, size_t bytes, char *msg,
+                   size_t len);
+int wire_unpack_rows(int *first, int *count, void **data, size_t *bytes, char *msg,
+                     size_t len);
+int wire_send_halo(int tid, long step, const void *row, size_t bytes, char *msg, size_t len);
+/* The row must be of exactly 'bytes' bytes (into row). */
+int wire_unpack_halo(long *step, void *row, size_t bytes, char *msg, size_t len);
+int wire_send_state(int tid, int index, long step, int rows, double busy, double t,
+                    char *msg, size_t len);
+int wire_unpack_state(int *index, long *step, int *rows, double *busy, double *t, char *msg,
+                      size_t len);
+int wire_send_plan(int tid, long step, const int *counts, int n, char *msg, size_t len);
+/* counts gets n entries. */
+int wire_unpack_plan(long *step, int *counts, int n, char *msg, size_t len);
 
 /* Unpacking: j->chain, j->tids, j->data are allocated (wire_job_free). */
 int wire_unpack_job(wire_job *j, char *msg, size_t len);

@@ -55,9 +55,15 @@ static int check(const lb_type *T, const lb_input *in, sched_err *err)
     if (in->nodes < 1 || in->nodes > LB_MAX_NODES)
         return sched_fail(err, SCHED_EINVAL, "nodes=%d must be in 1..%d", in->nodes,
                           LB_MAX_NODES);
-    if (!in->remaining || !in->done)
+    if (!in->remaining || (!in->done && !in->t_task))
         return sched_fail(err, SCHED_EINVAL, "no remaining or done counts given");
-    if (!(in->elapsed > 0) || !isfinite(in->elapsed))
+    if (in->t_task) {
+        for (int i = 0; i < in->nodes; i++)
+            if (!isnan(in->t_task[i]) && !(in->t_task[i] > 0 && isfinite(in->t_task[i])))
+                return sched_fail(err, SCHED_EINVAL, "t_task[%d]=%g must be a time > 0 "
+                                  "(seconds per task) or NAN (unmeasured)", i,
+                                  in->t_task[i]);
+    } else if (!(in->elapsed > 0) || !isfinite(in->elapsed))
         return sched_fail(err, SCHED_EINVAL, "elapsed=%g must be a time > 0 (seconds)",
                           in->elapsed);
     if (!(in->cost >= 0) || !isfinite(in->cost))
@@ -68,7 +74,7 @@ static int check(const lb_type *T, const lb_input *in, sched_err *err)
         if (in->remaining[i] < 0 || in->remaining[i] > LB_MAX_TASKS)
             return sched_fail(err, SCHED_EINVAL, "remaining[%d]=%ld must be in 0..%ld",
                               i, in->remaining[i], LB_MAX_TASKS);
-        if (in->done[i] < 0)
+        if (!in->t_task && in->done[i] < 0)
             return sched_fail(err, SCHED_EINVAL, "done[%d]=%ld must be >= 0", i,
                               in->done[i]);
         total += in->remaining[i];
@@ -243,7 +249,8 @@ lb_plan *lb_plan_make(const lb_type *T, const lb_input *in, sched_err *err)
     for (int i = 0; i < p->nodes; i++) {
         p->remaining[i] = p->after[i] = in->remaining[i];
         p->total += in->remaining[i];
-        p->t_task[i] = in->done[i] > 0 ? in->elapsed / (double)in->done[i] : NAN;
+        p->t_task[i] = in->t_task ? in->t_task[i]
+                       : in->done[i] > 0 ? in->elapsed / (double)in->done[i] : NAN;
         p->share[i] = NAN;
     }
     targets(p);

@@ -60,6 +60,13 @@ typedef struct lb_input {
                                    period, >= 0 */
     double elapsed;             /* t: the period, seconds, > 0 */
     double cost;                /* C_t: migrating one task, seconds, >= 0 */
+    /* Optional: when not NULL, node i's time per task measured directly
+     * (seconds, > 0; NAN: unmeasured), taken as T_task_i instead of eq. 1's
+     * t / d_i; elapsed and done are then not read (done may be NULL). For a
+     * caller whose nodes wait for each other, so that the period's wall time
+     * is not each node's working time (the row strips of runtime/strips_*.c
+     * measure each node's busy time). */
+    const double *t_task;
 } lb_input;
 
 /* count tasks from node 'from' to node 'to'. */

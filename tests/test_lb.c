@@ -700,8 +700,38 @@ static void test_exchange(void)
     }
 }
 
+/* lb_input.t_task: the hand case of test_hand with T_task given directly
+ * (2, 4, 6 s) instead of t = 12 and d = 6, 3, 2: the same plan (2 tasks 1 ->
+ * 3, 1 task 1 -> 2, max E 20 -> 17); NAN is unmeasured; 0 is refused. */
+static void test_t_task(void)
+{
+    sched_err err;
+    long n[] = {10, 2, 0};
+    double tt[] = {2, 4, 6};
+    lb_input in = {.nodes = 3, .remaining = n, .cost = 1, .t_task = tt};
+    lb_plan *p = lb_plan_make(&lb_yoon, &in, &err);
+    test_cond("t_task given: a plan", p != NULL);
+    if (p) {
+        test_cond("t_task given: after 7, 3, 2 and max E 20 -> 17 (as from t / d)",
+                  p->after[0] == 7 && p->after[1] == 3 && p->after[2] == 2 &&
+                  p->max_before == 20 && p->max_after == 17);
+        lb_plan_free(p);
+    }
+    tt[2] = NAN;
+    p = lb_plan_make(&lb_yoon, &in, &err);
+    test_cond("t_task NAN: node 3 unmeasured, keeps its queue, in no max",
+              p && isnan(p->t_task[2]) && p->after[2] == 0 && p->max_before == 20);
+    lb_plan_free(p);
+    tt[2] = 0;
+    p = lb_plan_make(&lb_yoon, &in, &err);
+    test_cond("t_task 0 refused, named", !p && err.code == SCHED_EINVAL &&
+              strstr(err.msg, "t_task[2]=0") != NULL);
+    lb_plan_free(p);
+}
+
 int main(void)
 {
+    test_t_task();
     test_exchange();
     test_hand();
     test_rounding();

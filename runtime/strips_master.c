@@ -1,0 +1,623 @@
+/* strips_master.c: the master of a row-strip computation (dtss.h,
+ * dtss_strips_*; the workers are strips_worker.c), re-cut by the load
+ * balancing of Yoon et al. Sec. 3.2 (sched/lb.h) as their heat-conduction
+ * model (Fig. 10).
+ *
+ * R rows of B bytes: worker i holds a contiguous strip (the first cut as
+ * even as can be, sched/strips.h strips_even), every step computes its
+ * rows from them and its neighbours' edge rows (exchanged by the workers
+ * themselves), and every K steps (--every) stops at a barrier: it tells the
+ * master its rows and the seconds it computed since the last barrier
+ * (STATE), and waits for the new cut (PLAN). The rows then move between
+ * neighbours (sched/strips.h strips_transfers: every worker computes the
+ * same list and carries out its part).
+ *
+ * The plan. A row is a task of eq. 1-4, its time T_task_i what node i takes
+ * to compute one row for every step still to come:
+ *
+ *     T_task_i = (S - k) x busy_i / (n_i K)
+ *
+ * (busy_i: the seconds node i computed in the K steps since the last
+ * barrier, n_i its rows, S the steps in all, k the steps done), so that
+ * E_i = n_i T_task_i is the time node i still has to compute, and C_t (--ct,
+ * one row's migration: bin/netpipe's a + b B) is weighed against it. busy
+ * rather than the period's wall time: the nodes wait for each other's halo
+ * rows every step, so the wall time is the slowest node's for everyone
+ * (lb_input.t_task). The strategy's after[] becomes the new cut
+ * (strips_from_plan: contiguous strips, a node never empty). A strategy
+ * that exchanges nothing (none) gets no barrier at all.
+ *
+ * Times: the run's time is from the first worker starting its first step
+ * to the last worker ending its last (worker clocks, STATE), without the
+ * first rows' dealing and the last rows' gathering.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pvm3.h>
+
+#include "runtime/args.h"
+#include "runtime/dtss.h"
+#include "runtime/join.h"
+#include "runtime/wire.h"
+#include "sched/lb.h"
+#include "sched/parse.h"
+#include "sched/strips.h"
+
+typedef struct sround {
+    long step;
+    int *rows, *target;
+    double *busy, max_before, max_after;
+    long moved;                 /* rows crossing boundaries */
+} sround;
+
+struct dtss_strips {
+    const lb_type *type;
+    double ct;
+    int every;
+    char *hosts, *worker_path;
+    int local;
+    void *job;
+    size_t job_len;
+    FILE *log;
+    char prefix[32];
+    int verbose;
+    /* the run */
+    int started, failed, joined, finished;
+    int P, *tids, *counts;
+    char **host;
+    long rows, steps;
+    size_t row_bytes;
+    double *t_begin, *t_end, *busy_all;
+    int *first_rows, *final_in, *ended;
+    sround *round;
+    int nrounds, rcap;
+    long moved;
+    char err[512];
+};
+
+static int sfail(dtss_strips *s, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int sfail(dtss_strips *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    if (s->started)
+        s->failed = 1;
+    return code;
+}
+
+static void say(dtss_strips *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(dtss_strips *s, const char *fmt, ...)
+{
+    if (!s->log || !s->verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(s->log, "%s: ", s->prefix);
+    vfprintf(s->log, fmt, ap);
+    fputc('\n', s->log);
+    va_end(ap);
+}
+
+dtss_strips *dtss_strips_new(void)
+{
+    dtss_strips *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->type = &lb_yoon;
+    s->every = 50;
+    s->ct = 0.001;
+    s->log = stderr;
+    snprintf(s->prefix, sizeof s->prefix, "dtss");
+    return s;
+}
+
+void dtss_strips_usage(FILE *f)
+{
+    fprintf(f, "row-strip options (the master):\n"
+               "  --strategy NAME     how the strips are re-cut (sched/lb.h):");
+    for (int i = 0; lb_types[i]; i++)
+        fprintf(f, " %s", lb_types[i]->name);
+    fprintf(f, " (default yoon;\n"
+"                      none: never)\n"
+"  --every K           steps between re-cuts, 1 .. 10^9 (default 50)\n"
+"  --ct S              C_t, migrating one row, seconds, [0, 10^6] (default\n"
+"                      0.001; bin/netpipe's a + b m for a row of m bytes)\n"
+"  --hosts H1,H2,...   a worker on each, strips in this order (default: every\n"
+"                      host of the virtual machine but this one)\n"
+"  --local N           N workers on this host (a one-host VM)\n"
+"  --worker PATH       the worker program (default: this program)\n");
+}
+
+int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
+{
+    sched_err err;
+    if (s->started)
+        return sfail(s, DTSS_EMISUSE, "dtss_strips_set(%s): after the run began", name);
+    if (!value)
+        return sfail(s, DTSS_EINVAL, "--%s needs a value", name);
+    if (strcmp(name, "strategy") == 0) {
+        const lb_type *t = lb_type_find(value, &err);
+        if (!t)
+            return sfail(s, DTSS_ENOENT, "--strategy: %s", err.msg);
+        s->type = t;
+    } else if (strcmp(name, "every") == 0) {
+        if (parse_int_in(value, 1, 1000000000, &s->every) != 0)
+            return sfail(s, DTSS_EINVAL, "--every '%s' must be a whole number of steps in "
+                         "[1, 10^9]", value);
+    } else if (strcmp(name, "ct") == 0) {
+        double v;
+        if (parse_double(value, &v) != 0 || v < 0 || v > 1e6)
+            return sfail(s, DTSS_EINVAL, "--ct '%s' must be seconds in [0, 1e6]", value);
+        s->ct = v;
+    } else if (strcmp(name, "hosts") == 0 || strcmp(name, "worker") == 0) {
+        char **dst = name[0] == 'h' ? &s->hosts : &s->worker_path;
+        if (!*value)
+            return sfail(s, DTSS_EINVAL, "--%s is empty", name);
+        char *c = strdup(value);
+        if (!c)
+            return sfail(s, DTSS_ENOMEM, "out of memory");
+        free(*dst);
+        *dst = c;
+    } else if (strcmp(name, "local") == 0) {
+        if (parse_int_in(value, 1, WIRE_MAX_WORKERS, &s->local) != 0)
+            return sfail(s, DTSS_EINVAL, "--local '%s' must be a whole number in [1, %d]",
+                         value, WIRE_MAX_WORKERS);
+    } else {
+        return sfail(s, DTSS_ENOENT, "unknown option --%s", name);
+    }
+    return DTSS_OK;
+}
+
+static int opt_kind(const char *name)
+{
+    static const char *const names[] = {"strategy", "every", "ct", "hosts", "local",
+                                        "worker", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return -1;
+}
+static int opt_set(void *ctx, const char *name, const char *value)
+{
+    return dtss_strips_set(ctx, name, value);
+}
+static int opt_fail(void *ctx, const char *msg)
+{
+    return sfail(ctx, DTSS_EINVAL, "%s", msg);
+}
+
+int dtss_strips_args(dtss_strips *s, int *argc, char **argv)
+{
+    static const args_ops ops = {opt_kind, opt_set, opt_fail};
+    return args_take(argc, argv, &ops, s);
+}
+
+void dtss_strips_log(dtss_strips *s, FILE *f, const char *prefix, int verbose)
+{
+    s->log = f;
+    snprintf(s->prefix, sizeof s->prefix, "%s", prefix ? prefix : "dtss");
+    s->verbose = verbose;
+}
+
+int dtss_strips_job(dtss_strips *s, const void *job, size_t len)
+{
+    if (s->started)
+        return sfail(s, DTSS_EMISUSE, "dtss_strips_job: after the run began");
+    void *c = malloc(len ? len : 1);
+    if (!c)
+        return sfail(s, DTSS_ENOMEM, "out of memory for a job of %zu bytes", len);
+    if (len)
+        memcpy(c, job, len);
+    free(s->job);
+    s->job = c;
+    s->job_len = len;
+    return DTSS_OK;
+}
+
+/* ---- the run ----------------------------------------------------------------------- */
+
+static int worker_of(const dtss_strips *s, int tid)
+{
+    for (int i = 0; i < s->P; i++)
+        if (s->tids[i] == tid)
+            return i;
+    return -1;
+}
+
+/* Spawns the workers, cuts the rows, sends each its job and first rows. */
+static int begin(dtss_strips *s, const void *field)
+{
+    char msg[512], self[4096], flag[] = "--dtss-worker";
+    char *args[] = {flag, NULL};
+    sched_err err;
+    runtime_vm v;
+    int *pick = malloc(sizeof *pick * WIRE_MAX_WORKERS);
+    if (!pick)
+        return sfail(s, DTSS_ENOMEM, "out of memory");
+    int n = runtime_hosts(s->hosts, s->local, 0, 0, &v, pick, WIRE_MAX_WORKERS, msg,
+                          sizeof msg);
+    if (n < 0) {
+        free(pick);
+        return sfail(s, -n, "%s", msg);
+    }
+    if (n > s->rows) {
+        free(pick);
+        return sfail(s, DTSS_EINVAL, "%d workers for %ld rows: a strip needs a row at least",
+                     n, s->rows);
+    }
+    s->P = n;
+    size_t z = (size_t)n;
+    s->tids = calloc(z, sizeof *s->tids);
+    s->counts = calloc(z, sizeof *s->counts);
+    s->host = calloc(z, sizeof *s->host);
+    s->t_begin = calloc(z, sizeof *s->t_begin);
+    s->t_end = calloc(z, sizeof *s->t_end);
+    s->busy_all = calloc(z, sizeof *s->busy_all);
+    s->first_rows = calloc(z, sizeof *s->first_rows);
+    s->final_in = calloc(z, sizeof *s->final_in);
+    s->ended = calloc(z, sizeof *s->ended);
+    if (!s->tids || !s->counts || !s->host || !s->t_begin || !s->t_end || !s->busy_all ||
+        !s->first_rows || !s->final_in || !s->ended) {
+        free(pick);
+        return sfail(s, DTSS_ENOMEM, "out of memory for %d workers", n);
+    }
+    const char *prog = runtime_worker_program(s->worker_path, self, sizeof self);
+    if (!prog) {
+        free(pick);
+        return sfail(s, DTSS_EPVM, "cannot tell which program this is (/proc/self/exe); "
+                     "name the worker program with --worker");
+    }
+    for (int i = 0; i < n; i++) {
+        s->host[i] = strdup(v.hi[pick[i]].hi_name);
+        int tid, k = pvm_spawn((char *)prog, args, PvmTaskHost, v.hi[pick[i]].hi_name, 1,
+                               &tid);
+        if (!s->host[i] || k != 1) {
+            free(pick);
+            return sfail(s, DTSS_EPVM, "pvm_spawn(%.200s) on host %.64s: %s", prog,
+                         s->host[i] ? s->host[i] : "?", wire_strerror(k < 0 ? k : tid));
+        }
+        s->tids[i] = tid;
+    }
+    free(pick);
+    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, n, s->tids);
+    if (rc < 0)
+        return sfail(s, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+    if (strips_even((int)s->rows, n, s->counts, &err) != SCHED_OK)
+        return sfail(s, DTSS_EINVAL, "%s", err.msg);
+    /* A strategy that exchanges nothing is never asked: no barrier. */
+    long *msgs = calloc(z, sizeof *msgs);
+    if (!msgs)
+        return sfail(s, DTSS_ENOMEM, "out of memory");
+    s->type->exchange(n, msgs);
+    int asks = 0;
+    for (int i = 0; i < n; i++)
+        asks |= msgs[i] > 0;
+    free(msgs);
+    wire_stripjob j = {.nworkers = n, .every = asks ? s->every : 0, .steps = s->steps,
+                       .row_bytes = (long)s->row_bytes, .tids = s->tids,
+                       .counts = s->counts, .job = s->job, .job_len = s->job_len};
+    long first = 0;
+    for (int i = 0; i < n; i++) {
+        j.index = i;
+        s->first_rows[i] = s->counts[i];
+        if (wire_send_stripjob(s->tids[i], &j, msg, sizeof msg) < 0 ||
+            wire_send_rows(s->tids[i], (int)first, s->counts[i],
+                           (const unsigned char *)field + (size_t)first * s->row_bytes,
+                           (size_t)s->counts[i] * s->row_bytes, msg, sizeof msg) < 0)
+            return sfail(s, DTSS_EPVM, "%s", msg);
+        first += s->counts[i];
+    }
+    say(s, "%d workers, %ld rows of %zu bytes, %ld steps, %s every %d steps (C_t %g s)", n,
+        s->rows, s->row_bytes, s->steps, s->type->name, j.every, s->ct);
+    return DTSS_OK;
+}
+
+/* Every worker's STATE of the barrier after 'step' steps is in: re-cut. */
+static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
+{
+    sched_err err;
+    char msg[256];
+    size_t z = (size_t)s->P;
+    long *rem = malloc(z * sizeof *rem);
+    double *tt = malloc(z * sizeof *tt);
+    int *target = malloc(z * sizeof *target);
+    if (!rem || !tt || !target) {
+        free(rem), free(tt), free(target);
+        return sfail(s, DTSS_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < s->P; i++) {
+        rem[i] = rows[i];
+        tt[i] = busy[i] > 0 && rows[i] > 0
+                    ? (double)(s->steps - step) * busy[i] / ((double)rows[i] * s->every)
+                    : NAN;
+    }
+    lb_input in = {.nodes = s->P, .remaining = rem, .cost = s->ct, .t_task = tt,
+                   .elapsed = 1};
+    lb_plan *p = lb_plan_make(s->type, &in, &err);
+    int rc = DTSS_OK;
+    if (!p || strips_from_plan(p, s->P, rows, target, &err) != SCHED_OK)
+        rc = sfail(s, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+                   "after step %ld: %s", step, err.msg);
+    long moved = 0, a = 0, b = 0;
+    for (int i = 0; rc == DTSS_OK && i + 1 < s->P; i++) {
+        a += rows[i];
+        b += target[i];
+        moved += labs(a - b);
+    }
+    for (int i = 0; rc == DTSS_OK && i < s->P; i++)
+        if (wire_send_plan(s->tids[i], step, target, s->P, msg, sizeof msg) < 0)
+            rc = sfail(s, DTSS_EPVM, "%s", msg);
+    if (rc == DTSS_OK && s->nrounds == s->rcap) {
+        int cap = s->rcap ? 2 * s->rcap : 16;
+        sround *r = realloc(s->round, sizeof *r * (size_t)cap);
+        if (!r)
+            rc = sfail(s, DTSS_ENOMEM, "out of memory");
+        else
+            s->round = r, s->rcap = cap;
+    }
+    if (rc == DTSS_OK) {
+        sround *r = &s->round[s->nrounds++];
+        *r = (sround){.step = step, .rows = malloc(z * sizeof *r->rows),
+                      .target = target, .busy = malloc(z * sizeof *r->busy),
+                      .max_before = p->max_before, .max_after = p->max_after,
+                      .moved = moved};
+        target = NULL;
+        if (r->rows)
+            memcpy(r->rows, rows, z * sizeof *r->rows);
+        if (r->busy)
+            memcpy(r->busy, busy, z * sizeof *r->busy);
+        s->moved += moved;
+        say(s, "after step %ld: predicted rest %.3f -> %.3f s, %ld rows cross boundaries",
+            step, p->max_before, p->max_after, moved);
+    }
+    lb_plan_free(p);
+    free(rem);
+    free(tt);
+    free(target);
+    return rc;
+}
+
+int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, void *field)
+{
+    char msg[512];
+    if (s->started)
+        return sfail(s, DTSS_EMISUSE, "dtss_strips_run: called twice");
+    if (rows < 1 || rows > STRIPS_MAX_ROWS || row_bytes < 1 ||
+        (double)row_bytes * (double)rows > (double)WIRE_MAX_JOB || steps < 0 ||
+        steps > 1000000000L)
+        return sfail(s, DTSS_EINVAL, "dtss_strips_run: %ld rows (1 .. %d) of %zu bytes "
+                     "(%ld in all at most), %ld steps (0 .. 10^9)", rows, STRIPS_MAX_ROWS,
+                     row_bytes, WIRE_MAX_JOB, steps);
+    s->started = 1;
+    s->rows = rows;
+    s->row_bytes = row_bytes;
+    s->steps = steps;
+    if (runtime_join(msg, sizeof msg) < 0)
+        return sfail(s, DTSS_EPVM, "%s", msg);
+    s->joined = 1;
+    int rc = begin(s, field);
+    if (rc != DTSS_OK)
+        return rc;
+    size_t z = (size_t)s->P;
+    int *brows = malloc(z * sizeof *brows), got = 0, finals = 0, ends = 0;
+    double *bbusy = malloc(z * sizeof *bbusy);
+    long bstep = -1;
+    if (!brows || !bbusy) {
+        free(brows), free(bbusy);
+        return sfail(s, DTSS_ENOMEM, "out of memory");
+    }
+    while (rc == DTSS_OK && (finals < s->P || ends < s->P)) {
+        int bufid = pvm_recv(-1, -1), bytes, tag, src, i;
+        if (bufid < 0) {
+            rc = sfail(s, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+            break;
+        }
+        pvm_bufinfo(bufid, &bytes, &tag, &src);
+        if (tag == WIRE_TASKEXIT) {
+            int tid;
+            if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && (i = worker_of(s, tid)) >= 0 &&
+                !(s->final_in[i] && s->ended[i]))
+                rc = sfail(s, DTSS_ELOST, "worker %d on %s exited before its last rows were in",
+                           i + 1, s->host[i]);
+            continue;
+        }
+        if ((i = worker_of(s, src)) < 0)
+            continue;
+        if (tag == WIRE_STATE) {
+            int idx, n;
+            long step;
+            double busy, t;
+            if (wire_unpack_state(&idx, &step, &n, &busy, &t, msg, sizeof msg) < 0) {
+                rc = sfail(s, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+                break;
+            }
+            if (step == 0 && s->t_begin[i] == 0) {
+                s->t_begin[i] = t;
+                continue;
+            }
+            s->busy_all[i] += busy;
+            if (step == s->steps) {
+                s->t_end[i] = t;
+                s->ended[i] = 1;
+                ends++;
+                continue;
+            }
+            if (bstep != step)
+                bstep = step, got = 0;
+            brows[i] = n;
+            bbusy[i] = busy;
+            if (++got == s->P)
+                rc = recut(s, step, brows, bbusy);
+        } else if (tag == WIRE_ROWS) {
+            int first, count;
+            void *data;
+            size_t nb;
+            if (wire_unpack_rows(&first, &count, &data, &nb, msg, sizeof msg) < 0) {
+                rc = sfail(s, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+                break;
+            }
+            if ((long)first + count > s->rows || nb != (size_t)count * s->row_bytes ||
+                s->final_in[i]) {
+                free(data);
+                rc = sfail(s, DTSS_EPVM, "worker %d sent rows %d..%d in %zu bytes%s", i + 1,
+                           first, first + count - 1, nb, s->final_in[i] ? " twice" : "");
+                break;
+            }
+            memcpy((unsigned char *)field + (size_t)first * s->row_bytes, data, nb);
+            free(data);
+            s->counts[i] = count;
+            s->final_in[i] = 1;
+            finals++;
+        }
+    }
+    free(brows);
+    free(bbusy);
+    for (int i = 0; rc == DTSS_OK && i < s->P; i++)
+        if (wire_send_stop(s->tids[i], msg, sizeof msg) < 0)
+            rc = sfail(s, DTSS_EPVM, "%s", msg);
+    if (rc != DTSS_OK) {
+        for (int i = 0; i < s->P; i++)
+            pvm_kill(s->tids[i]);
+        return rc;
+    }
+    long total = 0;
+    for (int i = 0; i < s->P; i++)
+        total += s->counts[i];
+    if (total != s->rows)
+        return sfail(s, DTSS_EPVM, "the workers sent back %ld rows of %ld", total, s->rows);
+    s->finished = 1;
+    return DTSS_DONE;
+}
+
+/* ---- after the run ------------------------------------------------------------------ */
+
+int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (!s->finished)
+        return DTSS_EMISUSE;
+    double b = INFINITY, e = 0, emin = INFINITY;
+    for (int i = 0; i < s->P; i++) {
+        b = fmin(b, s->t_begin[i]);
+        e = fmax(e, s->t_end[i]);
+        emin = fmin(emin, s->t_end[i]);
+    }
+    st->workers = s->P;
+    st->time = e - b;
+    st->imbalance = e - emin;
+    st->recuts = s->nrounds;
+    st->moved = s->moved;
+    return DTSS_OK;
+}
+
+void dtss_strips_summary(const dtss_strips *s, FILE *f)
+{
+    dtss_strips_stats st;
+    if (dtss_strips_stats_get(s, &st) != DTSS_OK)
+        return;
+    fprintf(f, "%s: %d workers, %ld rows, %ld steps, time %.3f s, %d re-cuts, %ld rows "
+            "moved; rows at the end:", s->type->name, st.workers, s->rows, s->steps, st.time,
+            st.recuts, st.moved);
+    for (int i = 0; i < s->P; i++)
+        fprintf(f, " %d", s->counts[i]);
+    fputc('\n', f);
+}
+
+static void list_int(FILE *f, const int *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%d", i ? ";" : "", v[i]);
+}
+
+int dtss_strips_write_record(dtss_strips *s, const char *path)
+{
+    dtss_strips_stats st;
+    if (dtss_strips_stats_get(s, &st) != DTSS_OK)
+        return sfail(s, DTSS_EMISUSE, "dtss_strips_write_record: the run is not over");
+    char tmp[4200];
+    FILE *f = stdout;
+    if (strcmp(path, "-") != 0) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        if (!(f = fopen(tmp, "w")))
+            return sfail(s, DTSS_EINVAL, "cannot write '%s'", tmp);
+    }
+    fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved\n"
+               "#worker,worker,host,rows_first,rows_last,busy,begin,end\n"
+               "#recut,step,rows,busy,target,max_e_before,max_e_after,moved\n");
+    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->type->name, s->P, s->rows,
+            s->row_bytes, s->steps, s->every, s->ct, st.time, st.recuts, st.moved);
+    double b0 = INFINITY;
+    for (int i = 0; i < s->P; i++)
+        b0 = fmin(b0, s->t_begin[i]);
+    for (int i = 0; i < s->P; i++)
+        fprintf(f, "worker,%d,%s,%d,%d,%.6f,%.6f,%.6f\n", i + 1, s->host[i], s->first_rows[i],
+                s->counts[i], s->busy_all[i], s->t_begin[i] - b0, s->t_end[i] - b0);
+    for (int r = 0; r < s->nrounds; r++) {
+        const sround *x = &s->round[r];
+        fprintf(f, "recut,%ld,", x->step);
+        list_int(f, x->rows, s->P);
+        fputc(',', f);
+        for (int i = 0; i < s->P; i++)
+            fprintf(f, "%s%.6f", i ? ";" : "", x->busy[i]);
+        fputc(',', f);
+        list_int(f, x->target, s->P);
+        fprintf(f, ",%.6f,%.6f,%ld\n", x->max_before, x->max_after, x->moved);
+    }
+    if (f != stdout) {
+        if (fclose(f) != 0 || rename(tmp, path) != 0) {
+            remove(tmp);
+            return sfail(s, DTSS_EINVAL, "cannot write '%s'", path);
+        }
+    } else {
+        fflush(f);
+    }
+    return DTSS_OK;
+}
+
+const char *dtss_strips_errmsg(const dtss_strips *s)
+{
+    return s ? s->err : "out of memory";
+}
+
+void dtss_strips_free(dtss_strips *s)
+{
+    if (!s)
+        return;
+    if (s->joined) {
+        for (int i = 0; i < s->P && !s->finished; i++)
+            if (s->tids[i] > 0)
+                pvm_kill(s->tids[i]);
+        pvm_exit();
+    }
+    for (int i = 0; s->host && i < s->P; i++)
+        free(s->host[i]);
+    for (int r = 0; r < s->nrounds; r++) {
+        free(s->round[r].rows);
+        free(s->round[r].target);
+        free(s->round[r].busy);
+    }
+    free(s->round);
+    free(s->host);
+    free(s->tids);
+    free(s->counts);
+    free(s->t_begin);
+    free(s->t_end);
+    free(s->busy_all);
+    free(s->first_rows);
+    free(s->final_in);
+    free(s->ended);
+    free(s->hosts);
+    free(s->worker_path);
+    free(s->job);
+    free(s);
+}

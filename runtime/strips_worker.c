@@ -1,0 +1,304 @@
+/* strips_worker.c: a worker of a row-strip computation (dtss.h,
+ * dtss_strips_worker_*; the master is strips_master.c). It holds one
+ * contiguous strip of rows (sched/strips.h strips_node) and, step after
+ * step: sends its first row to the worker above and its last to the worker
+ * below (HALO), receives theirs, and hands the application its rows with
+ * those halo rows to compute the next step into a second buffer. Every K
+ * steps (the job's 'every'; 0: never) it stops after a step at a barrier:
+ * STATE to the master (its rows and the seconds the application computed
+ * since the last barrier), then the new cut (PLAN), then its part of the
+ * transfers every worker computes alike (sched/strips.h strips_transfers),
+ * in their order: rows taken off its edge and sent (ROWS) to a neighbour,
+ * or received from one. After the last step: STATE and its rows to the
+ * master, then it waits for the master's STOP before it leaves.
+ *
+ * Neighbours a step apart: a worker can be one step ahead of its neighbour
+ * (it needs the neighbour's row of the step before), never two; messages
+ * between two tasks arrive in order, so the next HALO from a neighbour is
+ * always the one of the step wanted (its step number is checked). Every
+ * wait polls for the master's exit; a neighbour's exit is the master's to
+ * see (it then kills every worker).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include <pvm3.h>
+
+#include "runtime/dtss.h"
+#include "runtime/join.h"
+#include "runtime/wire.h"
+#include "sched/strips.h"
+
+struct dtss_strips_worker {
+    int parent, joined, done;
+    wire_stripjob job;
+    strips_node node;           /* the strip after 'step' steps */
+    unsigned char *out, *above, *below;
+    int out_cap;
+    long step;
+    int in_hand;
+    double busy, t_handed;
+    int *counts;                /* every worker's rows now */
+    strips_transfer *tr;
+    char err[512];
+};
+
+static int fail(dtss_strips_worker *w, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(dtss_strips_worker *w, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+    w->done = 1;
+    return code;
+}
+
+const char *dtss_strips_worker_errmsg(const dtss_strips_worker *w)
+{
+    return w ? w->err : "out of memory";
+}
+
+const void *dtss_strips_worker_job(const dtss_strips_worker *w, size_t *len)
+{
+    if (len)
+        *len = w->job.job_len;
+    return w->job.job;
+}
+
+/* Waits for a message of tag from tid (-1: anyone), checking every second
+ * that the master is still there. DTSS_OK with it in the receive buffer. */
+static int wait_for(dtss_strips_worker *w, int tid, int tag)
+{
+    char msg[256];
+    for (;;) {
+        struct timeval tv = {1, 0};
+        int bufid = pvm_trecv(tid, tag, &tv);
+        if (bufid < 0)
+            return fail(w, DTSS_EPVM, "pvm_trecv: %s", wire_strerror(bufid));
+        if (bufid > 0)
+            return DTSS_OK;
+        int notice = pvm_nrecv(-1, WIRE_TASKEXIT), dead;
+        if (notice > 0 && wire_unpack_notice(&dead, msg, sizeof msg) == 0 &&
+            dead == w->parent)
+            return fail(w, DTSS_ELOST, "the master exited");
+    }
+}
+
+int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
+{
+    dtss_strips_worker *w = *wp = calloc(1, sizeof *w);
+    char msg[256];
+    if (!w)
+        return DTSS_ENOMEM;
+    if (!dtss_is_worker(argc, argv))
+        return fail(w, DTSS_EMISUSE, "not spawned by a master: workers are started by "
+                    "the master program (dtss_strips_run)");
+    int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
+    if (rc != DTSS_OK)
+        return fail(w, rc, "%s", msg);
+    /* Direct TCP routes to the other workers too: rows (tasks) go node to
+     * node, and through the pvmds a message of megabytes between two
+     * workers was seen to stall for good (both pvmds idle). */
+    pvm_setopt(PvmRoute, PvmRouteDirect);
+    /* Rows go in fragments of 1 MiB, not libpvm's 4 KiB: on a loaded host
+     * each fragment can cost the sender and the receiver a wake-up. */
+    pvm_setopt(PvmFragSize, 1 << 20);
+    if ((rc = wait_for(w, w->parent, WIRE_STRIPJOB)) != DTSS_OK)
+        return rc;
+    if (wire_unpack_stripjob(&w->job, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "a bad job: %s", msg);
+    int first, count;
+    void *data;
+    size_t nb;
+    if ((rc = wait_for(w, w->parent, WIRE_ROWS)) != DTSS_OK)
+        return rc;
+    if (wire_unpack_rows(&first, &count, &data, &nb, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "bad first rows: %s", msg);
+    size_t rb = (size_t)w->job.row_bytes;
+    if (count < 1 || nb != (size_t)count * rb || count != w->job.counts[w->job.index]) {
+        free(data);
+        return fail(w, DTSS_EPVM, "first rows %d..%d in %zu bytes (rows of %zu bytes)",
+                    first, first + count - 1, nb, rb);
+    }
+    w->node = (strips_node){.first = first, .rows = count, .cap = count, .row_bytes = rb,
+                            .data = data};
+    w->counts = malloc(sizeof *w->counts * (size_t)w->job.nworkers);
+    w->tr = malloc(sizeof *w->tr * (size_t)w->job.nworkers);
+    w->above = malloc(rb);
+    w->below = malloc(rb);
+    if (!w->counts || !w->tr || !w->above || !w->below)
+        return fail(w, DTSS_ENOMEM, "out of memory");
+    memcpy(w->counts, w->job.counts, sizeof *w->counts * (size_t)w->job.nworkers);
+    /* The start, for the run's time. */
+    if (wire_send_state(w->parent, w->job.index, 0, count, 0, wire_now(), msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "%s", msg);
+    return DTSS_OK;
+}
+
+/* The barrier after w->step steps: STATE, PLAN, this worker's transfers. */
+static int recut(dtss_strips_worker *w)
+{
+    char msg[256];
+    sched_err err;
+    int P = w->job.nworkers, me = w->job.index, rc;
+    if (wire_send_state(w->parent, me, w->step, w->node.rows, w->busy, wire_now(), msg,
+                        sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "%s", msg);
+    w->busy = 0;
+    if ((rc = wait_for(w, w->parent, WIRE_PLAN)) != DTSS_OK)
+        return rc;
+    int *target = malloc(sizeof *target * (size_t)P);
+    long step;
+    if (!target)
+        return fail(w, DTSS_ENOMEM, "out of memory");
+    if (wire_unpack_plan(&step, target, P, msg, sizeof msg) < 0 || step != w->step) {
+        free(target);
+        return fail(w, DTSS_EPVM, "a bad plan after step %ld: %s", w->step, msg);
+    }
+    int n = strips_transfers(P, w->counts, target, w->tr, &err);
+    if (n < 0) {
+        free(target);
+        return fail(w, DTSS_EPVM, "the plan after step %ld: %s", w->step, err.msg);
+    }
+    rc = DTSS_OK;
+    for (int k = 0; k < n && rc == DTSS_OK; k++) {
+        const strips_transfer *t = &w->tr[k];
+        size_t nb = (size_t)t->count * w->node.row_bytes;
+        if (t->from == me) {
+            void *buf = malloc(nb);
+            if (!buf)
+                rc = fail(w, DTSS_ENOMEM, "out of memory for %d rows", t->count);
+            else if (strips_node_take(&w->node, t, buf, &err) != SCHED_OK)
+                rc = fail(w, DTSS_EPVM, "%s", err.msg);
+            else if (wire_send_rows(w->job.tids[t->to], t->first, t->count, buf, nb, msg,
+                                    sizeof msg) < 0)
+                rc = fail(w, DTSS_EPVM, "%s", msg);
+            free(buf);
+        } else if (t->to == me) {
+            int first, count;
+            void *data = NULL;
+            size_t got;
+            if ((rc = wait_for(w, w->job.tids[t->from], WIRE_ROWS)) != DTSS_OK)
+                break;
+            if (wire_unpack_rows(&first, &count, &data, &got, msg, sizeof msg) < 0)
+                rc = fail(w, DTSS_EPVM, "%s", msg);
+            else if (first != t->first || count != t->count || got != nb)
+                rc = fail(w, DTSS_EPVM, "rows %d..%d came for %d..%d", first,
+                          first + count - 1, t->first, t->first + t->count - 1);
+            else if (strips_node_put(&w->node, t, data, &err) != SCHED_OK)
+                rc = fail(w, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EPVM, "%s", err.msg);
+            free(data);
+        }
+    }
+    if (rc == DTSS_OK)
+        memcpy(w->counts, target, sizeof *target * (size_t)P);
+    free(target);
+    return rc;
+}
+
+/* The halo rows for the step after w->step. */
+static int halos(dtss_strips_worker *w)
+{
+    char msg[256];
+    int me = w->job.index, P = w->job.nworkers, rc;
+    size_t rb = w->node.row_bytes;
+    const unsigned char *u = w->node.data;
+    if (me > 0 && wire_send_halo(w->job.tids[me - 1], w->step, u, rb, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "%s", msg);
+    if (me < P - 1 && wire_send_halo(w->job.tids[me + 1], w->step,
+                                     u + (size_t)(w->node.rows - 1) * rb, rb, msg,
+                                     sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "%s", msg);
+    for (int side = 0; side < 2; side++) {
+        int nb = side == 0 ? me - 1 : me + 1;
+        if (nb < 0 || nb >= P)
+            continue;
+        long step;
+        if ((rc = wait_for(w, w->job.tids[nb], WIRE_HALO)) != DTSS_OK)
+            return rc;
+        if (wire_unpack_halo(&step, side == 0 ? w->above : w->below, rb, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        if (step != w->step)
+            return fail(w, DTSS_EPVM, "the halo row of step %ld came for step %ld", step,
+                        w->step);
+    }
+    return DTSS_OK;
+}
+
+int dtss_strips_worker_step(dtss_strips_worker *w, dtss_strips_piece *p)
+{
+    char msg[256];
+    int rc;
+    if (w->done)
+        return DTSS_EMISUSE;
+    if (w->in_hand) {                   /* out is the next step's rows */
+        w->busy += wire_now() - w->t_handed;
+        unsigned char *t = w->node.data;
+        int cap = w->node.cap;
+        w->node.data = w->out;
+        w->node.cap = w->out_cap;
+        w->out = t;
+        w->out_cap = cap;
+        w->in_hand = 0;
+        w->step++;
+        if (w->job.every > 0 && w->step % w->job.every == 0 && w->step < w->job.steps &&
+            (rc = recut(w)) != DTSS_OK)
+            return rc;
+    }
+    if (w->step >= w->job.steps) {      /* the end: the rows to the master */
+        size_t nb = (size_t)w->node.rows * w->node.row_bytes;
+        if (wire_send_state(w->parent, w->job.index, w->step, w->node.rows, w->busy,
+                            wire_now(), msg, sizeof msg) < 0 ||
+            wire_send_rows(w->parent, w->node.first, w->node.rows, w->node.data, nb, msg,
+                           sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        /* Gone only when the master has every row: its notice of our exit
+         * could overtake our last messages (they go task to task). */
+        if ((rc = wait_for(w, w->parent, WIRE_STOP)) != DTSS_OK)
+            return rc;
+        return fail(w, DTSS_DONE, "every step done");
+    }
+    if (w->out_cap < w->node.rows) {
+        unsigned char *o = realloc(w->out, (size_t)w->node.rows * w->node.row_bytes);
+        if (!o)
+            return fail(w, DTSS_ENOMEM, "out of memory for %d rows", w->node.rows);
+        w->out = o;
+        w->out_cap = w->node.rows;
+    }
+    if ((rc = halos(w)) != DTSS_OK)
+        return rc;
+    int me = w->job.index;
+    *p = (dtss_strips_piece){.step = w->step, .steps = w->job.steps, .first = w->node.first,
+                             .rows = w->node.rows, .row_bytes = w->node.row_bytes,
+                             .in = w->node.data, .above = me > 0 ? w->above : NULL,
+                             .below = me < w->job.nworkers - 1 ? w->below : NULL,
+                             .out = w->out};
+    long total = 0;
+    for (int i = 0; i < w->job.nworkers; i++)
+        total += w->counts[i];
+    p->total_rows = total;
+    w->in_hand = 1;
+    w->t_handed = wire_now();
+    return DTSS_PIECE;
+}
+
+void dtss_strips_worker_close(dtss_strips_worker *w)
+{
+    if (!w)
+        return;
+    if (w->joined)
+        pvm_exit();
+    wire_stripjob_free(&w->job);
+    strips_node_free(&w->node);
+    free(w->out);
+    free(w->above);
+    free(w->below);
+    free(w->counts);
+    free(w->tr);
+    free(w);
+}
