@@ -180,7 +180,7 @@ $(BUILD)/heat/pvm.o: CFLAGS += -Iruntime
 
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag \
-        reproduce-heymann run \
+        reproduce-heymann reproduce-yoon run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -241,6 +241,16 @@ reproduce-heymann: deps
 	@BIN=$(abspath $(BIN)) scripts/reproduce-heymann $(if $(filter 1,$(QUICK)),--quick) \
 	    $${MAKE_RUNS:+--runs "$$MAKE_RUNS"}
 
+# Yoon et al.: Figures 4-7 simulated, 8-9 measured over PVM on a 10 Mbit/s
+# emulated link, the task model and the heat conduction on PVM ->
+# results/yoon/ (docs/yoon.md; also a part of reproduce-tables). QUICK=1: a
+# small version; RUNS=N runs per case.
+reproduce-yoon: export MAKE_RUNS = $(RUNS)
+reproduce-yoon: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce-yoon $(if $(filter 1,$(QUICK)),--quick) \
+	    $${MAKE_RUNS:+--runs "$$MAKE_RUNS"}
+
 # One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
 # (HOSTFILE= given: that cluster, refusing another that is up; ARGS: words for
 # bin/coordinator, split at blanks).
@@ -287,6 +297,7 @@ help:
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
 	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N]"
+	@echo "make reproduce-yoon   Yoon et al. Figures 4-9, task model and heat on PVM into results/yoon/ [QUICK=1] [RUNS=N]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, dtss.pc, dtss(3)"

@@ -2,11 +2,16 @@
  * Gustafson, "NetPIPE: a network protocol independent performance
  * evaluator", 1996) made over PVM: a ping-pong of messages of every size
  * from 1 byte to --max, the time of one message each way and the
- * throughput, then C_t = a + b m fitted by least squares (gsl_fit_linear),
- * the model of a migration's cost in Yoon et al. Sec. 4.2 (their Figs. 8-9,
- * C_t = 242 + 235 m from NetPIPE on a 10 Mbit/s Ethernet). The fit is
- * weighted by 1 / t^2 (relative errors): the sizes span six decades and an
- * unweighted fit is the largest messages' alone.
+ * throughput, then C_t = a + b m, the model of a migration's cost in Yoon
+ * et al. Sec. 4.2 (their Figs. 8-9, C_t = 242 + 235 m from NetPIPE on a 10
+ * Mbit/s Ethernet), as Hockney's latency-bandwidth model: a, the latency,
+ * is the 1-byte message's time; b, the time a byte, the slope of the
+ * least-squares line (gsl_fit_linear) through the long messages, those of
+ * at least 1/16 of the largest. One line through every size fits neither
+ * end: the sizes span six decades, unweighted the longest set the line
+ * alone (its intercept came out at -492 us on the emulated 10 Mbit/s link),
+ * and weighted by 1/t^2 the middle sizes, which a token-bucket link passes
+ * faster than its rate, made b 40% too small there.
  *
  *   netpipe [--to HOST] [--max BYTES] [-o FILE] ...      (on a running PVM)
  *
@@ -53,7 +58,8 @@ static void usage(FILE *f)
 "(NetPIPE's ping-pong): for message sizes 1, 2, 3, then the powers of two from\n"
 "4 to BYTES and their neighbours at +-P bytes, the time of one message one\n"
 "way (the least of N trials of round trips, halved) and the throughput; then\n"
-"the least-squares line C_t = a + b m (GSL's gsl_fit_linear) over every size.\n"
+"C_t = a + b m: a the 1-byte message's time, b the slope of the least-squares\n"
+"line (GSL's gsl_fit_linear) through the messages of 1/16 of BYTES and more.\n"
 "Run it inside a host of the emulated cluster with\n"
 "  scripts/cluster run w1 bin/netpipe --to w2 -o w1-w2.csv\n"
 "\n"
@@ -152,7 +158,7 @@ typedef struct opts {
 static int measure(const opts *o, int tid, FILE *f)
 {
     static long size[MAX_SIZES];
-    static double x[MAX_SIZES], y[MAX_SIZES], w[MAX_SIZES];
+    static double x[MAX_SIZES], y[MAX_SIZES];
     char msg[256];
     int ns = sizes(o->max, o->pert, size);
     unsigned char *buf = malloc((size_t)o->max);
@@ -200,22 +206,23 @@ static int measure(const opts *o, int tid, FILE *f)
                     n, last * 1e6, mbps, r, o->trials);
     }
     free(buf);
-    double a, b, c00, c01, c11, chisq;   /* (covariances unused: the weights are not 1/variances) */
+    double a = y[0], b, c0, c00, c01, c11, sumsq;
     char line[3][320];
     snprintf(line[0], sizeof line[0], "the most throughput: %.3f Mbit/s (%ld-byte messages); "
              "with the largest message: %.3f Mbit/s", best_mbps, best_at, x[ns - 1] * 8 / y[ns - 1]);
-    /* Weights 1 / t^2: the squares of relative errors, so that the 1-byte
-     * message counts as much as the largest (unweighted, the largest sizes
-     * alone set the line and its intercept can come out negative). */
-    for (int i = 0; i < ns; i++)
-        w[i] = 1 / (y[i] * y[i]);
-    if (ns >= 2 && gsl_fit_wlinear(x, 1, w, 1, y, 1, (size_t)ns, &a, &b, &c00, &c01, &c11,
-                                   &chisq) == 0) {
-        snprintf(line[1], sizeof line[1], "fit: C_t = %.1f + %.5f m us (m in bytes; "
-                 "gsl_fit_wlinear, weights 1/t^2, over %d sizes, 1 to %ld bytes)", a, b, ns,
-                 size[ns - 1]);
-        snprintf(line[2], sizeof line[2], "fit: latency a = %.1f us, bandwidth 8 / b = %.3f Mbit/s",
-                 a, b > 0 ? 8 / b : INFINITY);
+    int from = 0;                       /* the long messages: >= largest / 16 */
+    while (from < ns - 1 && x[from] < x[ns - 1] / 16)
+        from++;
+    if (ns - from < 2 && from > 0)
+        from = ns - 2;
+    if (ns >= 2 && gsl_fit_linear(x + from, 1, y + from, 1, (size_t)(ns - from), &c0, &b, &c00,
+                                  &c01, &c11, &sumsq) == 0) {
+        snprintf(line[1], sizeof line[1], "fit: C_t = %.1f + %.5f m us (m in bytes; a: the "
+                 "1-byte time; b: gsl_fit_linear over the %d sizes of %ld to %ld bytes)", a, b,
+                 ns - from, size[from], size[ns - 1]);
+        snprintf(line[2], sizeof line[2], "fit: latency a = %.1f us, bandwidth 8 / b = %.3f "
+                 "Mbit/s; the long messages' line: %.1f + %.5f m us", a,
+                 b > 0 ? 8 / b : INFINITY, c0, b);
     } else {
         snprintf(line[1], sizeof line[1], "fit: none (one size only)");
         line[2][0] = '\0';

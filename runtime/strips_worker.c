@@ -13,9 +13,11 @@
  * master, then it waits for the master's STOP before it leaves.
  *
  * Neighbours a step apart: a worker can be one step ahead of its neighbour
- * (it needs the neighbour's row of the step before), never two; messages
- * between two tasks arrive in order, so the next HALO from a neighbour is
- * always the one of the step wanted (its step number is checked). Every
+ * (it needs the neighbour's row of the step before), never two. Messages
+ * between two tasks were seen to overtake each other once (the first ones,
+ * while the direct route between two workers is being set up), so a HALO of
+ * the step after the one wanted is kept for the next step; any other step
+ * is an error. Every
  * wait polls for the master's exit; a neighbour's exit is the master's to
  * see (it then kills every worker).
  */
@@ -36,6 +38,9 @@ struct dtss_strips_worker {
     wire_stripjob job;
     strips_node node;           /* the strip after 'step' steps */
     unsigned char *out, *above, *below;
+    unsigned char *early[2];    /* a halo row that came a step early, per side */
+    unsigned char *scratch;     /* a halo row as it comes */
+    long early_step[2];         /* its step; -1: none */
     int out_cap;
     long step;
     int in_hand;
@@ -131,7 +136,12 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
     w->tr = malloc(sizeof *w->tr * (size_t)w->job.nworkers);
     w->above = malloc(rb);
     w->below = malloc(rb);
-    if (!w->counts || !w->tr || !w->above || !w->below)
+    w->early[0] = malloc(rb);
+    w->early[1] = malloc(rb);
+    w->scratch = malloc(rb);
+    w->early_step[0] = w->early_step[1] = -1;
+    if (!w->counts || !w->tr || !w->above || !w->below || !w->early[0] || !w->early[1] ||
+        !w->scratch)
         return fail(w, DTSS_ENOMEM, "out of memory");
     memcpy(w->counts, w->job.counts, sizeof *w->counts * (size_t)w->job.nworkers);
     /* The start, for the run's time. */
@@ -216,16 +226,30 @@ static int halos(dtss_strips_worker *w)
         return fail(w, DTSS_EPVM, "%s", msg);
     for (int side = 0; side < 2; side++) {
         int nb = side == 0 ? me - 1 : me + 1;
+        unsigned char *halo = side == 0 ? w->above : w->below;
         if (nb < 0 || nb >= P)
             continue;
-        long step;
-        if ((rc = wait_for(w, w->job.tids[nb], WIRE_HALO)) != DTSS_OK)
-            return rc;
-        if (wire_unpack_halo(&step, side == 0 ? w->above : w->below, rb, msg, sizeof msg) < 0)
-            return fail(w, DTSS_EPVM, "%s", msg);
-        if (step != w->step)
-            return fail(w, DTSS_EPVM, "the halo row of step %ld came for step %ld", step,
-                        w->step);
+        if (w->early_step[side] == w->step) {       /* it came already */
+            memcpy(halo, w->early[side], rb);
+            w->early_step[side] = -1;
+            continue;
+        }
+        for (;;) {
+            long step;
+            if ((rc = wait_for(w, w->job.tids[nb], WIRE_HALO)) != DTSS_OK)
+                return rc;
+            if (wire_unpack_halo(&step, w->scratch, rb, msg, sizeof msg) < 0)
+                return fail(w, DTSS_EPVM, "%s", msg);
+            if (step == w->step) {
+                memcpy(halo, w->scratch, rb);
+                break;
+            }
+            if (step != w->step + 1 || w->early_step[side] >= 0)
+                return fail(w, DTSS_EPVM, "the halo row of step %ld came for step %ld", step,
+                            w->step);
+            memcpy(w->early[side], w->scratch, rb);     /* kept for the next step */
+            w->early_step[side] = step;
+        }
     }
     return DTSS_OK;
 }
@@ -298,6 +322,9 @@ void dtss_strips_worker_close(dtss_strips_worker *w)
     free(w->out);
     free(w->above);
     free(w->below);
+    free(w->early[0]);
+    free(w->early[1]);
+    free(w->scratch);
     free(w->counts);
     free(w->tr);
     free(w);

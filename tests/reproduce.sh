@@ -117,6 +117,22 @@ awk -F, '$1 == "worker" && $9 == "released" { r++ } $1 == "worker" { n++ } END {
     "$R/heymann/runs/figures-32-adjust-1.csv"
 check "heymann: the adjusting run's record shows workers started and released" $?
 
+# Part 1d, Yoon et al. (quick: Figures 4-7 with few seeds, NetPIPE to 16 KiB,
+# the task model and the heat conduction once each).
+for f in yoon/README.md yoon/table.md yoon/netpipe.csv yoon/fig8-9.png yoon/tasks.csv \
+         yoon/heat.csv yoon/sim/fig4.png yoon/sim/fig5.png yoon/sim/fig6.png yoon/sim/fig7.png \
+         yoon/sim/claims.md; do
+    [ -s "$R/$f" ]; check "results/$f exists (part 1d)" $?
+done
+n=$(awk -F, 'NR > 1 && $4 > 0 { n++ } END { print n + 0 }' "$R/yoon/tasks.csv")
+[ "$n" = 6 ]; check "yoon/tasks.csv: dedicated and loaded, none, yoon and clb, a time each (got $n)" $?
+n=$(awk -F, 'NR > 1 && $4 > 0 && $9 == "yes" { n++ } END { print n + 0 }' "$R/yoon/heat.csv")
+[ "$n" = 4 ]; check "yoon/heat.csv: 4 runs, each field bit for bit bin/heat's (got $n)" $?
+grep -q "^# fit: C_t = [0-9.]* + [0-9.]* m us" "$R/yoon/netpipe.csv"
+check "yoon/netpipe.csv: the fit C_t = a + b m" $?
+grep -q "^Emulated against simulated time: [0-9]*% apart" "$R/yoon/table.md"
+check "yoon/table.md: the task model beside the simulator" $?
+
 # Part 2, the simulator.
 for f in sim-xu.md diaz/README.md diaz/table1.md diaz/table2.md diaz/table2.csv \
          diaz/fig2-qss.png diaz/fig3-ess.png diaz/fig4-rss.png diaz/fig5-speedup.png; do
