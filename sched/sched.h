@@ -2,7 +2,8 @@
  *
  * A scheme answers one question: "how big is the next chunk?". Each scheme is
  * a sched_type (one file each: pss.c, css.c, gss.c, tss.c, fss.c, qss.c,
- * ess.c, rss.c, dtss.c), looked up by name with sched_type_find().
+ * ess.c, rss.c, dtss.c, wf.c, af.c; awf.c holds the four AWF variants),
+ * looked up by name with sched_type_find().
  *
  * Typical use:
  *
@@ -16,6 +17,14 @@
  *     while ((size = sched_next(s, 1.0, &start)) > 0)
  *         ... hand out iterations [start, start + size) ...
  *     sched_free(s);
+ *
+ * The adaptive schemes (wf, awf-b, awf-c, awf-d, awf-e, af) size a chunk by
+ * who asks and how fast it has been: the caller says so with sched_next_w
+ * (the worker, its A_i, its measured time per iteration) and reports every
+ * finished chunk with sched_done. Both work with every scheme: the others
+ * use the request's acp alone, as sched_next, and ignore sched_done. Through
+ * sched_next an adaptive scheme sees an unmeasured, anonymous worker and
+ * falls back to its rule for the first batch (its file says which).
  *
  * Rounding convention, the same for every scheme unless its file says
  * otherwise: the scheme computes its chunk C(t) as a real number; the chunk is
@@ -54,11 +63,33 @@ typedef struct sched_param {
 
 typedef struct sched_config sched_config;
 
+/* A request for a chunk from one worker (sched_next_w). The times are those of
+ * one iteration, in seconds, measured by the caller over the worker's recent
+ * chunks; n = 0 (mu, sigma NAN) while it has none. */
+typedef struct sched_request {
+    int worker;     /* 0 .. P-1, or SCHED_ANY_WORKER (as sched_next's) */
+    double acp;     /* its available computing power A_i, > 0; 1 if unknown */
+    double mu;      /* mean time of an iteration, >= 0 or NAN */
+    double sigma;   /* standard deviation of that time, >= 0 or NAN (n < 2) */
+    long n;         /* how many iterations mu and sigma cover, >= 0 */
+} sched_request;
+
+#define SCHED_ANY_WORKER (-1)
+
 /* A scheme. 'init' validates the config and fills the state (size bytes);
  * 'next' returns the real-valued chunk C(t) for a request from a worker whose
  * available computing power is 'acp' (1 for schemes that ignore it), given
  * 'remaining' unassigned iterations; the driver rounds it. 'replan' (may be
- * NULL) restarts the plan with I = remaining and a new total power. */
+ * NULL) restarts the plan with I = remaining and a new total power.
+ *
+ * The adaptive schemes add (NULL and 0 in the others): 'next_w', used instead
+ * of 'next' for every request when set ('next' may then be NULL), the same
+ * real-valued C(t) for the request rq, whose fields the driver has checked;
+ * 'done', told of each finished chunk: 'size' iterations of 'worker' took
+ * 'work' seconds of computing and 'elapsed' seconds from assignment to
+ * result (NAN: unknown); and 'worker_size' bytes of state per worker, P of
+ * them right after the 'size' bytes (a flexible array member at the end of
+ * the scheme's state struct). */
 typedef struct sched_type {
     const char *name;
     const char *summary;            /* one line for --help, with citation */
@@ -68,6 +99,9 @@ typedef struct sched_type {
     double (*next)(void *state, long remaining, double acp);
     int (*replan)(void *state, long remaining, double acp_total, sched_err *err);
     int monotone;                   /* chunks never increase (before capping) */
+    double (*next_w)(void *state, long remaining, const sched_request *rq);
+    void (*done)(void *state, int worker, long size, double work, double elapsed);
+    size_t worker_size;             /* bytes of state per worker */
 } sched_type;
 
 struct sched_config {
@@ -75,7 +109,8 @@ struct sched_config {
     long I;                         /* total iterations, >= 0 */
     int P;                          /* number of workers, >= 1 */
     double A;                       /* total available computing power for
-                                       DTSS (sum of A_i); 0 means P */
+                                       DTSS and the weighted schemes (sum of
+                                       A_i); 0 means P */
     long min_chunk;                 /* >= 1, default 1 */
     double param[SCHED_MAX_PARAMS]; /* by index in type->params; NAN = unset */
 };
@@ -86,7 +121,8 @@ typedef struct sched sched;
 extern const sched_type *const sched_types[];
 
 extern const sched_type sched_pss, sched_css, sched_gss, sched_tss, sched_fss,
-    sched_qss, sched_ess, sched_rss, sched_dtss;
+    sched_qss, sched_ess, sched_rss, sched_dtss, sched_wf, sched_awf_b,
+    sched_awf_c, sched_awf_d, sched_awf_e, sched_af;
 
 /* Finds a scheme by name (case-insensitive). On an unknown name returns NULL
  * and sets err to SCHED_ENOENT with the list of valid names. */
@@ -113,6 +149,23 @@ void sched_free(sched *s);
  * invalid acp (DTSS: acp must be > 0), with the message in sched_error(s). */
 long sched_next(sched *s, double acp, long *start);
 
+/* Like sched_next, for the request rq (sched_request above): the adaptive
+ * schemes size the chunk for rq->worker from its measurements; the others
+ * use rq->acp alone. sched_next(s, acp, start) is sched_next_w with
+ * {SCHED_ANY_WORKER, acp, NAN, NAN, 0}. Returns the size (0 when nothing
+ * remains), or -1 for an invalid request (acp <= 0, worker outside
+ * [0, P) and not SCHED_ANY_WORKER, mu or sigma < 0 or infinite, n < 0),
+ * with the message in sched_error(s). rq is only read during the call. */
+long sched_next_w(sched *s, const sched_request *rq, long *start);
+
+/* Tells the scheme that worker (0 .. P-1) finished a chunk of 'size' (>= 1)
+ * iterations in 'work' seconds of computing (>= 0), 'elapsed' seconds from
+ * its assignment to its result at the master (communication and scheduling
+ * included; >= 0, or NAN when unknown). The AWF schemes weigh the workers by
+ * these times; the others ignore them. Returns SCHED_OK, or SCHED_EINVAL for
+ * an invalid argument, with the message in sched_error(s). */
+int sched_done(sched *s, int worker, long size, double work, double elapsed);
+
 /* DTSS re-planning (Xu & Chronopoulos Sec. 5.3, coordinator step 2): recompute
  * F, N, D from the remaining iterations and the new total power acp_total,
  * and restart the count of served virtual PEs. SCHED_ENOTSUP for schemes
@@ -122,7 +175,7 @@ int sched_replan(sched *s, double acp_total, sched_err *err);
 long sched_remaining(const sched *s);
 long sched_steps(const sched *s);        /* chunks handed out so far */
 const sched_type *sched_get_type(const sched *s);
-const char *sched_error(const sched *s); /* last error of sched_next */
+const char *sched_error(const sched *s); /* last error of sched_next(_w), sched_done */
 
 /* Available computing power of a workstation, A_i = V_i / Q_i (Xu &
  * Chronopoulos Sec. 5.1). V is its virtual computing power (relative speed,
