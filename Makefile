@@ -154,6 +154,13 @@ $(BIN)/yoon-sim: $(call obj,sim/yoonsim.c) $(SIM_LIB) $(SCHED_LIB)
 $(BIN)/test_yoonsim: $(call obj,tests/test_yoonsim.c) $(SIM_LIB) $(SCHED_LIB)
 # ---- yoonsim (end)
 
+# ---- adaptive (begin)
+# The adaptive schemes (sched/wf.c, awf.c, af.c, in libsched.a) and the
+# driver's sched_next_w / sched_done, tested by bin/test_adaptive.
+TESTS        += $(BIN)/test_adaptive
+$(BIN)/test_adaptive: $(call obj,tests/test_adaptive.c) $(SCHED_LIB)
+# ---- adaptive (end)
+
 # ---- netpipe (begin)
 # bin/netpipe: NetPIPE's ping-pong over PVM (Yoon et al. Figs. 8-9); its main
 # is kept out of libdtss.a.

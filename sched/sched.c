@@ -1,6 +1,7 @@
 /* sched.c: the driver common to every scheme: lookup, parameters, rounding. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +12,17 @@
 
 const sched_type *const sched_types[] = {
     &sched_pss, &sched_css, &sched_gss, &sched_tss, &sched_fss,
-    &sched_qss, &sched_ess, &sched_rss, &sched_dtss, NULL
+    &sched_qss, &sched_ess, &sched_rss, &sched_wf, &sched_awf_b, &sched_awf_c,
+    &sched_awf_d, &sched_awf_e, &sched_af, &sched_dtss, NULL
 };
 
 struct sched {
     const sched_type *type;
     long I, remaining, next_start, steps, min_chunk;
+    int P;
     char errmsg[256];
-    double state[];             /* the scheme's state, type->size bytes */
+    double state[];             /* the scheme's state: type->size bytes, then
+                                   P x type->worker_size */
 };
 
 int sched_fail(sched_err *err, int code, const char *fmt, ...)
@@ -111,7 +115,10 @@ sched *sched_new(const sched_config *cfg, sched_err *err)
                    T->name, cfg->A);
         return NULL;
     }
-    sched *s = calloc(1, sizeof *s + T->size);
+    size_t per = T->worker_size, bytes = sizeof(sched) + T->size;
+    sched *s = NULL;
+    if (per == 0 || (size_t)cfg->P <= (SIZE_MAX - bytes) / per)
+        s = calloc(1, bytes + (size_t)cfg->P * per);
     if (!s) {
         sched_fail(err, SCHED_ENOMEM, "%s: out of memory", T->name);
         return NULL;
@@ -119,6 +126,7 @@ sched *sched_new(const sched_config *cfg, sched_err *err)
     s->type = T;
     s->I = s->remaining = cfg->I;
     s->min_chunk = cfg->min_chunk;
+    s->P = cfg->P;
     if (T->init(s->state, cfg, err) != SCHED_OK) {
         free(s);
         return NULL;
@@ -133,15 +141,40 @@ void sched_free(sched *s)
 
 long sched_next(sched *s, double acp, long *start)
 {
+    sched_request rq = {SCHED_ANY_WORKER, acp, NAN, NAN, 0};
+    return sched_next_w(s, &rq, start);
+}
+
+/* A measured time: NAN, or finite and >= 0. */
+static int time_ok(double t)
+{
+    return isnan(t) || (t >= 0 && isfinite(t));
+}
+
+long sched_next_w(sched *s, const sched_request *rq, long *start)
+{
     if (s->remaining <= 0)
         return 0;
-    if (!(acp > 0) || !isfinite(acp)) {
+    const char *who = s->type->name;
+    if (!(rq->acp > 0) || !isfinite(rq->acp)) {
         snprintf(s->errmsg, sizeof s->errmsg,
-                 "%s: available computing power %g must be > 0",
-                 s->type->name, acp);
+                 "%s: available computing power %g must be > 0", who, rq->acp);
         return -1;
     }
-    double c = s->type->next(s->state, s->remaining, acp);
+    if (rq->worker != SCHED_ANY_WORKER && (rq->worker < 0 || rq->worker >= s->P)) {
+        snprintf(s->errmsg, sizeof s->errmsg,
+                 "%s: worker %d is not in [0, %d)", who, rq->worker, s->P);
+        return -1;
+    }
+    if (!time_ok(rq->mu) || !time_ok(rq->sigma) || rq->n < 0) {
+        snprintf(s->errmsg, sizeof s->errmsg,
+                 "%s: worker %d's measurement mu=%g sigma=%g n=%ld: times must "
+                 "be >= 0 (or NAN), n >= 0", who, rq->worker, rq->mu, rq->sigma,
+                 rq->n);
+        return -1;
+    }
+    double c = s->type->next_w ? s->type->next_w(s->state, s->remaining, rq)
+                               : s->type->next(s->state, s->remaining, rq->acp);
     /* The rounding convention (sched.h). Comparing in double first keeps a
      * huge, hugely negative or NaN C(t) from overflowing the conversion to
      * long. */
@@ -158,6 +191,26 @@ long sched_next(sched *s, double acp, long *start)
     s->remaining -= size;
     s->steps++;
     return size;
+}
+
+int sched_done(sched *s, int worker, long size, double work, double elapsed)
+{
+    const char *who = s->type->name;
+    if (worker < 0 || worker >= s->P) {
+        snprintf(s->errmsg, sizeof s->errmsg,
+                 "%s: worker %d is not in [0, %d)", who, worker, s->P);
+        return SCHED_EINVAL;
+    }
+    if (size < 1 || isnan(work) || !time_ok(work) || !time_ok(elapsed)) {
+        snprintf(s->errmsg, sizeof s->errmsg,
+                 "%s: worker %d's chunk of %ld iterations in %g s (%g s elapsed): "
+                 "the size must be >= 1, the times >= 0", who, worker, size, work,
+                 elapsed);
+        return SCHED_EINVAL;
+    }
+    if (s->type->done)
+        s->type->done(s->state, worker, size, work, elapsed);
+    return SCHED_OK;
 }
 
 int sched_replan(sched *s, double acp_total, sched_err *err)

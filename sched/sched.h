@@ -89,7 +89,7 @@ typedef struct sched_request {
  * 'work' seconds of computing and 'elapsed' seconds from assignment to
  * result (NAN: unknown); and 'worker_size' bytes of state per worker, P of
  * them right after the 'size' bytes (a flexible array member at the end of
- * the scheme's state struct). */
+ * the scheme's state struct). The driver zeroes all the state before init. */
 typedef struct sched_type {
     const char *name;
     const char *summary;            /* one line for --help, with citation */
@@ -144,7 +144,8 @@ sched *sched_new(const sched_config *cfg, sched_err *err);
 void sched_free(sched *s);
 
 /* Returns the size of the next chunk for a request from a worker with
- * available computing power 'acp' (ignored by all schemes but DTSS) and sets
+ * available computing power 'acp' (ignored by all schemes but DTSS, WF and,
+ * before their measurements, AWF and AF) and sets
  * *start to its first iteration. Returns 0 when nothing remains, and -1 for an
  * invalid acp (DTSS: acp must be > 0), with the message in sched_error(s). */
 long sched_next(sched *s, double acp, long *start);

@@ -295,7 +295,9 @@ static void test_properties(void)
                 } else if (T == &sched_css) {
                     snprintf(v, sizeof v, "%ld", 1 + (long)gsl_rng_uniform_int(r, 500));
                     sched_config_set(&cfg, "k", v, &err);
-                } else if (T == &sched_fss) {
+                } else if (T->params[0].name &&
+                           strcmp(T->params[0].name, "alpha") == 0) {
+                    /* fss and the weighted ones, wf and awf-b..e */
                     snprintf(v, sizeof v, "%g", 1 + gsl_rng_uniform(r) * 4);
                     sched_config_set(&cfg, "alpha", v, &err);
                 } else if (T == &sched_qss) {
