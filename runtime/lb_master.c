@@ -22,6 +22,7 @@
  * stopped. A worker that exits takes its queue with it: the run fails
  * (DTSS_ELOST, naming it) -- no re-run here, unlike the pool.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,8 +35,10 @@
 #include "runtime/args.h"
 #include "runtime/dtss.h"
 #include "runtime/join.h"
+#include "runtime/lb_common.h"
 #include "runtime/wire.h"
 #include "sched/lb.h"
+#include "sched/outfile.h"
 #include "sched/parse.h"
 
 #define LB_MAX_TASKS_RT 10000000
@@ -59,10 +62,8 @@ typedef struct lbround {
 
 struct dtss_lb {
     /* options */
-    const lb_type *type;
-    double period, ct;
-    char *hosts, *worker_path;
-    int local;
+    lb_opts o;                  /* strategy, C_t, hosts (lb_common.h) */
+    double period;
     void *job;
     size_t job_len;
     FILE *log;
@@ -138,9 +139,8 @@ dtss_lb *dtss_lb_new(void)
     dtss_lb *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    b->type = &lb_yoon;
+    lb_opts_init(&b->o);
     b->period = 1.0;
-    b->ct = 0.001;
     b->log = stderr;
     snprintf(b->prefix, sizeof b->prefix, "dtss");
     return b;
@@ -148,72 +148,34 @@ dtss_lb *dtss_lb_new(void)
 
 void dtss_lb_usage(FILE *f)
 {
-    fprintf(f,
-"load-balancing options (the master):\n"
-"  --strategy NAME     which tasks move (sched/lb.h):");
-    for (int i = 0; lb_types[i]; i++)
-        fprintf(f, " %s", lb_types[i]->name);
-    fprintf(f, " (default yoon)\n"
-"  --period S          seconds between balancings, (0, 10^6] (default 1)\n"
-"  --ct S              C_t, the cost of migrating one task the strategy\n"
-"                      weighs, seconds, [0, 10^6] (default 0.001; bin/netpipe\n"
-"                      measures a + b m for a task of m bytes)\n"
-"  --hosts H1,H2,...   a worker on each (a host may repeat; default: every\n"
-"                      host of the virtual machine but this one)\n"
-"  --local N           N workers on this host (a one-host VM)\n"
-"  --worker PATH       the worker program (default: this program)\n");
+    fprintf(f, "load-balancing options (the master):\n");
+    lb_opts_usage(f, "which tasks move", "task");
+    fprintf(f, "  --period S          seconds between balancings, (0, 10^6] (default 1)\n");
 }
 
 int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
 {
-    sched_err err;
+    char msg[300];
     if (b->started)
         return lbfail(b, DTSS_EMISUSE, "dtss_lb_set(%s): after dtss_lb_start", name);
     if (!value)
         return lbfail(b, DTSS_EINVAL, "--%s needs a value", name);
-    if (strcmp(name, "strategy") == 0) {
-        const lb_type *t = lb_type_find(value, &err);
-        if (!t)
-            return lbfail(b, DTSS_ENOENT, "--strategy: %s", err.msg);
-        b->type = t;
-    } else if (strcmp(name, "period") == 0) {
+    if (strcmp(name, "period") == 0) {
         double v;
         if (parse_double(value, &v) != 0 || !(v > 0) || v > 1e6)
             return lbfail(b, DTSS_EINVAL, "--period '%s' must be seconds in (0, 1e6]", value);
         b->period = v;
-    } else if (strcmp(name, "ct") == 0) {
-        double v;
-        if (parse_double(value, &v) != 0 || v < 0 || v > 1e6)
-            return lbfail(b, DTSS_EINVAL, "--ct '%s' must be seconds in [0, 1e6]", value);
-        b->ct = v;
-    } else if (strcmp(name, "hosts") == 0 || strcmp(name, "worker") == 0) {
-        char **dst = name[0] == 'h' ? &b->hosts : &b->worker_path, *c = strdup(value);
-        if (!c)
-            return lbfail(b, DTSS_ENOMEM, "out of memory");
-        if (!*value) {
-            free(c);
-            return lbfail(b, DTSS_EINVAL, "--%s is empty", name);
-        }
-        free(*dst);
-        *dst = c;
-    } else if (strcmp(name, "local") == 0) {
-        if (parse_int_in(value, 1, WIRE_MAX_WORKERS, &b->local) != 0)
-            return lbfail(b, DTSS_EINVAL, "--local '%s' must be a whole number in [1, %d]",
-                          value, WIRE_MAX_WORKERS);
-    } else {
-        return lbfail(b, DTSS_ENOENT, "unknown option --%s", name);
+        return DTSS_OK;
     }
-    return DTSS_OK;
+    if (!lb_opts_known(name))
+        return lbfail(b, DTSS_ENOENT, "unknown option --%s", name);
+    int rc = lb_opts_set(&b->o, name, value, msg, sizeof msg);
+    return rc == DTSS_OK ? DTSS_OK : lbfail(b, rc, "%s", msg);
 }
 
 static int opt_kind(const char *name)
 {
-    static const char *const names[] = {"strategy", "period", "ct", "hosts", "local",
-                                        "worker", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], name) == 0)
-            return 1;
-    return -1;
+    return strcmp(name, "period") == 0 || lb_opts_known(name) ? 1 : -1;
 }
 static int opt_set(void *ctx, const char *name, const char *value)
 {
@@ -283,27 +245,6 @@ int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
 
 /* ---- start: spawn, deal --------------------------------------------------------- */
 
-static int spawn_workers(dtss_lb *b, const runtime_vm *v, const int *pick)
-{
-    char self[4096], flag[] = "--dtss-worker";
-    char *args[] = {flag, NULL};
-    const char *prog = runtime_worker_program(b->worker_path, self, sizeof self);
-    if (!prog)
-        return lbfail(b, DTSS_EPVM, "cannot tell which program this is (/proc/self/exe); "
-                      "name the worker program with --worker");
-    for (int i = 0; i < b->P; i++) {
-        if (!(b->host[i] = strdup(v->hi[pick[i]].hi_name)))
-            return lbfail(b, DTSS_ENOMEM, "out of memory");
-        int tid, n = pvm_spawn((char *)prog, args, PvmTaskHost, b->host[i], 1, &tid);
-        if (n != 1)
-            return lbfail(b, DTSS_EPVM, "pvm_spawn(%.200s) on host %.64s: %s", prog,
-                          b->host[i], wire_strerror(n < 0 ? n : tid));
-        b->tids[i] = tid;
-    }
-    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, b->P, b->tids);
-    return rc < 0 ? lbfail(b, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc)) : DTSS_OK;
-}
-
 /* The job and worker i's equal share, tasks [i N / P, (i + 1) N / P). */
 static int deal(dtss_lb *b)
 {
@@ -342,46 +283,31 @@ int dtss_lb_start(dtss_lb *b)
     if (runtime_join(msg, sizeof msg) < 0)
         return lbfail(b, DTSS_EPVM, "%s", msg);
     b->joined = 1;
-    runtime_vm v;
-    int *pick = malloc(sizeof *pick * WIRE_MAX_WORKERS);
-    if (!pick)
+    b->tids = calloc(WIRE_MAX_WORKERS, sizeof *b->tids);
+    b->host = calloc(WIRE_MAX_WORKERS, sizeof *b->host);
+    if (!b->tids || !b->host)
         return lbfail(b, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(b->hosts, b->local, 0, 0, &v, pick, WIRE_MAX_WORKERS, msg,
-                          sizeof msg);
-    if (n < 0) {
-        free(pick);
+    b->wall0 = wire_now();
+    b->t0 = mono();
+    int n = lb_spawn(&b->o, b->tids, b->host, WIRE_MAX_WORKERS, msg, sizeof msg);
+    if (n < 0)
         return lbfail(b, -n, "%s", msg);
-    }
     b->P = n;
-    b->tids = calloc((size_t)n, sizeof *b->tids);
-    b->host = calloc((size_t)n, sizeof *b->host);
     b->finish = calloc((size_t)n, sizeof *b->finish);
     b->ran = calloc((size_t)n, sizeof *b->ran);
     b->q_now = calloc((size_t)n, sizeof *b->q_now);
     b->d_now = calloc((size_t)n, sizeof *b->d_now);
-    if (!b->tids || !b->host || !b->finish || !b->ran || !b->q_now || !b->d_now) {
-        free(pick);
+    if (!b->finish || !b->ran || !b->q_now || !b->d_now)
         return lbfail(b, DTSS_ENOMEM, "out of memory for %d workers", n);
-    }
-    b->wall0 = wire_now();
-    b->t0 = mono();
-    int rc = spawn_workers(b, &v, pick);
-    free(pick);
-    if (rc != DTSS_OK)
-        return rc;
+    int rc;
     say(b, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
-        "(C_t %g s)", now(b), b->P, b->ntasks, b->type->name, b->period, b->ct);
+        "(C_t %g s)", now(b), b->P, b->ntasks, b->o.type->name, b->period, b->o.ct);
     if ((rc = deal(b)) != DTSS_OK)
         return rc;
     /* A strategy that exchanges nothing (none) is never asked: no round,
      * no message beyond the tasks' own (lb_type.exchange). */
-    long *msgs = calloc((size_t)b->P, sizeof *msgs);
-    if (!msgs)
+    if ((b->asks = lb_asks(b->o.type, b->P)) < 0)
         return lbfail(b, DTSS_ENOMEM, "out of memory");
-    b->type->exchange(b->P, msgs);
-    for (int i = 0; i < b->P; i++)
-        b->asks |= msgs[i] > 0;
-    free(msgs);
     b->last_asked = 0;
     b->next_round = now(b) + b->period;
     return DTSS_OK;
@@ -409,8 +335,8 @@ static int plan(dtss_lb *b)
     char msg[256];
     double elapsed = b->round_asked - b->last_asked;
     lb_input in = {.nodes = b->P, .remaining = b->q_now, .done = b->d_now,
-                   .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->ct};
-    lb_plan *p = lb_plan_make(b->type, &in, &err);
+                   .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->o.ct};
+    lb_plan *p = lb_plan_make(b->o.type, &in, &err);
     if (!p)
         return lbfail(b, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                       "round %d: %s", b->round, err.msg);
@@ -585,7 +511,7 @@ void dtss_lb_summary(const dtss_lb *b, FILE *f)
     if (dtss_lb_stats_get(b, &s) != DTSS_OK)
         return;
     fprintf(f, "%s: %d workers, %d tasks, time %.3f s, imbalance %.3f s, %d balancings, "
-            "%ld tasks moved\n", b->type->name, s.workers, s.tasks, s.time, s.imbalance,
+            "%ld tasks moved\n", b->o.type->name, s.workers, s.tasks, s.time, s.imbalance,
             s.balancings, s.moved);
 }
 
@@ -596,20 +522,18 @@ int dtss_lb_write_record(dtss_lb *b, const char *path)
     dtss_lb_stats s;
     if (dtss_lb_stats_get(b, &s) != DTSS_OK)
         return lbfail(b, DTSS_EMISUSE, "dtss_lb_write_record: the run is not over");
-    char tmp[4200];
-    FILE *f = stdout;
-    if (strcmp(path, "-") != 0) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        if (!(f = fopen(tmp, "w")))
-            return lbfail(b, DTSS_EINVAL, "cannot write '%s'", tmp);
-    }
+    outfile o;
+    const char *call;
+    if (outfile_open(&o, path, "w") != 0)
+        return lbfail(b, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
+    FILE *f = o.f;
     fprintf(f, "#run,strategy,workers,tasks,period,ct,time,imbalance,balancings,moved\n"
                "#worker,worker,host,tasks_dealt,tasks_ran,finish\n"
                "#round,round,asked,planned,elapsed,queued,done,max_e_before,max_e_after,"
                "moved,moves\n"
                "#task,task,home,ran,received,started,finished,seconds\n");
-    fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->type->name, s.workers,
-            s.tasks, b->period, b->ct, s.time, s.imbalance, s.balancings, s.moved);
+    fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->o.type->name, s.workers,
+            s.tasks, b->period, b->o.ct, s.time, s.imbalance, s.balancings, s.moved);
     for (int i = 0; i < b->P; i++)
         fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->host[i],
                 (long)(i + 1) * b->ntasks / b->P - (long)i * b->ntasks / b->P, b->ran[i],
@@ -629,14 +553,8 @@ int dtss_lb_write_record(dtss_lb *b, const char *path)
         fprintf(f, "task,%d,%d,%d,%.6f,%.6f,%.6f,%.6f\n", k, t->home + 1, t->ran + 1,
                 t->received, t->started, t->finished, t->finished - t->started);
     }
-    if (f != stdout) {
-        if (fclose(f) != 0 || rename(tmp, path) != 0) {
-            remove(tmp);
-            return lbfail(b, DTSS_EINVAL, "cannot write '%s'", path);
-        }
-    } else {
-        fflush(f);
-    }
+    if (outfile_close(&o, &call) != 0)
+        return lbfail(b, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
     return DTSS_OK;
 }
 
@@ -672,8 +590,7 @@ void dtss_lb_free(dtss_lb *b)
     free(b->ran);
     free(b->q_now);
     free(b->d_now);
-    free(b->hosts);
-    free(b->worker_path);
+    lb_opts_free(&b->o);
     free(b->job);
     free(b->res);
     free(b);

@@ -31,6 +31,7 @@
  * to the last worker ending its last (worker clocks, STATE), without the
  * first rows' dealing and the last rows' gathering.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,8 +44,10 @@
 #include "runtime/args.h"
 #include "runtime/dtss.h"
 #include "runtime/join.h"
+#include "runtime/lb_common.h"
 #include "runtime/wire.h"
 #include "sched/lb.h"
+#include "sched/outfile.h"
 #include "sched/parse.h"
 #include "sched/strips.h"
 
@@ -56,11 +59,8 @@ typedef struct sround {
 } sround;
 
 struct dtss_strips {
-    const lb_type *type;
-    double ct;
+    lb_opts o;                  /* strategy, C_t, hosts (lb_common.h) */
     int every;
-    char *hosts, *worker_path;
-    int local;
     void *job;
     size_t job_len;
     FILE *log;
@@ -113,9 +113,8 @@ dtss_strips *dtss_strips_new(void)
     dtss_strips *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->type = &lb_yoon;
+    lb_opts_init(&s->o);
     s->every = 50;
-    s->ct = 0.001;
     s->log = stderr;
     snprintf(s->prefix, sizeof s->prefix, "dtss");
     return s;
@@ -123,69 +122,33 @@ dtss_strips *dtss_strips_new(void)
 
 void dtss_strips_usage(FILE *f)
 {
-    fprintf(f, "row-strip options (the master):\n"
-               "  --strategy NAME     how the strips are re-cut (sched/lb.h):");
-    for (int i = 0; lb_types[i]; i++)
-        fprintf(f, " %s", lb_types[i]->name);
-    fprintf(f, " (default yoon;\n"
-"                      none: never)\n"
-"  --every K           steps between re-cuts, 1 .. 10^9 (default 50)\n"
-"  --ct S              C_t, migrating one row, seconds, [0, 10^6] (default\n"
-"                      0.001; bin/netpipe's a + b m for a row of m bytes)\n"
-"  --hosts H1,H2,...   a worker on each, strips in this order (default: every\n"
-"                      host of the virtual machine but this one)\n"
-"  --local N           N workers on this host (a one-host VM)\n"
-"  --worker PATH       the worker program (default: this program)\n");
+    fprintf(f, "row-strip options (the master):\n");
+    lb_opts_usage(f, "how the strips are re-cut (none: never)", "row");
+    fprintf(f, "  --every K           steps between re-cuts, 1 .. 10^9 (default 50)\n");
 }
 
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 {
-    sched_err err;
+    char msg[300];
     if (s->started)
         return sfail(s, DTSS_EMISUSE, "dtss_strips_set(%s): after the run began", name);
     if (!value)
         return sfail(s, DTSS_EINVAL, "--%s needs a value", name);
-    if (strcmp(name, "strategy") == 0) {
-        const lb_type *t = lb_type_find(value, &err);
-        if (!t)
-            return sfail(s, DTSS_ENOENT, "--strategy: %s", err.msg);
-        s->type = t;
-    } else if (strcmp(name, "every") == 0) {
+    if (strcmp(name, "every") == 0) {
         if (parse_int_in(value, 1, 1000000000, &s->every) != 0)
             return sfail(s, DTSS_EINVAL, "--every '%s' must be a whole number of steps in "
                          "[1, 10^9]", value);
-    } else if (strcmp(name, "ct") == 0) {
-        double v;
-        if (parse_double(value, &v) != 0 || v < 0 || v > 1e6)
-            return sfail(s, DTSS_EINVAL, "--ct '%s' must be seconds in [0, 1e6]", value);
-        s->ct = v;
-    } else if (strcmp(name, "hosts") == 0 || strcmp(name, "worker") == 0) {
-        char **dst = name[0] == 'h' ? &s->hosts : &s->worker_path;
-        if (!*value)
-            return sfail(s, DTSS_EINVAL, "--%s is empty", name);
-        char *c = strdup(value);
-        if (!c)
-            return sfail(s, DTSS_ENOMEM, "out of memory");
-        free(*dst);
-        *dst = c;
-    } else if (strcmp(name, "local") == 0) {
-        if (parse_int_in(value, 1, WIRE_MAX_WORKERS, &s->local) != 0)
-            return sfail(s, DTSS_EINVAL, "--local '%s' must be a whole number in [1, %d]",
-                         value, WIRE_MAX_WORKERS);
-    } else {
-        return sfail(s, DTSS_ENOENT, "unknown option --%s", name);
+        return DTSS_OK;
     }
-    return DTSS_OK;
+    if (!lb_opts_known(name))
+        return sfail(s, DTSS_ENOENT, "unknown option --%s", name);
+    int rc = lb_opts_set(&s->o, name, value, msg, sizeof msg);
+    return rc == DTSS_OK ? DTSS_OK : sfail(s, rc, "%s", msg);
 }
 
 static int opt_kind(const char *name)
 {
-    static const char *const names[] = {"strategy", "every", "ct", "hosts", "local",
-                                        "worker", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], name) == 0)
-            return 1;
-    return -1;
+    return strcmp(name, "every") == 0 || lb_opts_known(name) ? 1 : -1;
 }
 static int opt_set(void *ctx, const char *name, const char *value)
 {
@@ -237,72 +200,36 @@ static int worker_of(const dtss_strips *s, int tid)
 /* Spawns the workers, cuts the rows, sends each its job and first rows. */
 static int begin(dtss_strips *s, const void *field)
 {
-    char msg[512], self[4096], flag[] = "--dtss-worker";
-    char *args[] = {flag, NULL};
+    char msg[512];
     sched_err err;
-    runtime_vm v;
-    int *pick = malloc(sizeof *pick * WIRE_MAX_WORKERS);
-    if (!pick)
+    s->tids = calloc(WIRE_MAX_WORKERS, sizeof *s->tids);
+    s->host = calloc(WIRE_MAX_WORKERS, sizeof *s->host);
+    if (!s->tids || !s->host)
         return sfail(s, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(s->hosts, s->local, 0, 0, &v, pick, WIRE_MAX_WORKERS, msg,
-                          sizeof msg);
-    if (n < 0) {
-        free(pick);
+    int n = lb_spawn(&s->o, s->tids, s->host, WIRE_MAX_WORKERS, msg, sizeof msg);
+    if (n < 0)
         return sfail(s, -n, "%s", msg);
-    }
-    if (n > s->rows) {
-        free(pick);
+    s->P = n;                   /* from here dtss_strips_free stops them */
+    if (n > s->rows)
         return sfail(s, DTSS_EINVAL, "%d workers for %ld rows: a strip needs a row at least",
                      n, s->rows);
-    }
-    s->P = n;
     size_t z = (size_t)n;
-    s->tids = calloc(z, sizeof *s->tids);
     s->counts = calloc(z, sizeof *s->counts);
-    s->host = calloc(z, sizeof *s->host);
     s->t_begin = calloc(z, sizeof *s->t_begin);
     s->t_end = calloc(z, sizeof *s->t_end);
     s->busy_all = calloc(z, sizeof *s->busy_all);
     s->first_rows = calloc(z, sizeof *s->first_rows);
     s->final_in = calloc(z, sizeof *s->final_in);
     s->ended = calloc(z, sizeof *s->ended);
-    if (!s->tids || !s->counts || !s->host || !s->t_begin || !s->t_end || !s->busy_all ||
-        !s->first_rows || !s->final_in || !s->ended) {
-        free(pick);
+    if (!s->counts || !s->t_begin || !s->t_end || !s->busy_all || !s->first_rows ||
+        !s->final_in || !s->ended)
         return sfail(s, DTSS_ENOMEM, "out of memory for %d workers", n);
-    }
-    const char *prog = runtime_worker_program(s->worker_path, self, sizeof self);
-    if (!prog) {
-        free(pick);
-        return sfail(s, DTSS_EPVM, "cannot tell which program this is (/proc/self/exe); "
-                     "name the worker program with --worker");
-    }
-    for (int i = 0; i < n; i++) {
-        s->host[i] = strdup(v.hi[pick[i]].hi_name);
-        int tid, k = pvm_spawn((char *)prog, args, PvmTaskHost, v.hi[pick[i]].hi_name, 1,
-                               &tid);
-        if (!s->host[i] || k != 1) {
-            free(pick);
-            return sfail(s, DTSS_EPVM, "pvm_spawn(%.200s) on host %.64s: %s", prog,
-                         s->host[i] ? s->host[i] : "?", wire_strerror(k < 0 ? k : tid));
-        }
-        s->tids[i] = tid;
-    }
-    free(pick);
-    int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, n, s->tids);
-    if (rc < 0)
-        return sfail(s, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
     if (strips_even((int)s->rows, n, s->counts, &err) != SCHED_OK)
         return sfail(s, DTSS_EINVAL, "%s", err.msg);
     /* A strategy that exchanges nothing is never asked: no barrier. */
-    long *msgs = calloc(z, sizeof *msgs);
-    if (!msgs)
+    int asks = lb_asks(s->o.type, n);
+    if (asks < 0)
         return sfail(s, DTSS_ENOMEM, "out of memory");
-    s->type->exchange(n, msgs);
-    int asks = 0;
-    for (int i = 0; i < n; i++)
-        asks |= msgs[i] > 0;
-    free(msgs);
     wire_stripjob j = {.nworkers = n, .every = asks ? s->every : 0, .steps = s->steps,
                        .row_bytes = (long)s->row_bytes, .tids = s->tids,
                        .counts = s->counts, .job = s->job, .job_len = s->job_len};
@@ -318,7 +245,7 @@ static int begin(dtss_strips *s, const void *field)
         first += s->counts[i];
     }
     say(s, "%d workers, %ld rows of %zu bytes, %ld steps, %s every %d steps (C_t %g s)", n,
-        s->rows, s->row_bytes, s->steps, s->type->name, j.every, s->ct);
+        s->rows, s->row_bytes, s->steps, s->o.type->name, j.every, s->o.ct);
     return DTSS_OK;
 }
 
@@ -341,9 +268,9 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
                     ? (double)(s->steps - step) * busy[i] / ((double)rows[i] * s->every)
                     : NAN;
     }
-    lb_input in = {.nodes = s->P, .remaining = rem, .cost = s->ct, .t_task = tt,
+    lb_input in = {.nodes = s->P, .remaining = rem, .cost = s->o.ct, .t_task = tt,
                    .elapsed = 1};
-    lb_plan *p = lb_plan_make(s->type, &in, &err);
+    lb_plan *p = lb_plan_make(s->o.type, &in, &err);
     int rc = DTSS_OK;
     if (!p || strips_from_plan(p, s->P, rows, target, &err) != SCHED_OK)
         rc = sfail(s, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
@@ -526,7 +453,7 @@ void dtss_strips_summary(const dtss_strips *s, FILE *f)
     if (dtss_strips_stats_get(s, &st) != DTSS_OK)
         return;
     fprintf(f, "%s: %d workers, %ld rows, %ld steps, time %.3f s, %d re-cuts, %ld rows "
-            "moved; rows at the end:", s->type->name, st.workers, s->rows, s->steps, st.time,
+            "moved; rows at the end:", s->o.type->name, st.workers, s->rows, s->steps, st.time,
             st.recuts, st.moved);
     for (int i = 0; i < s->P; i++)
         fprintf(f, " %d", s->counts[i]);
@@ -544,18 +471,16 @@ int dtss_strips_write_record(dtss_strips *s, const char *path)
     dtss_strips_stats st;
     if (dtss_strips_stats_get(s, &st) != DTSS_OK)
         return sfail(s, DTSS_EMISUSE, "dtss_strips_write_record: the run is not over");
-    char tmp[4200];
-    FILE *f = stdout;
-    if (strcmp(path, "-") != 0) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        if (!(f = fopen(tmp, "w")))
-            return sfail(s, DTSS_EINVAL, "cannot write '%s'", tmp);
-    }
+    outfile o;
+    const char *call;
+    if (outfile_open(&o, path, "w") != 0)
+        return sfail(s, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
+    FILE *f = o.f;
     fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved\n"
                "#worker,worker,host,rows_first,rows_last,busy,begin,end\n"
                "#recut,step,rows,busy,target,max_e_before,max_e_after,moved\n");
-    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->type->name, s->P, s->rows,
-            s->row_bytes, s->steps, s->every, s->ct, st.time, st.recuts, st.moved);
+    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->o.type->name, s->P, s->rows,
+            s->row_bytes, s->steps, s->every, s->o.ct, st.time, st.recuts, st.moved);
     double b0 = INFINITY;
     for (int i = 0; i < s->P; i++)
         b0 = fmin(b0, s->t_begin[i]);
@@ -573,14 +498,8 @@ int dtss_strips_write_record(dtss_strips *s, const char *path)
         list_int(f, x->target, s->P);
         fprintf(f, ",%.6f,%.6f,%ld\n", x->max_before, x->max_after, x->moved);
     }
-    if (f != stdout) {
-        if (fclose(f) != 0 || rename(tmp, path) != 0) {
-            remove(tmp);
-            return sfail(s, DTSS_EINVAL, "cannot write '%s'", path);
-        }
-    } else {
-        fflush(f);
-    }
+    if (outfile_close(&o, &call) != 0)
+        return sfail(s, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
     return DTSS_OK;
 }
 
@@ -616,8 +535,7 @@ void dtss_strips_free(dtss_strips *s)
     free(s->first_rows);
     free(s->final_in);
     free(s->ended);
-    free(s->hosts);
-    free(s->worker_path);
+    lb_opts_free(&s->o);
     free(s->job);
     free(s);
 }

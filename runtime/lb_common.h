@@ -1,0 +1,42 @@
+/* lb_common.h: what the two masters of load balancing by migration share
+ * (lb_master.c: queued tasks; strips_master.c: row strips; not installed):
+ * their common options, the spawning of a worker per host, and whether the
+ * strategy is ever asked. */
+#ifndef LB_COMMON_H
+#define LB_COMMON_H
+
+#include <stdio.h>
+
+#include "sched/lb.h"
+
+typedef struct lb_opts {
+    const lb_type *type;        /* default yoon */
+    double ct;                  /* C_t, seconds; default 0.001 */
+    char *hosts, *worker_path;  /* NULL: every host but the master's; itself */
+    int local;
+} lb_opts;
+
+void lb_opts_init(lb_opts *o);
+void lb_opts_free(lb_opts *o);
+/* Sets strategy, ct, hosts, local or worker: DTSS_OK; DTSS_ENOENT for a name
+ * that is none of them (msg untouched: the caller may know it) or an unknown
+ * strategy; DTSS_EINVAL, DTSS_ENOMEM with msg naming the value. */
+int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size_t len);
+/* 1 when name is one of them. */
+int lb_opts_known(const char *name);
+/* Their --help lines; what_moves: "which tasks move", "how the strips are
+ * re-cut"; unit: "task", "row". */
+void lb_opts_usage(FILE *f, const char *what_moves, const char *unit);
+
+/* Joins nothing: spawns the worker program (o->worker_path or this one) once
+ * on each host picked by o's hosts/local (runtime_hosts), at most max, into
+ * tids[] and strdup'ed names into host[] (both max long, the caller's);
+ * asks for their exit notices (WIRE_TASKEXIT). Returns the number spawned,
+ * or -DTSS_E... with msg (then none is left running, no name allocated). */
+int lb_spawn(const lb_opts *o, int *tids, char **host, int max, char *msg, size_t len);
+
+/* Whether strategy T exchanges any message on n nodes (lb_type.exchange):
+ * a strategy that does not (none) is never asked. -1: out of memory. */
+int lb_asks(const lb_type *T, int n);
+
+#endif
