@@ -277,6 +277,16 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size);
  * appends. DTSS_EMISUSE when no piece is in hand. */
 int dtss_worker_result(dtss_worker *w, const void *data, size_t len);
 
+/* What the piece in hand cost, in any unit >= 0 that is the same on every
+ * worker (e.g. the inner loop's steps); calling it again for the same piece
+ * adds. Optional: the library times every piece and sends the master, with
+ * each request, the chunk's per-iteration mean time and deviation (the
+ * adaptive schemes wf, awf-*, af) and its rate, cost units a second -- or
+ * iterations a second for pieces whose cost was not told (scheme dtss-m,
+ * which sizes chunks by the rates). DTSS_EMISUSE when no piece is in hand,
+ * DTSS_EINVAL for a negative or non-finite cost. */
+int dtss_worker_cost(dtss_worker *w, double units);
+
 /* Whether to stop computing the piece in hand: 1 when the master has
  * exited (dtss_worker_next then returns DTSS_ELOST) or the worker failed
  * (w = NULL too), 0 otherwise. The library looks for the master's exit

@@ -33,6 +33,9 @@ int self_start(dtss_master *m)
                            "%s", err.msg);
     if (policy_set_late(m->p, m->late_factor, m->late_min, &err) != SCHED_OK)
         return master_fail(m, DTSS_EINVAL, "%s", err.msg);
+    for (int w = 0; w < m->nw; w++)
+        if (policy_set_speed(m->p, w, m->rec.w[w].V, &err) != SCHED_OK)
+            return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     m->rec.t0 = wire_now();             /* (again at the start of the schedule) */
     int rc = m->journal_path && !m->resume ? journal_create(m) : DTSS_OK;
     if (rc != DTSS_OK)
@@ -102,7 +105,7 @@ static int on_request(dtss_master *m, int src)
         if (r->id >= 0 && r->id < m->rec.nchunks && m->rec.chunks[r->id].worker == w &&
             m->rec.chunks[r->id].start == r->start &&
             m->rec.chunks[r->id].size == r->size &&
-            policy_done(m->p, w, r->id, NULL) == SCHED_OK) {
+            policy_done_w(m->p, w, r->id, r->t_end - r->t_start, NULL) == SCHED_OK) {
             record_done(&m->rec, &m->rec.chunks[r->id], r->t_recv, r->t_start,
                         r->t_end, wire_now());
             journal_result(m, r);
@@ -119,7 +122,8 @@ static int on_request(dtss_master *m, int src)
         return DTSS_OK;
     sched_err err;
     int replans = policy_replans(m->p);
-    if (policy_request(m->p, w, q.A, &err) != SCHED_OK)
+    sched_request rq = {w, q.A, q.mu, q.sigma, q.n, q.rate};
+    if (policy_request_m(m->p, &rq, &err) != SCHED_OK)
         master_log(m, 0, "%s", err.msg);
     if (policy_replans(m->p) > replans) {
         master_log(m, 1, "more than half of the A_i changed: re-plan %d, A = %g",

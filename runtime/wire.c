@@ -1,5 +1,6 @@
 /* wire.c: packing, sending and unpacking the master-worker messages
  * (wire.h). Every PVM call's result is checked. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,10 +151,11 @@ static void pk_result(packer *p, const wire_result *r)
 int wire_send_request(int tid, const wire_request *r, char *msg, size_t len)
 {
     int ints[] = {r->index, r->Q, r->hello, r->has_result};
-    double d[] = {r->A, r->t_measure};
+    double d[] = {r->A, r->t_measure, r->mu, r->sigma, r->rate};
     packer p = begin();
     pk_int(&p, ints, 4);
-    pk_double(&p, d, 2);
+    pk_double(&p, d, 5);
+    pk_long(&p, &r->n, 1);
     if (r->hello) {
         pk_str(&p, r->h.host);
         pk_str(&p, r->h.cgroup);
@@ -528,14 +530,22 @@ static void copy_str(char *dst, size_t size, const char *src)
 int wire_unpack_request(wire_request *r, char *msg, size_t len)
 {
     int ints[4];
-    double d[2];
+    double d[5];
+    long n;
     memset(r, 0, sizeof *r);
     UPK(pvm_upkint(ints, 4, 1), "REQUEST");
-    UPK(pvm_upkdouble(d, 2, 1), "REQUEST");
+    UPK(pvm_upkdouble(d, 5, 1), "REQUEST");
+    UPK(pvm_upklong(&n, 1, 1), "REQUEST");
     *r = (wire_request){.index = ints[0], .Q = ints[1], .hello = ints[2],
-                        .has_result = ints[3], .A = d[0], .t_measure = d[1]};
+                        .has_result = ints[3], .A = d[0], .t_measure = d[1],
+                        .mu = d[2], .sigma = d[3], .n = n, .rate = d[4]};
     if (r->Q < 0 || !(r->A >= 0) || (unsigned)r->hello > 1 || (unsigned)r->has_result > 1)
         return malformed(msg, len, "REQUEST with Q = %d, A = %g", r->Q, r->A);
+    if (r->n < 0 || (r->n > 0 && (!(r->mu >= 0) || !isfinite(r->mu) || !(r->rate >= 0) ||
+                                  !isfinite(r->rate) ||
+                                  !(isnan(r->sigma) || (r->sigma >= 0 && isfinite(r->sigma))))))
+        return malformed(msg, len, "REQUEST with mu = %g, sigma = %g, rate = %g over %ld "
+                         "iterations", r->mu, r->sigma, r->rate, r->n);
     if (r->hello) {
         char buf[1024];
         int rc;

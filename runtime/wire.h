@@ -8,7 +8,8 @@
  *
  * Self-scheduling (Xu & Chronopoulos Sec. 5.3):
  *   master -> worker   JOB      the run's settings and the application's job
- *   worker -> master   REQUEST  its Q_i, A_i and the results of the chunk
+ *   worker -> master   REQUEST  its Q_i, A_i, its iteration times (mean, sd,
+ *                               count) over the last chunk and the results of the chunk
  *                               done since the last request (the first also
  *                               says hello: host name, cgroup, probe)
  *   master -> worker   WORK     one chunk: id, start, size
@@ -96,6 +97,12 @@ typedef struct wire_result {
 typedef struct wire_request {
     int index, Q;
     double A, t_measure;
+    /* over the chunk just done (sched/meas.h): one iteration's mean time,
+     * its standard deviation (NAN below 2), the iterations (0: none), the
+     * cost units (or iterations) a second */
+    double mu, sigma;
+    long n;
+    double rate;
     int hello;              /* the first request: h is set */
     wire_hello h;
     int has_result;

@@ -10,6 +10,7 @@
  * (DTSS_ELOST) at its next piece, or within 20 ms when waiting; inside a
  * long piece, when the application asks dtss_worker_cancelled.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,7 +192,20 @@ int worker_piece(dtss_worker *w, long *start, long *size)
     h[2] = 0;
     w->cur += m;
     w->in_piece = 1;
+    w->t_piece = wire_now();
+    w->piece_cost = NAN;
     return DTSS_PIECE;
+}
+
+int dtss_worker_cost(dtss_worker *w, double units)
+{
+    if (!w->in_piece)
+        return worker_fail(w, DTSS_EMISUSE, "dtss_worker_cost with no piece in hand");
+    if (!(units >= 0) || !isfinite(units))
+        return worker_fail(w, DTSS_EINVAL, "a piece's cost %g: must be finite and "
+                           ">= 0", units);
+    w->piece_cost = isnan(w->piece_cost) ? units : w->piece_cost + units;
+    return DTSS_OK;
 }
 
 int dtss_worker_result(dtss_worker *w, const void *data, size_t len)
@@ -295,6 +309,13 @@ static int ask(dtss_worker *w)
         wire_request q = {.index = w->job.index, .Q = Q, .A = A,
                           .t_measure = wire_now(), .hello = !w->hello_sent,
                           .has_result = have};
+        sched_request m;
+        sched_meas_get(&w->meas, &m);
+        sched_meas_clear(&w->meas);
+        q.mu = m.mu;
+        q.sigma = m.sigma;
+        q.n = m.n;
+        q.rate = m.rate;
         if (q.hello) {
             snprintf(q.h.host, sizeof q.h.host, "%s", w->host);
             snprintf(q.h.cgroup, sizeof q.h.cgroup, "%s", w->prb.cgroup);
@@ -339,6 +360,10 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
     if (w->state != W_RUNNING)
         return worker_fail(w, DTSS_EMISUSE, "dtss_worker_next after an error: %s",
                            w->err);
+    if (w->in_piece) {                      /* the piece just done */
+        long *h = &w->hdr[3 * (w->npieces - 1)];
+        sched_meas_add(&w->meas, wire_now() - w->t_piece, h[1], w->piece_cost);
+    }
     w->in_piece = 0;
     if (w->job.tree)
         return tree_next(w, start, size);

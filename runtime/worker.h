@@ -19,6 +19,7 @@
 #include "runtime/dtss.h"
 #include "runtime/probe.h"
 #include "runtime/wire.h"
+#include "sched/meas.h"
 
 enum { W_RUNNING, W_DONE, W_FAILED, W_LOST };     /* W_LOST: the master exited */
 
@@ -39,6 +40,9 @@ struct dtss_worker {
     long first, cur, end;       /* began at first; pieces handed out up to cur */
     double t_recv, t_start;
     int in_piece;               /* a piece is in hand */
+    double t_piece;             /* when it was handed out */
+    double piece_cost;          /* its cost (dtss_worker_cost; NAN: untold) */
+    sched_meas meas;            /* the pieces' times since the last request */
     long piece_start, piece_size;
     size_t piece_off;           /* where its bytes begin in data */
     /* its results so far */

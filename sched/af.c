@@ -119,6 +119,7 @@ const sched_type sched_af = {
     .next = NULL,
     .replan = NULL,
     .monotone = 0,
+    .by_speed = 1,
     .next_w = next_w,
     .done = NULL,
     .worker_size = sizeof(af_worker),

@@ -202,6 +202,7 @@ static void done(void *state, int worker, long size, double work, double elapsed
         .next = NULL,                                                       \
         .replan = NULL,                                                     \
         .monotone = 0,                                                      \
+        .by_speed = 1,                                                      \
         .next_w = next_w,                                                   \
         .done = done,                                                       \
         .worker_size = sizeof(awf_worker),                                  \

@@ -26,6 +26,29 @@
  *
  * A_i itself is sched_acp() (sched.c): real-valued by default; the paper's
  * integer division is an option there. Any A_i > 0 is accepted here.
+ *
+ * dtss-m, DTSS with measured power: OURS, NOT IN THE PAPER. The paper's A_i =
+ * V_i / Q_i sees a host's speed and its run-queue, but not what the worker
+ * really gets (a CPU quota, memory or cache contention, a process that does
+ * not count in Q) nor the loop's own unevenness. dtss-m keeps every rule
+ * above (the plan's A from the reported A_i, eq. 1-3; the re-plan rule on
+ * the reported A_i, so that the noise of measured rates does not re-plan
+ * every request) and changes only the A_i a chunk is sized with, eq. 9:
+ *
+ *   A_i' = r_i (sum_j A_j) / (sum_j r_j)     over the measured workers j
+ *
+ * where r_i is the rate worker i delivered over its latest chunk
+ * (sched_request.rate, sched/meas.h): cost units per second when the
+ * application tells the runtime what its iterations cost (dtss_worker_cost;
+ * Mandelbrot's workers count the escape loop's steps), so the rate is the
+ * host's speed under its load as the worker really got it; iterations per
+ * second otherwise, which carry the loop's unevenness too (a worker whose
+ * last chunk was cheap rows looks fast: tests show how badly that sizes
+ * chunks on an uneven loop), and A_j the A_i each reported with its latest
+ * request. The measured workers thus share the power they report in
+ * proportion to their measured rates; a worker not yet measured (its first
+ * chunk) is sized with its reported A_i, as in dtss. With every rate
+ * proportional to the reported A_i, dtss-m is dtss (tested).
  */
 #include "sched_impl.h"
 
@@ -63,6 +86,63 @@ static int replan(void *state, long remaining, double acp_total, sched_err *err)
     return sched_trapezoid_plan(&s->tz, remaining, acp_total, NAN, s->L_given,
                                 "dtss", err);
 }
+
+/* ---- dtss-m: DTSS with measured power (ours, see the top) ---------------- */
+
+typedef struct { double acp, rate; } dtssm_worker;
+typedef struct { dtss_state d; int P; dtssm_worker w[]; } dtssm_state;
+
+static int init_m(void *state, const sched_config *cfg, sched_err *err)
+{
+    dtssm_state *s = state;
+    s->P = cfg->P;
+    return init(&s->d, cfg, err);
+}
+
+static double next_w_m(void *state, long remaining, const sched_request *rq)
+{
+    dtssm_state *s = state;
+    double acp = rq->acp;
+    if (rq->worker != SCHED_ANY_WORKER) {
+        dtssm_worker *x = &s->w[rq->worker];
+        x->acp = acp;
+        if (rq->n > 0 && rq->rate > 0 && isfinite(rq->rate))
+            x->rate = rq->rate;
+        if (x->rate > 0) {
+            double A = 0, r = 0;
+            for (int j = 0; j < s->P; j++)
+                if (s->w[j].rate > 0) {
+                    A += s->w[j].acp;
+                    r += s->w[j].rate;
+                }
+            acp = x->rate * A / r;
+        }
+    }
+    return next(&s->d, remaining, acp);
+}
+
+static double next_m(void *state, long remaining, double acp)
+{
+    return next(&((dtssm_state *)state)->d, remaining, acp);
+}
+
+static int replan_m(void *state, long remaining, double acp_total, sched_err *err)
+{
+    return replan(&((dtssm_state *)state)->d, remaining, acp_total, err);
+}
+
+const sched_type sched_dtss_m = {
+    .name = "dtss-m",
+    .summary = "DTSS sized by measured rates: A_i' = r_i sum A_j / sum r_j (ours, not in the paper)",
+    .params = params,
+    .size = sizeof(dtssm_state),
+    .init = init_m,
+    .next = next_m,
+    .replan = replan_m,
+    .monotone = 0,
+    .next_w = next_w_m,
+    .worker_size = sizeof(dtssm_worker),
+};
 
 const sched_type sched_dtss = {
     .name = "dtss",

@@ -32,6 +32,9 @@ typedef struct pworker {
     outchunk *out;              /* its outstanding chunks (one, as a rule) */
     int nout, capout;
     double it_done, t_done;     /* its completed chunks: iterations, seconds */
+    double speed;               /* V_i (policy_set_speed; default 1) */
+    sched_request meas;         /* its latest measurement (mu, sigma, n, rate) */
+    int sidx;                   /* its index in the scheme (-1: none) */
 } pworker;
 
 struct policy {
@@ -47,6 +50,8 @@ struct policy {
     long next_id, done, I;
     long base;                  /* the scheme plans [base, I) (policy_resume) */
     int replans, dtss;
+    int adaptive;               /* the scheme takes measurements (next_w, done) */
+    int by_speed;               /* it weighs workers by V_i (sched_type) */
     double power;               /* total A_i of the last plan */
     double late_factor, late_min;   /* late chunks (factor 0: off) */
     double now;                 /* policy_now */
@@ -67,13 +72,16 @@ policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
     p->n = p->live = p->unreported = nworkers;
     p->I = cfg->I;
     p->dtss = cfg->type && cfg->type->replan != NULL;
+    p->adaptive = cfg->type && (cfg->type->next_w || cfg->type->done);
+    p->by_speed = cfg->type && cfg->type->by_speed;
     p->w = calloc((size_t)nworkers, sizeof *p->w);
     p->queue = calloc((size_t)nworkers, sizeof *p->queue);
     p->scratch = calloc((size_t)nworkers, sizeof *p->scratch);
     if (!p->w || !p->queue || !p->scratch)
         goto nomem;
     for (int i = 0; i < nworkers; i++)
-        p->w[i].alive = 1;
+        p->w[i] = (pworker){.alive = 1, .speed = 1, .sidx = -1,
+                            .meas = {.mu = NAN, .sigma = NAN}};
     return p;
 nomem:
     policy_free(p);
@@ -138,6 +146,8 @@ static int new_plan(policy *p, sched_err *err)
     if (!(A > 0))
         return sched_fail(err, SCHED_EINVAL, "policy: no worker reported A_i > 0");
     if (!p->s) {                            /* the first plan */
+        for (int w = 0, k = 0; w < p->n; w++)
+            p->w[w].sidx = p->w[w].alive && p->w[w].cur > 0 ? k++ : -1;
         p->cfg.P = able;
         p->cfg.A = A;
         p->cfg.I = p->I - p->base;
@@ -159,6 +169,29 @@ static void maybe_replan(policy *p)
 
 int policy_request(policy *p, int w, double acp, sched_err *err)
 {
+    sched_request rq = {w, acp, NAN, NAN, 0, 0};
+    return policy_request_m(p, &rq, err);
+}
+
+int policy_set_speed(policy *p, int w, double V, sched_err *err)
+{
+    if (w < 0 || w >= p->n)
+        return sched_fail(err, SCHED_EINVAL, "policy: no worker %d", w);
+    if (!(V > 0) || !isfinite(V))
+        return sched_fail(err, SCHED_EINVAL, "policy: worker %d's speed V_i = %g "
+                          "must be > 0", w, V);
+    if (p->s)
+        return sched_fail(err, SCHED_EINVAL, "policy: worker %d's speed set after "
+                          "the start", w);
+    p->w[w].speed = V;
+    return SCHED_OK;
+}
+
+int policy_request_m(policy *p, const sched_request *rq, sched_err *err)
+{
+    int w = rq->worker;
+    double acp = rq->acp, mu = rq->mu, sigma = rq->sigma, rate = rq->rate;
+    long n = rq->n;
     if (w < 0 || w >= p->n)
         return sched_fail(err, SCHED_EINVAL, "policy: no worker %d", w);
     pworker *x = &p->w[w];
@@ -167,9 +200,18 @@ int policy_request(policy *p, int w, double acp, sched_err *err)
     if (x->waiting)
         return sched_fail(err, SCHED_EINVAL,
                           "policy: worker %d already has a request queued", w);
+    if (n < 0 || (n > 0 && (!(mu >= 0) || !isfinite(mu) || !(rate >= 0) ||
+                            !isfinite(rate) ||
+                            !(isnan(sigma) || (sigma >= 0 && isfinite(sigma))))))
+        return sched_fail(err, SCHED_EINVAL, "policy: worker %d's measurement "
+                          "mu=%g sigma=%g n=%ld rate=%g: times and rate >= 0 over "
+                          "n >= 0 iterations", w, mu, sigma, n, rate);
     /* The other schemes know nothing of loads: every able worker counts as
-     * A_i = 1, for the queue order as for the chunk size. */
-    set_power(p, w, acp > 0 ? (p->dtss ? acp : 1.0) : 0);
+     * A_i = 1 (the weighted ones: V_i), for the queue order as for the
+     * chunk size. */
+    set_power(p, w, acp > 0 ? (p->dtss ? acp : p->by_speed ? x->speed : 1.0) : 0);
+    if (n > 0)                              /* no chunk since: keep the last */
+        x->meas = *rq;
     if (!x->reported) {
         x->reported = 1;
         p->unreported--;
@@ -292,7 +334,10 @@ int policy_assign(policy *p, policy_chunk *out, sched_err *err)
         }
     } else {
         o.c.acp = x->cur;
-        o.c.size = sched_next(p->s, o.c.acp, &o.c.start);
+        sched_request rq = x->meas;
+        rq.worker = x->sidx < 0 ? SCHED_ANY_WORKER : x->sidx;
+        rq.acp = x->cur;
+        o.c.size = sched_next_w(p->s, &rq, &o.c.start);
         if (o.c.size <= 0)
             return 0;
         o.c.start += p->base;
@@ -308,6 +353,11 @@ int policy_assign(policy *p, policy_chunk *out, sched_err *err)
 
 int policy_done(policy *p, int w, long id, sched_err *err)
 {
+    return policy_done_w(p, w, id, NAN, err);
+}
+
+int policy_done_w(policy *p, int w, long id, double work, sched_err *err)
+{
     if (w >= 0 && w < p->n) {
         pworker *x = &p->w[w];
         for (int i = 0; i < x->nout; i++)
@@ -315,6 +365,9 @@ int policy_done(policy *p, int w, long id, sched_err *err)
                 outchunk o = x->out[i];
                 x->out[i] = x->out[--x->nout];
                 double t = p->now - o.sent;
+                if (p->adaptive && x->sidx >= 0 && p->s)
+                    sched_done(p->s, x->sidx, o.c.size,
+                               work >= 0 && isfinite(work) ? work : t, t);
                 p->done += o.c.size;
                 x->it_done += (double)o.c.size;
                 x->t_done += t;

@@ -27,6 +27,18 @@
  * the snapshot of the last plan, used for the re-plan rule and the queue
  * order. "More than half" counts the live workers: changed > live / 2.
  *
+ * The weighted and adaptive schemes (wf, awf-b/c/d/e, af: sched.h) take
+ * each able worker's speed V_i (policy_set_speed) as its A_i, for their
+ * weights as for the queue order, and are fed what the workers measure:
+ * each request's mean and standard deviation of one iteration's time, and
+ * its delivered rate, over the worker's latest chunk (policy_request_m;
+ * sched/meas.h computes them)
+ * and each finished chunk's computing time (policy_done_w) with its time
+ * from assignment to result (the policy's clock: policy_now). dtss-m, ours,
+ * is DTSS fed the same measurements (sched/dtss.c). The scheme numbers the
+ * workers that could work at the start 0, 1, ... in worker order; a worker
+ * that joins later asks as SCHED_ANY_WORKER (unmeasured).
+ *
  * Faults: policy_lost puts a lost worker's outstanding chunks in a pool; the
  * next requests are served from the pool (whole chunks, as first handed out)
  * before any new iterations. A result for a chunk that is not outstanding (a
@@ -80,6 +92,21 @@ void policy_free(policy *p);
  * queued. */
 int policy_request(policy *p, int w, double acp, sched_err *err);
 
+/* The same, for the request rq: worker rq->worker reports A_i = rq->acp
+ * with what it measured over the chunk it just finished: rq->mu and
+ * rq->sigma (NAN below two iterations) of one iteration's time in seconds,
+ * over rq->n iterations, and rq->rate, the cost units (or iterations) it
+ * delivered a second (sched/meas.h fills them). rq->n = 0: nothing new (the
+ * other three are ignored), the worker's last measurement stands.
+ * policy_request is this with NAN, NAN, 0, 0. SCHED_EINVAL as
+ * policy_request, or for n < 0, or with n > 0 a mu or rate that is not
+ * finite and >= 0 or a sigma that is neither that nor NAN. */
+int policy_request_m(policy *p, const sched_request *rq, sched_err *err);
+
+/* Worker w's speed V_i (> 0, finite; default 1), the weight of the weighted
+ * and adaptive schemes. Before policy_start only. SCHED_EINVAL otherwise. */
+int policy_set_speed(policy *p, int w, double V, sched_err *err);
+
 /* Step 1's condition: not started yet, every live worker has reported at
  * least once, and one of them asks for work (A_i > 0). */
 int policy_ready(const policy *p);
@@ -98,6 +125,9 @@ int policy_assign(policy *p, policy_chunk *out, sched_err *err);
 /* The results of chunk 'id' arrived from worker w. SCHED_EINVAL if it is not
  * outstanding there. */
 int policy_done(policy *p, int w, long id, sched_err *err);
+/* The same, with the chunk's computing time at the worker, 'work' seconds
+ * (NAN: unknown, the time from assignment to result stands for it). */
+int policy_done_w(policy *p, int w, long id, double work, sched_err *err);
 
 /* Worker w is gone: its outstanding chunks go back to the pool, its queued
  * request is dropped. Returns the number of chunks returned (0 for a worker

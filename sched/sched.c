@@ -13,7 +13,7 @@
 const sched_type *const sched_types[] = {
     &sched_pss, &sched_css, &sched_gss, &sched_tss, &sched_fss,
     &sched_qss, &sched_ess, &sched_rss, &sched_wf, &sched_awf_b, &sched_awf_c,
-    &sched_awf_d, &sched_awf_e, &sched_af, &sched_dtss, NULL
+    &sched_awf_d, &sched_awf_e, &sched_af, &sched_dtss, &sched_dtss_m, NULL
 };
 
 struct sched {
@@ -141,7 +141,7 @@ void sched_free(sched *s)
 
 long sched_next(sched *s, double acp, long *start)
 {
-    sched_request rq = {SCHED_ANY_WORKER, acp, NAN, NAN, 0};
+    sched_request rq = {SCHED_ANY_WORKER, acp, NAN, NAN, 0, 0};
     return sched_next_w(s, &rq, start);
 }
 
@@ -166,11 +166,11 @@ long sched_next_w(sched *s, const sched_request *rq, long *start)
                  "%s: worker %d is not in [0, %d)", who, rq->worker, s->P);
         return -1;
     }
-    if (!time_ok(rq->mu) || !time_ok(rq->sigma) || rq->n < 0) {
+    if (!time_ok(rq->mu) || !time_ok(rq->sigma) || rq->n < 0 || !time_ok(rq->rate)) {
         snprintf(s->errmsg, sizeof s->errmsg,
-                 "%s: worker %d's measurement mu=%g sigma=%g n=%ld: times must "
-                 "be >= 0 (or NAN), n >= 0", who, rq->worker, rq->mu, rq->sigma,
-                 rq->n);
+                 "%s: worker %d's measurement mu=%g sigma=%g n=%ld rate=%g: times "
+                 "and rate must be >= 0 (or NAN), n >= 0", who, rq->worker, rq->mu,
+                 rq->sigma, rq->n, rq->rate);
         return -1;
     }
     double c = s->type->next_w ? s->type->next_w(s->state, s->remaining, rq)

@@ -2,7 +2,8 @@
  *
  * A scheme answers one question: "how big is the next chunk?". Each scheme is
  * a sched_type (one file each: pss.c, css.c, gss.c, tss.c, fss.c, qss.c,
- * ess.c, rss.c, dtss.c, wf.c, af.c; awf.c holds the four AWF variants),
+ * ess.c, rss.c, dtss.c, wf.c, af.c; awf.c holds the four AWF variants and
+ * dtss.c also dtss-m, DTSS sized by measured rates, ours),
  * looked up by name with sched_type_find().
  *
  * Typical use:
@@ -72,6 +73,8 @@ typedef struct sched_request {
     double mu;      /* mean time of an iteration, >= 0 or NAN */
     double sigma;   /* standard deviation of that time, >= 0 or NAN (n < 2) */
     long n;         /* how many iterations mu and sigma cover, >= 0 */
+    double rate;    /* cost units (or iterations) a second over them; 0 if
+                       unknown (sched/meas.h) */
 } sched_request;
 
 #define SCHED_ANY_WORKER (-1)
@@ -102,6 +105,8 @@ typedef struct sched_type {
     double (*next_w)(void *state, long remaining, const sched_request *rq);
     void (*done)(void *state, int worker, long size, double work, double elapsed);
     size_t worker_size;             /* bytes of state per worker */
+    int by_speed;                   /* weighs the workers by their speed V_i:
+                                       the policy passes V_i as acp */
 } sched_type;
 
 struct sched_config {
@@ -122,7 +127,7 @@ extern const sched_type *const sched_types[];
 
 extern const sched_type sched_pss, sched_css, sched_gss, sched_tss, sched_fss,
     sched_qss, sched_ess, sched_rss, sched_dtss, sched_wf, sched_awf_b,
-    sched_awf_c, sched_awf_d, sched_awf_e, sched_af;
+    sched_awf_c, sched_awf_d, sched_awf_e, sched_af, sched_dtss_m;
 
 /* Finds a scheme by name (case-insensitive). On an unknown name returns NULL
  * and sets err to SCHED_ENOENT with the list of valid names. */

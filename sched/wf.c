@@ -68,4 +68,5 @@ const sched_type sched_wf = {
     .next = next,
     .replan = NULL,
     .monotone = 0,
+    .by_speed = 1,
 };

@@ -22,6 +22,8 @@ typedef struct event {
     /* a report: the worker's measure, and the results it carries */
     int Q, has_result;
     double A, t_measure;
+    sched_request meas;             /* its measurement over the chunk
+                                       (sched/meas.h; n = 0: none) */
     long id, start, size;
     double t_recv, t_start, t_end;
 } event;

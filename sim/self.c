@@ -9,6 +9,11 @@
  *   worker   on a chunk: computes it at its host's speed / (1 + load), then
  *            measures Q_i and sends its results with a new request; with the
  *            integer rule and A_i = 0, measures again after 'remeasure'.
+ * For the schemes fed measurements (sched.h's adaptive ones and dtss-m) the
+ * worker times each iteration of its chunk as it computes it, one after the
+ * other at the host's speed of the moment, and sends their mean and
+ * standard deviation and its rate in cost units a second (sched/meas.h,
+ * as the PVM worker does) with its request; the master tells the policy each chunk's computing time.
  * A host that fails dies with its chunk; the master hears of it one latency
  * later (PVM's task-exit notice) and the chunk goes back to the pool
  * (policy_lost).
@@ -16,6 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "sched/meas.h"
 #include "sim/engine.h"
 
 /* With A_i = 0 at t (the integer rule), the time of the worker's next
@@ -84,6 +90,22 @@ static int report(run *r, int w, double t, const event *pending, int first)
     return again.t == INFINITY ? 0 : sim_post(r, again);
 }
 
+/* Computes chunk ev iteration by iteration from ev->t_start, measuring
+ * each; returns its end. */
+static double timed(const run *r, const sim_host *h, event *ev)
+{
+    sched_meas m;
+    sched_meas_clear(&m);
+    double t = ev->t_start;
+    for (long k = ev->start; k < ev->start + ev->size; k++) {
+        double cost = sim_work(r->wl, k, 1), u = sim_advance(h, t, cost);
+        sched_meas_add(&m, u - t, 1, cost);
+        t = u;
+    }
+    sched_meas_get(&m, &ev->meas);
+    return t;
+}
+
 /* Step 1 ends when every live worker has reported and one can work; then
  * (and from then on) the master hands out every chunk it can, leaving at
  * the time it is free. */
@@ -117,13 +139,16 @@ static int serve(run *r)
 static int on_report(run *r, const event *ev, double t)
 {
     int w = ev->w;
-    if (ev->has_result && policy_done(r->p, w, ev->id, NULL) == 0)
+    if (ev->has_result &&
+        policy_done_w(r->p, w, ev->id, ev->t_end - ev->t_start, NULL) == 0)
         record_done(r->rec, &r->rec->chunks[ev->id], ev->t_recv, ev->t_start,
                     ev->t_end, t);
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
         return sim_fail(r, "out of memory for the run record");
     int replans = policy_replans(r->p);
-    if (r->w[w].dead || policy_request(r->p, w, ev->A, NULL) != 0)
+    if (r->w[w].dead ||
+        policy_request_m(r->p, &(sched_request){w, ev->A, ev->meas.mu, ev->meas.sigma,
+                                                ev->meas.n, ev->meas.rate}, NULL) != 0)
         return 0;
     if (policy_replans(r->p) > replans &&
         record_replan(r->rec, t, policy_alive(r->p), policy_power(r->p)) != 0)
@@ -142,6 +167,9 @@ int sim_self(run *r)
     r->p = policy_new(&r->c->sched, r->n, &err);
     if (!r->p)
         return sim_fail(r, err.msg);
+    for (int w = 0; w < r->n; w++)
+        if (policy_set_speed(r->p, w, r->rec->w[w].V, &err) != 0)
+            return sim_fail(r, err.msg);
     for (int w = 0; w < r->n; w++) {
         if (r->w[w].h->fail >= 0 &&
             sim_post(r, (event){.t = r->w[w].h->fail, .type = EV_FAIL, .w = w}) != 0)
@@ -178,7 +206,10 @@ int sim_self(run *r)
             if (x->dead)
                 break;
             ev.t_recv = ev.t_start = ev.t;
-            ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
+            if (r->c->sched.type->next_w || r->c->sched.type->done)
+                ev.t_end = timed(r, x->h, &ev);
+            else
+                ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
             ev.type = EV_DONE;
             ev.has_result = 1;
             ev.t = ev.t_end;

@@ -1,7 +1,9 @@
 /* test_adaptive.c: the schemes that size a chunk by who asks and how fast it
  * was (sched/wf.c, awf.c, af.c) and the driver's sched_next_w / sched_done:
  * known answers worked by hand, the identity behind AF's formula, every
- * scheme through a simulated heterogeneous run, and bad requests. */
+ * scheme through a simulated heterogeneous run, and bad requests; the
+ * measurements that feed them (sched/meas.c), dtss-m (sched/dtss.c) and the
+ * policy's feeding (sched/policy.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "sched/meas.h"
+#include "sched/policy.h"
 #include "sched/sched.h"
 #include "tests/test.h"
 
@@ -60,7 +64,7 @@ static long script(const char *name, long I, int P, double A, const step *st,
                 n = -1;
             continue;
         }
-        sched_request rq = {st[i].worker, st[i].acp, st[i].mu, st[i].sigma, st[i].n};
+        sched_request rq = {st[i].worker, st[i].acp, st[i].mu, st[i].sigma, st[i].n, 0};
         long c = sched_next_w(s, &rq, &start);
         if (c < 0)
             n = -1;
@@ -295,7 +299,7 @@ static void test_af(void)
             invT += 1 / mu[j];
         }
         for (int j = 0; j < P; j++) {
-            sched_request rq = {j, 1, mu[j], sg[j], 10};
+            sched_request rq = {j, 1, mu[j], sg[j], 10, 0};
             c = sched_af.next_w(state, (long)R, &rq);
         }
         double T = 1 / invT, t = c * mu[P - 1];
@@ -345,7 +349,7 @@ static long simulate(sched *s, int P, const double *mu, const double *acp,
                 w = i;
         if (last_size[w] > 0)
             sched_done(s, w, last_size[w], last_work[w], last_work[w] + 2 * lat);
-        sched_request rq = {w, acp[w], last_mu[w], last_sg[w], last_n[w]};
+        sched_request rq = {w, acp[w], last_mu[w], last_sg[w], last_n[w], 0};
         long start, c = sched_next_w(s, &rq, &start);
         if (c <= 0) {
             alive[w] = 0;
@@ -454,7 +458,7 @@ static void test_driver(void)
         int k = 0;
         do {
             double acp = 1 + k % 3;
-            sched_request rq = {k % 3, acp, 0.5, 0.1, 10};
+            sched_request rq = {k % 3, acp, 0.5, 0.1, 10, 0};
             ca = sched_next(a, acp, &sa);
             cb = sched_next_w(b, &rq, &sb);
             ok &= ca == cb && sa == sb &&
@@ -472,12 +476,13 @@ static void test_driver(void)
     sched *s = make("awf-b", 100, 4, 0, NULL);
     long start;
     static const struct { sched_request rq; const char *needle; } bad[] = {
-        {{4, 1, NAN, NAN, 0}, "worker 4"},
-        {{-2, 1, NAN, NAN, 0}, "worker -2"},
-        {{0, 0, NAN, NAN, 0}, "power 0"},
-        {{0, 1, -1, NAN, 3}, "mu=-1"},
-        {{0, 1, 1, INFINITY, 3}, "sigma=inf"},
-        {{0, 1, 1, 0, -1}, "n=-1"},
+        {{4, 1, NAN, NAN, 0, 0}, "worker 4"},
+        {{-2, 1, NAN, NAN, 0, 0}, "worker -2"},
+        {{0, 0, NAN, NAN, 0, 0}, "power 0"},
+        {{0, 1, -1, NAN, 3, 0}, "mu=-1"},
+        {{0, 1, 1, INFINITY, 3, 0}, "sigma=inf"},
+        {{0, 1, 1, 0, -1, 0}, "n=-1"},
+        {{0, 1, 1, 0, 3, -2}, "rate=-2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         long c = sched_next_w(s, &bad[i].rq, &start);
@@ -517,6 +522,161 @@ static void test_driver(void)
     test_cond("lookup by name: AWF-C", sched_type_find("AWF-C", &err) == &sched_awf_c);
 }
 
+/* sched/meas.c, worked by hand. */
+static void test_meas(void)
+{
+    sched_meas m;
+    sched_request rq;
+    sched_meas_clear(&m);
+    sched_meas_get(&m, &rq);
+    test_cond("meas: nothing measured: mu, sigma NAN, n 0, rate 0",
+              isnan(rq.mu) && isnan(rq.sigma) && rq.n == 0 && rq.rate == 0);
+    sched_meas_add(&m, 1, 1, NAN);
+    sched_meas_get(&m, &rq);
+    test_cond("meas: one iteration of 1 s: mu 1, sigma NAN, rate 1 it/s",
+              rq.mu == 1 && isnan(rq.sigma) && rq.n == 1 && rq.rate == 1);
+    sched_meas_add(&m, 3, 1, NAN);
+    sched_meas_get(&m, &rq);
+    test_condf(rq.mu == 2 && fabs(rq.sigma - 1) < 1e-12 && rq.n == 2 && rq.rate == 0.5,
+               "meas: 1 s and 3 s: mu 2, sigma 1 (population), rate 0.5 (got %g %g %g)",
+               rq.mu, rq.sigma, rq.rate);
+    /* A piece of 2 iterations in 4 s is two samples of 2 s: with one of 1 s,
+     * samples 2, 2, 1: mean 5/3, variance (1/9 + 1/9 + 4/9) / 3 = 2/9; the
+     * costs 10 (told) and 1 (untold: one unit an iteration) over 5 s. */
+    sched_meas_clear(&m);
+    sched_meas_add(&m, 4, 2, 10);
+    sched_meas_add(&m, 1, 1, -1);
+    sched_meas_get(&m, &rq);
+    test_condf(fabs(rq.mu - 5.0 / 3) < 1e-12 && fabs(rq.sigma - sqrt(2.0 / 9)) < 1e-12 &&
+               rq.n == 3 && fabs(rq.rate - 11.0 / 5) < 1e-12,
+               "meas: a piece of 2 in 4 s (cost 10) and 1 in 1 s: mu 5/3, sigma "
+               "sqrt(2/9), rate 11/5 (got %g %g %g)", rq.mu, rq.sigma, rq.rate);
+    sched_meas_add(&m, -1, 1, 0);
+    sched_meas_add(&m, 5, 0, 0);
+    sched_meas_get(&m, &rq);
+    test_cond("meas: a negative time counts 0 s; a piece of 0 iterations nothing",
+              rq.n == 4 && fabs(rq.mu - 5.0 / 4) < 1e-12);
+}
+
+/* dtss-m (sched/dtss.c), worked by hand: I = 100, two workers of A_i = 1:
+ * F = 25, N = 200 / 26, D = 24 / (N - 1) = 3.5862. Worker 0 unmeasured gets
+ * 25 (S = 1); worker 1, rate 3, the only one measured, keeps A' = 1: 25 - D
+ * = 21.41 -> 22 (S = 2); worker 0 at rate 1: A' = 1 x 2 / 4 = 0.5,
+ * 0.5 (25 - D (2 - 0.25)) = 9.36 -> 10. */
+static void test_dtss_m(void)
+{
+    sched *s = make("dtss-m", 100, 2, 2, NULL);
+    long start, c[3];
+    sched_request r0 = {0, 1, NAN, NAN, 0, 0}, r1 = {1, 1, 0.3, 0.1, 5, 3},
+                  r2 = {0, 1, 1, 0, 25, 1};
+    c[0] = sched_next_w(s, &r0, &start);
+    c[1] = sched_next_w(s, &r1, &start);
+    c[2] = sched_next_w(s, &r2, &start);
+    test_condf(c[0] == 25 && c[1] == 22 && c[2] == 10,
+               "dtss-m: 25, 22, 10 by hand (got %ld, %ld, %ld)", c[0], c[1], c[2]);
+    sched_free(s);
+
+    /* Rates proportional to the reported A_i: exactly dtss's chunks. */
+    sched *d = make("dtss", 1000, 3, 6, NULL), *m = make("dtss-m", 1000, 3, 6, NULL);
+    const double acp[3] = {3, 2, 1};
+    int same = 1, k = 0;
+    long sd, sm, cd, cm;
+    do {
+        int w = k++ % 3;
+        sched_request rq = {w, acp[w], 0.01, 0, 10, 250 * acp[w]};
+        cd = sched_next(d, acp[w], &sd);
+        cm = sched_next_w(m, &rq, &sm);
+        same &= cd == cm && sd == sm;
+    } while (cd > 0);
+    test_cond("dtss-m: rates proportional to A_i give dtss's chunks", same && k > 3);
+    sched_free(d);
+    sched_free(m);
+
+    /* A worker measured twice as fast as its A_i says gets a larger chunk
+     * than under dtss. */
+    d = make("dtss", 1000, 2, 2, NULL);
+    m = make("dtss-m", 1000, 2, 2, NULL);
+    sched_request a = {0, 1, 0.01, 0, 10, 100}, b = {1, 1, 0.01, 0, 10, 200};
+    sched_next_w(m, &a, &sm);
+    sched_next(d, 1, &sd);
+    cm = sched_next_w(m, &b, &sm);
+    cd = sched_next(d, 1, &sd);
+    test_condf(cm > cd, "dtss-m: the worker measured twice as fast gets more "
+               "(%ld) than dtss gives it (%ld)", cm, cd);
+    test_cond("dtss-m re-plans as dtss", sched_replan(m, 3, NULL) == SCHED_OK);
+    sched_free(d);
+    sched_free(m);
+}
+
+/* The policy feeds the schemes (sched/policy.c): WF weighs by the speeds
+ * set with policy_set_speed (wf.c's known value: I = 100, speeds 3 and 1:
+ * 38, 13 | 20, 7 | ...), AF gets each request's measurement, and the
+ * measurements are checked. */
+static void test_policy_feed(void)
+{
+    sched_err err;
+    sched_config cfg;
+    sched_config_init(&cfg, &sched_wf, 100, 2);
+    policy *p = policy_new(&cfg, 2, &err);
+    test_cond("policy: speeds 3 and 1 set",
+              policy_set_speed(p, 0, 3, &err) == SCHED_OK &&
+              policy_set_speed(p, 1, 1, &err) == SCHED_OK);
+    test_cond("policy: speed 0 refused, naming it",
+              policy_set_speed(p, 1, 0, &err) == SCHED_EINVAL && strstr(err.msg, "V_i = 0"));
+    policy_request(p, 0, 0.5, &err);         /* the A_i is not WF's weight */
+    policy_request(p, 1, 7, &err);
+    policy_start(p, &err);
+    policy_chunk c[4];
+    long sz[4];
+    int ok = 1;
+    for (int i = 0; i < 4; i++) {
+        ok &= policy_assign(p, &c[i], &err) == 1;
+        sz[i] = c[i].size;
+        if (i < 3)
+            ok &= policy_done(p, c[i].worker, c[i].id, &err) == SCHED_OK &&
+                  policy_request(p, c[i].worker, 1, &err) == SCHED_OK;
+    }
+    test_condf(ok && sz[0] == 38 && sz[1] == 13 && sz[2] == 20 && sz[3] == 7,
+               "policy: wf weighs by V_i: 38, 13, 20, 7 (got %ld, %ld, %ld, %ld)",
+               sz[0], sz[1], sz[2], sz[3]);
+    test_cond("policy: wf after the start: speed refused",
+              policy_set_speed(p, 0, 2, &err) == SCHED_EINVAL);
+    policy_free(p);
+
+    /* AF through the policy and directly, with the same measurements. */
+    sched_config_init(&cfg, &sched_af, 1000, 2);
+    p = policy_new(&cfg, 2, &err);
+    sched *s = make("af", 1000, 2, 2, NULL);
+    long start;
+    policy_request(p, 0, 1, &err);
+    policy_request(p, 1, 1, &err);
+    policy_start(p, &err);
+    ok = 1;
+    for (int i = 0; i < 2; i++) {
+        policy_chunk pc;
+        ok &= policy_assign(p, &pc, &err) == 1 && pc.size == sched_next(s, 1, &start);
+        ok &= policy_done_w(p, pc.worker, pc.id, 1.0, &err) == SCHED_OK;
+    }
+    sched_request m0 = {0, 1, 0.002, 0.001, 250, 500}, m1 = {1, 1, 0.004, 0.0005, 250, 250};
+    ok &= policy_request_m(p, &m0, &err) == SCHED_OK && policy_request_m(p, &m1, &err) == SCHED_OK;
+    for (int i = 0; i < 2; i++) {
+        policy_chunk pc;
+        ok &= policy_assign(p, &pc, &err) == 1;
+        long want = sched_next_w(s, pc.worker == 0 ? &m0 : &m1, &start);
+        test_condf(ok && pc.size == want, "policy: af's chunk %d fed the worker's "
+                   "measurement: %ld (direct: %ld)", i + 3, pc.size, want);
+    }
+    sched_request bad = {0, 1, -1, NAN, 4, 1};
+    policy_done(p, 0, 2, &err);
+    test_condf(policy_request_m(p, &bad, &err) == SCHED_EINVAL && strstr(err.msg, "mu=-1"),
+               "policy: a measurement with mu = -1 refused, naming it ('%s')", err.msg);
+    sched_request none = {0, 1, -5, -5, 0, -5};
+    test_cond("policy: n = 0: the other fields ignored",
+              policy_request_m(p, &none, &err) == SCHED_OK);
+    sched_free(s);
+    policy_free(p);
+}
+
 int main(void)
 {
     test_wf();
@@ -525,5 +685,8 @@ int main(void)
     test_af();
     test_properties();
     test_driver();
+    test_meas();
+    test_dtss_m();
+    test_policy_feed();
     return test_report();
 }

@@ -33,16 +33,18 @@ static int probe_mode(const char *backend)
 #define WORK_PER_LOOK (1L << 22)
 
 /* Row y into counts, in spans of 'span' pixels, asking before each whether
- * to stop. 0, or -1 when the run is over for this worker (the master
+ * to stop, and its cost told to the library. 0, or -1 when the run is over for this worker (the master
  * exited: dtss_worker_next says so). */
 static int compute_row(dtss_worker *w, const mandel_params *p, int y, uint32_t *counts,
                        int span)
 {
+    uint64_t cost = 0;
     for (int x = 0; x < p->width; x += span) {
         if (dtss_worker_cancelled(w))
             return -1;
-        mandel_span(p, y, x, p->width - x > span ? x + span : p->width, counts + x);
+        cost += mandel_span(p, y, x, p->width - x > span ? x + span : p->width, counts + x);
     }
+    dtss_worker_cost(w, (double)cost);      /* the row's cost: dtss-m's rates */
     return 0;
 }
 
