@@ -48,7 +48,7 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
               $(BIN)/test_matrix
 # The test programs' scripts, run by make test after $(TESTS), in this order
 # (the emulated cluster's last: they take longest).
-TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/golden.sh \
+TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/league.sh tests/golden.sh \
               tests/dag.sh tests/pvm.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
               tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \
               tests/coordinator_cluster.sh tests/real.sh tests/reproduce.sh tests/fuzz.sh \
@@ -187,7 +187,7 @@ $(BUILD)/heat/pvm.o: CFLAGS += -Iruntime
 
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag \
-        reproduce-heymann reproduce-yoon run \
+        reproduce-heymann reproduce-yoon league run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -210,7 +210,7 @@ all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
-	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && \
+	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && BIN=$(BIN) tests/bench_league.sh && \
 	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_cluster.sh
 
 # The values users give on make's command line (REPS, GRAPHS, SCHEME, LOAD,
@@ -258,6 +258,13 @@ reproduce-yoon: deps
 	@BIN=$(abspath $(BIN)) scripts/reproduce-yoon $(if $(filter 1,$(QUICK)),--quick) \
 	    $${MAKE_RUNS:+--runs "$$MAKE_RUNS"}
 
+# The league: every scheme x scenario x link, simulated and emulated, against
+# the ideal -> results/league.md, league.png, league/ (also a part of
+# reproduce-tables). QUICK=1: a small version; SIM=1: the simulator only.
+league: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) QUICK=$(QUICK) scripts/league $(if $(filter 1,$(SIM)),--sim-only)
+
 # One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
 # (HOSTFILE= given: that cluster, refusing another that is up; ARGS: words for
 # bin/coordinator, split at blanks).
@@ -304,6 +311,7 @@ help:
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
 	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N]"
+	@echo "make league           every scheme x scenario x link against the ideal into results/league.md [QUICK=1] [SIM=1]"
 	@echo "make reproduce-yoon   Yoon et al. Figures 4-9, task model and heat on PVM into results/yoon/ [QUICK=1] [RUNS=N]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"

@@ -99,7 +99,9 @@ dtss_master *dtss_master_new(void);
 /* Sets option 'name' (as on the command line, without "--") to 'value'
  * (NULL for the flags include-self and acp-int). The options:
  *   scheme NAME       dtss (default), tss, gss, fss, css, pss, qss, ess, rss,
- *                     or tree (Tree-Scheduling)
+ *                     wf, awf-b, awf-c, awf-d, awf-e, af (fed the workers'
+ *                     measured times), dtss-m (ours: DTSS sized by the
+ *                     workers' measured rates), or tree (Tree-Scheduling)
  *   PARAM VALUE       a parameter of the scheme (F, L, k, alpha, delta, cn;
  *                     bin/chunks --help says which scheme takes which), and
  *   min N             the minimum chunk size

@@ -16,7 +16,8 @@ typedef struct option_def {
 
 static const option_def options[] = {
     {"scheme", 1, "NAME      dtss (default), tss, gss, fss, css, pss, qss, ess, rss,\n"
-                  "                       or tree (Tree-Scheduling)"},
+                  "                       wf, awf-b, awf-c, awf-d, awf-e, af, dtss-m (ours:\n"
+                  "                       DTSS sized by measured rates), or tree (Tree-Scheduling)"},
     {"min", 1, "N            minimum chunk size (default 1)"},
     {"iterations", 1, "N     the loop's iterations"},
     {"sample", 1, "R         pseudo-uniform sampling frequency (1 = off)"},

@@ -133,6 +133,16 @@ check "yoon/netpipe.csv: the fit C_t = a + b m" $?
 grep -q "^Emulated against simulated time: [0-9]*% apart" "$R/yoon/table.md"
 check "yoon/table.md: the task model beside the simulator" $?
 
+# Part 1e, the league (quick: every scheme on the simulator, four schemes on
+# Table 1 dedicated and loaded on the emulated cluster).
+for f in league.md league.png league/sim.csv league/emu.csv league/sweep-R.png league/sweep-P.png; do
+    [ -s "$R/$f" ]; check "results/$f exists (part 1e)" $?
+done
+n=$(awk -F, 'NR > 1 && $1 == "emu" && $5 > 0 && $9 > 0 { n++ } END { print n + 0 }' "$R/league/emu.csv")
+[ "$n" = 8 ]; check "league/emu.csv: 4 schemes x 2 scenarios emulated, each a finish and chunks (got $n)" $?
+grep -q "^- Emulated within 3% of simulated on the Xu scenarios: " "$R/league.md"
+check "league.md: emulated beside simulated" $?
+
 # Part 2, the simulator.
 for f in sim-xu.md diaz/README.md diaz/table1.md diaz/table2.md diaz/table2.csv \
          diaz/fig2-qss.png diaz/fig3-ess.png diaz/fig4-rss.png diaz/fig5-speedup.png; do
