@@ -37,8 +37,14 @@
  *
  *   A_i' = r_i (sum_j A_j) / (sum_j r_j)     over the measured workers j
  *
- * where r_i is the rate worker i delivered over its latest chunk
- * (sched_request.rate, sched/meas.h): cost units per second when the
+ * where r_i is the rate worker i delivered over its chunks since the plan
+ * (the start or the last re-plan): the cost units of those chunks over their
+ * seconds, summed from each request's rate, mean time and iterations
+ * (sched_request.rate, mu, n: sched/meas.h). Over all of them, not the
+ * latest alone: on the emulated cluster a chunk short enough to fit in its
+ * host's CPU quota runs at a whole core's speed and looked 4 times faster
+ * than its host (docs/cluster.md); a re-plan, which follows a change of
+ * the reported loads, starts the sums afresh. Cost units per second when the
  * application tells the runtime what its iterations cost (dtss_worker_cost;
  * Mandelbrot's workers count the escape loop's steps), so the rate is the
  * host's speed under its load as the worker really got it; iterations per
@@ -89,7 +95,7 @@ static int replan(void *state, long remaining, double acp_total, sched_err *err)
 
 /* ---- dtss-m: DTSS with measured power (ours, see the top) ---------------- */
 
-typedef struct { double acp, rate; } dtssm_worker;
+typedef struct { double acp, cost, time; } dtssm_worker;
 typedef struct { dtss_state d; int P; dtssm_worker w[]; } dtssm_state;
 
 static int init_m(void *state, const sched_config *cfg, sched_err *err)
@@ -106,16 +112,19 @@ static double next_w_m(void *state, long remaining, const sched_request *rq)
     if (rq->worker != SCHED_ANY_WORKER) {
         dtssm_worker *x = &s->w[rq->worker];
         x->acp = acp;
-        if (rq->n > 0 && rq->rate > 0 && isfinite(rq->rate))
-            x->rate = rq->rate;
-        if (x->rate > 0) {
+        double t = rq->mu * (double)rq->n;
+        if (rq->n > 0 && rq->rate > 0 && isfinite(rq->rate) && t > 0 && isfinite(t)) {
+            x->cost += rq->rate * t;
+            x->time += t;
+        }
+        if (x->time > 0) {
             double A = 0, r = 0;
             for (int j = 0; j < s->P; j++)
-                if (s->w[j].rate > 0) {
+                if (s->w[j].time > 0) {
                     A += s->w[j].acp;
-                    r += s->w[j].rate;
+                    r += s->w[j].cost / s->w[j].time;
                 }
-            acp = x->rate * A / r;
+            acp = x->cost / x->time * A / r;
         }
     }
     return next(&s->d, remaining, acp);
@@ -128,7 +137,10 @@ static double next_m(void *state, long remaining, double acp)
 
 static int replan_m(void *state, long remaining, double acp_total, sched_err *err)
 {
-    return replan(&((dtssm_state *)state)->d, remaining, acp_total, err);
+    dtssm_state *s = state;
+    for (int j = 0; j < s->P; j++)
+        s->w[j].cost = s->w[j].time = 0;
+    return replan(&s->d, remaining, acp_total, err);
 }
 
 const sched_type sched_dtss_m = {

@@ -606,6 +606,27 @@ static void test_dtss_m(void)
     test_cond("dtss-m re-plans as dtss", sched_replan(m, 3, NULL) == SCHED_OK);
     sched_free(d);
     sched_free(m);
+
+    /* A worker's rate is summed over its chunks since the plan, not its
+     * latest: worker 1 delivers 20 units/s (20 in 1 s); worker 0 first 10
+     * units in 0.1 s (A' = 100 x 2 / 120 = 5/3), then 10 in 0.9 s: 20 in 1 s
+     * in all, as worker 1, so A' = 1 (its latest alone, 11.1/s, would give
+     * 0.71). The chunks are dtss's with A_i = 1, 1, 5/3, 1. */
+    d = make("dtss", 1000, 2, 2, NULL);
+    m = make("dtss-m", 1000, 2, 2, NULL);
+    sched_request q[4] = {{0, 1, NAN, NAN, 0, 0}, {1, 1, 0.1, 0, 10, 20},
+                          {0, 1, 0.01, 0, 10, 100}, {0, 1, 0.09, 0, 10, 10 / 0.9}};
+    const double want[4] = {1, 1, 5.0 / 3, 1};
+    same = 1;
+    for (int i = 0; i < 4; i++) {
+        cm = sched_next_w(m, &q[i], &sm);
+        cd = sched_next(d, want[i], &sd);
+        same &= cm == cd;
+    }
+    test_condf(same, "dtss-m: rates summed over the chunks since the plan (last chunk "
+               "%ld, dtss with A_i = 1: %ld)", cm, cd);
+    sched_free(d);
+    sched_free(m);
 }
 
 /* The policy feeds the schemes (sched/policy.c): WF weighs by the speeds
