@@ -1,6 +1,5 @@
 /* wire.c: packing, sending and unpacking the master-worker messages
  * (wire.h). Every PVM call's result is checked. */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <pvm3.h>
 
 #include "wire.h"
+#include "sched/meas.h"
 
 extern char *pvm_errlist[];
 extern int pvm_nerr;
@@ -541,9 +541,8 @@ int wire_unpack_request(wire_request *r, char *msg, size_t len)
                         .mu = d[2], .sigma = d[3], .n = n, .rate = d[4]};
     if (r->Q < 0 || !(r->A >= 0) || (unsigned)r->hello > 1 || (unsigned)r->has_result > 1)
         return malformed(msg, len, "REQUEST with Q = %d, A = %g", r->Q, r->A);
-    if (r->n < 0 || (r->n > 0 && (!(r->mu >= 0) || !isfinite(r->mu) || !(r->rate >= 0) ||
-                                  !isfinite(r->rate) ||
-                                  !(isnan(r->sigma) || (r->sigma >= 0 && isfinite(r->sigma))))))
+    if (!sched_meas_ok(&(sched_request){.mu = r->mu, .sigma = r->sigma, .n = r->n,
+                                         .rate = r->rate}))
         return malformed(msg, len, "REQUEST with mu = %g, sigma = %g, rate = %g over %ld "
                          "iterations", r->mu, r->sigma, r->rate, r->n);
     if (r->hello) {

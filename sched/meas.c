@@ -24,6 +24,17 @@ void sched_meas_add(sched_meas *m, double seconds, long iterations, double cost)
     m->time += t;
 }
 
+static int finite_time(double t)
+{
+    return t >= 0 && isfinite(t);
+}
+
+int sched_meas_ok(const sched_request *rq)
+{
+    return rq->n == 0 || (rq->n > 0 && finite_time(rq->mu) && finite_time(rq->rate) &&
+                          (isnan(rq->sigma) || finite_time(rq->sigma)));
+}
+
 void sched_meas_get(const sched_meas *m, sched_request *rq)
 {
     rq->n = m->n;

@@ -38,6 +38,11 @@ void sched_meas_clear(sched_meas *m);
  * negative time, from a clock stepped back, counts as 0) and cost 'cost'
  * units (NAN or < 0: unknown, counted as one unit an iteration). */
 void sched_meas_add(sched_meas *m, double seconds, long iterations, double cost);
+/* Whether rq's measurement can be taken: n = 0 (nothing measured: mu,
+ * sigma and rate are not looked at), or n > 0 with mu and rate finite and
+ * >= 0 and sigma that too or NAN (below two iterations). 1 or 0. The policy
+ * and the wire check every request with it. */
+int sched_meas_ok(const sched_request *rq);
 /* Fills rq's mu, sigma, n and rate: NAN, NAN, 0, 0 with no sample; sigma
  * NAN with one iteration; rate 0 when no time passed. */
 void sched_meas_get(const sched_meas *m, sched_request *rq);

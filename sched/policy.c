@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sched_impl.h"
+#include "meas.h"
 #include "policy.h"
 
 typedef policy_range range;
@@ -72,7 +73,7 @@ policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
     p->n = p->live = p->unreported = nworkers;
     p->I = cfg->I;
     p->dtss = cfg->type && cfg->type->replan != NULL;
-    p->adaptive = cfg->type && (cfg->type->next_w || cfg->type->done);
+    p->adaptive = sched_type_fed(cfg->type);
     p->by_speed = cfg->type && cfg->type->by_speed;
     p->w = calloc((size_t)nworkers, sizeof *p->w);
     p->queue = calloc((size_t)nworkers, sizeof *p->queue);
@@ -190,8 +191,7 @@ int policy_set_speed(policy *p, int w, double V, sched_err *err)
 int policy_request_m(policy *p, const sched_request *rq, sched_err *err)
 {
     int w = rq->worker;
-    double acp = rq->acp, mu = rq->mu, sigma = rq->sigma, rate = rq->rate;
-    long n = rq->n;
+    double acp = rq->acp;
     if (w < 0 || w >= p->n)
         return sched_fail(err, SCHED_EINVAL, "policy: no worker %d", w);
     pworker *x = &p->w[w];
@@ -200,17 +200,15 @@ int policy_request_m(policy *p, const sched_request *rq, sched_err *err)
     if (x->waiting)
         return sched_fail(err, SCHED_EINVAL,
                           "policy: worker %d already has a request queued", w);
-    if (n < 0 || (n > 0 && (!(mu >= 0) || !isfinite(mu) || !(rate >= 0) ||
-                            !isfinite(rate) ||
-                            !(isnan(sigma) || (sigma >= 0 && isfinite(sigma))))))
+    if (!sched_meas_ok(rq))
         return sched_fail(err, SCHED_EINVAL, "policy: worker %d's measurement "
                           "mu=%g sigma=%g n=%ld rate=%g: times and rate >= 0 over "
-                          "n >= 0 iterations", w, mu, sigma, n, rate);
+                          "n >= 0 iterations", w, rq->mu, rq->sigma, rq->n, rq->rate);
     /* The other schemes know nothing of loads: every able worker counts as
      * A_i = 1 (the weighted ones: V_i), for the queue order as for the
      * chunk size. */
     set_power(p, w, acp > 0 ? (p->dtss ? acp : p->by_speed ? x->speed : 1.0) : 0);
-    if (n > 0)                              /* no chunk since: keep the last */
+    if (rq->n > 0)                          /* no chunk since: keep the last */
         x->meas = *rq;
     if (!x->reported) {
         x->reported = 1;

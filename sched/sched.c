@@ -225,6 +225,11 @@ int sched_replan(sched *s, double acp_total, sched_err *err)
     return s->type->replan(s->state, s->remaining, acp_total, err);
 }
 
+int sched_type_fed(const sched_type *T)
+{
+    return T && (T->next_w || T->done);
+}
+
 long sched_remaining(const sched *s) { return s->remaining; }
 long sched_steps(const sched *s) { return s->steps; }
 const sched_type *sched_get_type(const sched *s) { return s->type; }

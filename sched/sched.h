@@ -129,6 +129,11 @@ extern const sched_type sched_pss, sched_css, sched_gss, sched_tss, sched_fss,
     sched_qss, sched_ess, sched_rss, sched_dtss, sched_wf, sched_awf_b,
     sched_awf_c, sched_awf_d, sched_awf_e, sched_af, sched_dtss_m;
 
+/* Whether scheme T takes measurements (next_w or done: the adaptive ones
+ * and dtss-m), so that its caller must time each iteration and report each
+ * chunk (sched/meas.h, sched_done). */
+int sched_type_fed(const sched_type *T);
+
 /* Finds a scheme by name (case-insensitive). On an unknown name returns NULL
  * and sets err to SCHED_ENOENT with the list of valid names. */
 const sched_type *sched_type_find(const char *name, sched_err *err);

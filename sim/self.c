@@ -146,9 +146,10 @@ static int on_report(run *r, const event *ev, double t)
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
         return sim_fail(r, "out of memory for the run record");
     int replans = policy_replans(r->p);
-    if (r->w[w].dead ||
-        policy_request_m(r->p, &(sched_request){w, ev->A, ev->meas.mu, ev->meas.sigma,
-                                                ev->meas.n, ev->meas.rate}, NULL) != 0)
+    sched_request rq = ev->meas;
+    rq.worker = w;
+    rq.acp = ev->A;
+    if (r->w[w].dead || policy_request_m(r->p, &rq, NULL) != 0)
         return 0;
     if (policy_replans(r->p) > replans &&
         record_replan(r->rec, t, policy_alive(r->p), policy_power(r->p)) != 0)
@@ -206,7 +207,7 @@ int sim_self(run *r)
             if (x->dead)
                 break;
             ev.t_recv = ev.t_start = ev.t;
-            if (r->c->sched.type->next_w || r->c->sched.type->done)
+            if (sched_type_fed(r->c->sched.type))
                 ev.t_end = timed(r, x->h, &ev);
             else
                 ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
