@@ -40,7 +40,7 @@ SIM_LIB    := $(BUILD)/libsim.a
 DAG_LIB    := $(BUILD)/libdag.a
 MATRIX_LIB := $(BUILD)/libmatrix.a
 
-PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator $(BIN)/integral \
+PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator $(BIN)/integral $(BIN)/loop \
               $(BIN)/tabulate $(BIN)/record $(BIN)/sim $(BIN)/stats \
               $(BIN)/dagsched $(BIN)/daggen $(BIN)/dagexp $(BIN)/matrix
 TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/test_sim \
@@ -49,7 +49,7 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
 # The test programs' scripts, run by make test after $(TESTS), in this order
 # (the emulated cluster's last: they take longest).
 TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/league.sh tests/golden.sh \
-              tests/dag.sh tests/pvm.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
+              tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
               tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \
               tests/coordinator_cluster.sh tests/real.sh tests/reproduce.sh tests/fuzz.sh \
               tests/fuzz_argv.sh
@@ -385,6 +385,10 @@ $(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB)
 $(BIN)/integral: $(call obj,examples/integral.c) $(DTSS_LIB)
 $(BIN)/integral: LIBS += -lpvm3
 $(BUILD)/examples/integral.o: CFLAGS += -Iruntime
+# bin/loop: Xu Fig. 1's synthetic loops on PVM, costed by the simulator's
+# workload (sim/workload.c: one implementation of the costs).
+$(BIN)/loop: $(call obj,examples/loop.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(DTSS_LIB)
+$(BIN)/loop: LIBS += -lpvm3
 
 $(BIN)/%:
 	@mkdir -p $(dir $@)

@@ -225,7 +225,9 @@ const char *dtss_master_host(const dtss_master *m, int i);
 double dtss_master_speed(const dtss_master *m, int i);
 
 /* A workload field of the run record's run line (key=value: letters,
- * digits, '_', '-', '.'; the value without commas or line breaks). */
+ * digits, '_', '-', '.'; the value without commas or line breaks). Set at
+ * any time before dtss_master_write_record: fields set before
+ * dtss_master_start are kept. */
 int dtss_master_field(dtss_master *m, const char *key, const char *value);
 /* Writes the run record (CSV, docs/runtime.md "The run record") to path
  * ("-": stdout), whole or not at all: into a new file beside path, renamed

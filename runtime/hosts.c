@@ -31,11 +31,17 @@ int hosts_choose(dtss_master *m)
     }
     double *speed = malloc(sizeof *speed * (size_t)n);
     m->w = calloc((size_t)n, sizeof *m->w);
+    /* the workload's fields the application set before the start stay */
+    rec_field fields[RECORD_MAX_FIELDS];
+    int nfields = m->rec.nfields;
+    memcpy(fields, m->rec.fields, sizeof fields);
     if (!speed || !m->w || record_init(&m->rec, n) != 0) {
         free(pick);
         free(speed);
         return master_fail(m, DTSS_ENOMEM, "out of memory for %d workers", n);
     }
+    memcpy(m->rec.fields, fields, sizeof fields);
+    m->rec.nfields = nfields;
     m->nw = n;
     for (int k = 0; k < n; k++) {
         const struct pvmhostinfo *h = &v.hi[pick[k]];

@@ -4,7 +4,7 @@
 # simulator (and 1.05 on the emulated cluster) on every scenario and both
 # link kinds, and emulated within 3% of simulated on the Xu scenarios.
 # Runs scripts/league --sim-only (about 10 s); BENCH_EMU=1: the whole
-# league, the emulated cluster too (about 15 min, needs root).
+# league, the emulated cluster too (about 10 min, needs root).
 set -u
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)

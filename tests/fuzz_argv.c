@@ -38,7 +38,7 @@
 #include "sched/parse.h"
 
 static const char *const programs[] = {
-    "chunks", "mandel", "coordinator", "worker", "integral", "tabulate", "record",
+    "chunks", "mandel", "coordinator", "worker", "integral", "loop", "tabulate", "record",
     "sim", "stats", "dagsched", "daggen", "dagexp", "matrix", "pooltrace", "thin",
     "thin-images", "thin-pool", "yoon-plan", "netpipe", "heat", "yoon-tasks",
     "yoon-sim", NULL

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$BIN/fuzz_argv" "$BIN" 60 1 3 >"$tmp/out" 2>&1
 rc=$?
 cat "$tmp/out"
-for p in chunks mandel coordinator worker integral tabulate record sim stats dagsched \
+for p in chunks mandel coordinator worker integral loop tabulate record sim stats dagsched \
          daggen dagexp matrix pooltrace thin thin-images thin-pool yoon-plan netpipe heat yoon-tasks \
          yoon-sim; do
     line=$(awk -v p="$p" '$1 == p' "$tmp/out")

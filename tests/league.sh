@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 run "league --help" 0 "every self-scheduling scheme" "$REPO/scripts/league" --help
 run "league: an unknown argument refused, named" 2 "unknown argument '--bogus'" \
     "$REPO/scripts/league" --bogus
-run "league: SIZE=12x refused, named" 2 "SIZE/MAXITER '12x'" \
+run "league: SIZE=12x refused, named" 2 "SIZE/WIDTH/MAXITER '12x'" \
     env SIZE=12x BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad"
 [ ! -e "$tmp/bad/league.md" ]; check "league: nothing written after bad input" $?
 

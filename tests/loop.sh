@@ -1,0 +1,90 @@
+#!/bin/sh
+# loop.sh: bin/loop, Xu Fig. 1's synthetic loops on PVM (examples/loop.c):
+# clear errors; --sequential's units are the simulator's costs of the same
+# workload line (the conditional loop's draws included: bin/sim on one host
+# of speed 1 finishes at the loop's total); on a private one-host virtual
+# machine every kind under several schemes covers each iteration once, with
+# the bytes asked for. Starts its own pvmd (own PVM_TMP) and halts it.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+tmp=$(mktemp -d /tmp/dtss-looptest.XXXXXX)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pvmlib.sh"
+cleanup() {
+    pvm_down
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+export PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/pvm"    # (no pvmd yet)
+
+# ---- errors, no PVM needed ---------------------------------------------------------
+run "--help" 0 "conditional n=N lo=A hi=B p=P" "$BIN/loop" --help
+run "no workload: said how" 2 "no loop: -w WORKLOAD" "$BIN/loop"
+run "an image is not a synthetic loop" 2 "workload 'mandel size=30': bin/loop runs uniform" \
+    "$BIN/loop" -w "mandel size=30"
+run "a bad cost: named" 2 "cost=-1 must be > 0" "$BIN/loop" -w "uniform n=10 cost=-1"
+run "a bad key value: named" 2 "from=x is not a number" "$BIN/loop" -w "increasing n=10 from=x to=3"
+run "--result-bytes below 8: named" 2 "result-bytes '4' must be an integer in 8..1048576" \
+    "$BIN/loop" -w "uniform n=10 cost=1" -b 4
+run "--seed out of range: named" 2 "seed '-3'" "$BIN/loop" -w "uniform n=10 cost=1" --seed -3
+run "an unknown option: named" 2 "unknown option '--bogus'" "$BIN/loop" --bogus
+run "an unknown scheme: the valid ones" 2 "unknown scheme 'nosuch'" \
+    "$BIN/loop" -w "uniform n=10 cost=1" -s nosuch
+run "a stray argument: named" 2 "unexpected argument 'extra'" "$BIN/loop" -w "uniform n=10 cost=1" extra
+run "no pvmd: one clear line" 1 "no PVM daemon" "$BIN/loop" -w "uniform n=10 cost=1" --local 1 -q
+
+# ---- the costs: the simulator's, iteration by iteration ---------------------------
+# Known answers worked by hand: uniform 10 x 1000 = 10000 units; increasing
+# from 100 to 300 over n = 3: 100, 200, 300 = 600 (sim/workload.c: the linear
+# kinds run from 'from' at i = 0 to 'to' at i = n - 1).
+run "uniform: 10 x 1000 units" 0 "10000 units" "$BIN/loop" -w "uniform n=10 cost=1000" --sequential
+run "increasing 100..300, n = 3: 600 units" 0 "increasing n=3 from=100 to=300, 600 units" \
+    "$BIN/loop" -w "increasing n=3 from=100 to=300" --sequential
+run "--sequential prints its seconds" 0 "^sequential seconds [0-9.]* (" \
+    "$BIN/loop" -w "uniform n=10 cost=1000" --sequential
+# The conditional loop's total against bin/sim's for the same line and seed.
+printf 'host h speed=1\nlink * * latency=0 bandwidth=1e300\n' >"$tmp/one.plat"
+for seed in 1 7; do
+    wl="conditional n=500 lo=1 hi=10 p=0.5"
+    printf 'platform %s\nworkload %s\nscheme gss\nseed %s\n' "$tmp/one.plat" "$wl" "$seed" >"$tmp/one.scn"
+    "$BIN/sim" "$tmp/one.scn" -r "$tmp/one.csv" -q >/dev/null 2>&1
+    simt=$("$BIN/record" "$tmp/one.csv" run finish 2>/dev/null)
+    units=$("$BIN/loop" -w "$wl" --seed "$seed" --sequential | sed -n 's/.*, \([0-9.e+]*\) units$/\1/p')
+    [ -n "$simt" ] && [ -n "$units" ] && awk -v a="$simt" -v b="$units" 'BEGIN { exit !(a == b && a > 500 && a < 5000) }'
+    check "conditional, seed $seed: bin/loop's $units units = bin/sim's finish $simt on one host of speed 1" $?
+done
+u1=$("$BIN/loop" -w "conditional n=500 lo=1 hi=10 p=0.5" --sequential | sed -n 's/.*, \([0-9.e+]*\) units$/\1/p')
+u7=$("$BIN/loop" -w "conditional n=500 lo=1 hi=10 p=0.5" --seed 7 --sequential | sed -n 's/.*, \([0-9.e+]*\) units$/\1/p')
+[ -n "$u1" ] && [ "$u1" != "$u7" ]; check "the seed changes the conditional loop's draws ($u1 vs $u7)" $?
+
+# ---- on a private virtual machine -----------------------------------------------
+pvm_up "$tmp" "$BIN"
+check "private pvmd started (pid $pvmd_pid)" $?
+cd "$tmp" || exit 1
+# covers REC N: every iteration 0..N-1 in exactly one done chunk
+covers() {
+    "$BIN/record" "$1" chunk start,size,done | awk -F, -v n="$2" '
+        $3 == 1 { for (i = $1; i < $1 + $2; i++) { if (seen[i]++) exit 1; k++ } }
+        END { exit !(k == n) }'
+}
+for wl in "uniform n=200 cost=20000" "increasing n=300 from=1000 to=60000" \
+          "decreasing n=300 from=60000 to=1000" "conditional n=250 lo=2000 hi=40000 p=0.3"; do
+    kind=${wl%% *}
+    for s in dtss tss af dtss-m tree; do
+        rm -f r.csv
+        timeout 120 "$BIN/loop" -w "$wl" -s "$s" -R 4 --local 3 -b 64 -r r.csv >out.txt 2>&1
+        rc=$?
+        n=$(echo "$wl" | sed 's/.*n=\([0-9]*\).*/\1/')
+        [ "$rc" = 0 ] && grep -q "^$s: W1 .* Finish [0-9.]* Imbalance" out.txt && covers r.csv "$n"
+        check "$kind under $s, 3 workers: done, summary line, each of the $n iterations once (exit $rc: $(head -c 200 out.txt))" $?
+    done
+done
+grep -q "^run,tree,.*,result_bytes=64$" r.csv; check "the record's run line names the result bytes (set before the start)" $?
+# dtss-m sizes by the rates the workers measure: they told the cost of what they did.
+rm -f r.csv
+timeout 120 "$BIN/loop" -w "increasing n=400 from=1000 to=60000" -s dtss-m --local 2 -r r.csv -q >out.txt 2>&1
+[ $? = 0 ] && covers r.csv 400 && grep -q "^run,dtss-m,2,400,.*,result_bytes=8$" r.csv
+check "dtss-m, 2 workers: each iteration once, the record's run line" $?
+finish
