@@ -61,15 +61,29 @@ n=$(awk 'END { print NR - 1 }' "$O/league/sweep-P.csv"); [ "$n" = 30 ]
 check "league: sweep-P has 3 loops x 5 P x 2 schemes ($n)" $?
 # The ideal with the results' transfer: at 1 GB/s within 1% of the ideal; at
 # 10 Mbit/s above it (the t1-ded image's results alone take B / (P bw)).
-head -n 1 "$O/league/sim.csv" | grep -q ',ideal_tx,ratio_tx$'
-check "league: sim.csv has ideal_tx and ratio_tx" $?
+head -n 1 "$O/league/sim.csv" | grep -q ',ideal_tx,ratio_tx,loss_gaps,loss_tail,loss_speed$'
+check "league: sim.csv has ideal_tx, ratio_tx and the loss's three parts" $?
+# The loss's parts add up to finish / ideal exactly (they split F S - W),
+# the speed part is 0 in the simulator (a host computes at its speed), none
+# is below 0 but speed, and mid-run they are not split.
+awk -F, 'NR > 1 && $3 != "midrun" { d = 1 + $12 + $13 + $14 - $7
+        if (d > 2e-3 || d < -2e-3 || $14 > 1e-3 || $14 < -1e-3 || $12 < -1e-3 || $13 < -1e-3) { bad = 1; print } }
+    NR > 1 && $3 == "midrun" && $12 != "-" { bad = 1; print }
+    END { exit bad }' "$O/league/sim.csv" >"$tmp/loss"
+check "league: 1 + gaps + tail + speed = finish / ideal, speed 0 simulated ($(head -c 200 "$tmp/loss"))" $?
+# PSS pays its round trips (gaps), CSS on the loaded Table 1 its end (tail).
+awk -F, 'NR > 1 && $2 == "none" && $3 == "t1-ded" && $4 == "pss" { g = $12 }
+    NR > 1 && $2 == "none" && $3 == "t1-load" && $4 == "css" { t = $13 }
+    END { exit !(g > 0.05 && t > 0.5) }' "$O/league/sim.csv"
+check "league: PSS loses to gaps, CSS loaded to its tail" $?
 awk -F, 'NR > 1 && $3 != "midrun" { if ($2 == "none" && ($10 / $6 > 1.01 || $10 / $6 < 0.999)) bad = 1
     if ($2 == "10mbit" && !($10 > $6)) bad = 1 } NR > 1 && $3 == "midrun" && $10 != "-" { bad = 1 }
     END { exit bad }' "$O/league/sim.csv"
 check "league: ideal_tx ~ ideal on unshaped links, above it at 10 Mbit/s, '-' mid-run" $?
 for h in "## On the 10 Mbit/s link, against the ideal with the transfer" \
          "## Best scheme per scenario" "## Targets" "## Simulated, link none" \
-         "## Simulated, link 10mbit" "## When does Xu Table 1's claim hold" "not run"; do
+         "## Simulated, link 10mbit" "## When does Xu Table 1's claim hold" "not run" \
+         "## Where the time goes (unshaped links)"; do
     grep -q "$h" "$O/league.md"; check "league.md: '$h'" $?
 done
 n=$(grep -c '^| \(none\|10mbit\) | ' "$O/league.md"); [ "$n" = 14 ]
