@@ -175,14 +175,14 @@ static double now(void)
 /* --sequential: the loop here, alone. */
 static int sequential(const sim_workload *wl, int quiet)
 {
-    double t0 = now(), sink = 0;
+    volatile double sink = 0;
+    double t0 = now();
     for (long i = 0; i < wl->n; i++)
-        sink += spin(steps(wl, i));
+        sink = sink + spin(steps(wl, i));
     double t = now() - t0;
     if (!quiet)
         printf("loop: %s, %.10g units\n", wl->desc, wl->total);
-    printf("sequential seconds %.6f (%.6g units a second)%s\n", t, wl->total / t,
-           sink == 12345.678 ? " " : "");
+    printf("sequential seconds %.6f (%.6g units a second)\n", t, wl->total / t);
     return 0;
 }
 
@@ -294,8 +294,9 @@ int main(int argc, char **argv)
     int rc = dtss_master_set(m, "iterations", num);
     if (rc == DTSS_OK)
         rc = dtss_master_job(m, text, (size_t)n + 1);
+    snprintf(num, sizeof num, "%ld", bytes);
     if (rc == DTSS_OK)
-        rc = dtss_master_field(m, "result_bytes", (snprintf(num, sizeof num, "%ld", bytes), num));
+        rc = dtss_master_field(m, "result_bytes", num);
     if (rc != DTSS_OK) {
         fprintf(stderr, "loop: %s\n", dtss_master_errmsg(m));
         dtss_master_free(m);
