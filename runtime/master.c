@@ -352,7 +352,14 @@ int dtss_master_write_record(dtss_master *m, const char *path)
     char msg[256];
     if (m->state != M_DONE)
         return master_fail(m, DTSS_EMISUSE, "the run record is written after the run");
-    if (record_write(&m->rec, path, msg, sizeof msg) != 0)
+    /* started=: the wall clock (seconds since the epoch) at the schedule's
+     * start, from which every time of the record counts: what happened
+     * outside the run (a load started by scripts/load --after) can be put
+     * on its clock. */
+    char t0[32];
+    snprintf(t0, sizeof t0, "%.6f", m->rec.t0);
+    if (record_field(&m->rec, "started", t0, msg, sizeof msg) != 0 ||
+        record_write(&m->rec, path, msg, sizeof msg) != 0)
         return master_fail(m, DTSS_EINVAL, "%s", msg);
     return DTSS_OK;
 }

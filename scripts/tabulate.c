@@ -8,6 +8,8 @@
  *     seq SECONDS            the sequential time of the image on one core
  *     host NAME CORES Q      a host, its CPU share in cores, its run-queue
  *                            length with the worker running (1 + loaders)
+ *     delivered NAME CORES   (optional) what the host really delivered in
+ *                            the scenario's runs, in cores (scripts/delivered)
  * Writes PREFIX.md (the tables, the paper's numbers beside ours, a view
  * normalised by the dedicated DTSS finish time, the ideal finish time, and
  * the shape checks with whether each held), PREFIX.csv (the same numbers)
@@ -21,7 +23,9 @@
  * (gsl_stats_mean, gsl_stats_sd: the sample standard deviation, n - 1).
  * A run's Imbalance is max - min of its W_i (record_imbalance). The ideal
  * finish time is the total work over the total available speed:
- * seq / sum over hosts of CORES / Q.
+ * seq / sum over hosts of CORES / Q; with 'delivered' lines also
+ * seq / sum over hosts of their delivered CORES (the ideal of the speeds
+ * the hosts really gave, issue 15).
  *
  * Everything is read and checked first (errors name FILE:LINE, exit 1;
  * usage errors exit 2), then each output file is written by its own step.
@@ -79,7 +83,7 @@ typedef struct cell {           /* one scheme in one scenario */
     const paper_row *paper;
     runrec run[MAXREP];
     int n;
-    double ideal;
+    double ideal, ideal_dlv;    /* promised speeds; delivered (NAN: not given) */
     char hosts[MAXW][256];
     int nw;
     double mean[MAXW + 2], sd[MAXW + 2];    /* W_1..W_nw, finish, imbalance */
@@ -146,15 +150,17 @@ static void read_run(const char *path, runrec *r)
     record_free(&rec);
 }
 
-/* Reads DIR/scenario/info: the ideal finish time. */
-static double read_ideal(const char *dir, const char *scenario)
+/* Reads DIR/scenario/info: the ideal finish time of the promised speeds,
+ * and in *dlv that of the delivered ones (NAN without 'delivered' lines). */
+static double read_ideal(const char *dir, const char *scenario, double *dlv)
 {
     char path[1024], msg[1200];
     snprintf(path, sizeof path, "%s/%s/info", dir, scenario);
     lines in;
     if (lines_open(&in, path, msg, sizeof msg) != 0)
         die("%s", msg);
-    double seq = NAN, speed = 0;
+    double seq = NAN, speed = 0, given = 0;
+    int ndlv = 0;
     char *line, *f[5];
     while ((line = lines_next(&in))) {
         if (lines_blank(line))
@@ -172,15 +178,22 @@ static double read_ideal(const char *dir, const char *scenario)
                 die("%s:%ld: host %s: Q '%s' must be a run-queue length >= 1", path,
                     in.lineno, f[1], f[3]);
             speed += cores / Q;
+        } else if (n == 3 && strcmp(f[0], "delivered") == 0) {
+            if (parse_double(f[2], &cores) != 0 || !(cores > 0))
+                die("%s:%ld: delivered %s: CORES '%s' must be a number > 0", path,
+                    in.lineno, f[1], f[2]);
+            given += cores;
+            ndlv++;
         } else
-            die("%s:%ld: '%.40s': expected 'seq SECONDS' or 'host NAME CORES Q'",
-                path, in.lineno, f[0]);
+            die("%s:%ld: '%.40s': expected 'seq SECONDS', 'host NAME CORES Q' or "
+                "'delivered NAME CORES'", path, in.lineno, f[0]);
     }
     if (lines_error(&in))
         die("%s", in.msg);
     lines_close(&in);
     if (isnan(seq) || !(speed > 0))
         die("%s: needs a 'seq SECONDS' line and 'host NAME CORES Q' lines", path);
+    *dlv = ndlv ? seq / given : NAN;
     return seq / speed;
 }
 
@@ -223,7 +236,7 @@ static void load_cell(cell *c, const char *dir, const paper_row *p)
     c->nw = c->run[0].nw;
     for (int w = 0; w < c->nw; w++)
         memcpy(c->hosts[w], c->run[0].host[w], sizeof c->hosts[w]);  /* both [256] */
-    c->ideal = read_ideal(dir, p->scenario);
+    c->ideal = read_ideal(dir, p->scenario, &c->ideal_dlv);
     double x[MAXREP];
     for (int k = 0; k < c->nw + 2; k++) {
         int m = 0;
@@ -400,19 +413,27 @@ static void md_normalised(FILE *md, const tab *t)
             "Ours divided by our dedicated DTSS finish (%.2f s), the paper's by its "
             "own (%g s): our seconds are not a 1990s workstation's.\n\n"
             "| scheme | case | Finish (ours) | Finish (paper) | Imbalance (ours) | "
-            "Imbalance (paper) | ideal finish | ours / ideal |\n"
-            "|---|---|---|---|---|---|---|---|\n", t->ref, t->pref);
+            "Imbalance (paper) | ideal finish | ours / ideal | ideal, delivered speeds | "
+            "ours / that |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n", t->ref, t->pref);
     for (int i = 0; i < 4; i++) {
         const cell *c = &t->cells[i];
         double fin = c->mean[c->nw], imb = c->mean[c->nw + 1];
-        fprintf(md, "| %s | %s | %.2f | %.2f | %.3f | %.3f | %.2f s | %.2f |\n",
+        fprintf(md, "| %s | %s | %.2f | %.2f | %.3f | %.3f | %.2f s | %.2f |",
                 scheme_label(t, c), scenario_label(c->paper->scenario), fin / t->ref,
                 c->paper->v[4] / t->pref, imb / t->ref, c->paper->v[5] / t->pref,
                 c->ideal, fin / c->ideal);
+        if (isnan(c->ideal_dlv))
+            fprintf(md, " – | – |\n");
+        else
+            fprintf(md, " %.2f s | %.2f |\n", c->ideal_dlv, fin / c->ideal_dlv);
     }
     fprintf(md, "\nIdeal finish time = sequential time of the image on one core / "
             "total available speed (sum over hosts of CPU share / run-queue length), "
-            "from each scenario's `info` file.\n");
+            "from each scenario's `info` file; with the delivered speeds: over the sum of "
+            "what each host really computed a second in the scenario's runs, every scheme's "
+            "(the cost of its finished chunks over the time it spent computing them, "
+            "`scripts/delivered`; – when the `info` file has none).\n");
 }
 
 /* The last chunk's share of the image's work. */
@@ -523,19 +544,23 @@ static void write_csv(const tab *t)
     for (int w = 0; w < t->nw; w++)
         fprintf(csv, ",W%d,W%d_sd", w + 1, w + 1);
     fprintf(csv, ",finish,finish_sd,imbalance,imbalance_sd,finish_norm,ideal,"
-                 "finish_over_ideal\n");
+                 "finish_over_ideal,ideal_delivered,finish_over_ideal_delivered\n");
     for (int i = 0; i < 4; i++) {
         const cell *c = &t->cells[i];
         const char *s = c->paper->scheme, *scen = c->paper->scenario;
         fprintf(csv, "%d,%s,%s,ours,%d", t->table, s, scen, c->n);
         for (int k = 0; k < c->nw + 2; k++)
             fprintf(csv, ",%.4f,%.4f", c->mean[k], c->sd[k]);
-        fprintf(csv, ",%.4f,%.4f,%.4f\n", c->mean[c->nw] / t->ref, c->ideal,
+        fprintf(csv, ",%.4f,%.4f,%.4f", c->mean[c->nw] / t->ref, c->ideal,
                 c->mean[c->nw] / c->ideal);
+        if (isnan(c->ideal_dlv))
+            fprintf(csv, ",,\n");
+        else
+            fprintf(csv, ",%.4f,%.4f\n", c->ideal_dlv, c->mean[c->nw] / c->ideal_dlv);
         fprintf(csv, "%d,%s,%s,paper,", t->table, s, scen);
         for (int k = 0; k < 6; k++)
             fprintf(csv, ",%g,", c->paper->v[k]);
-        fprintf(csv, ",%.4f,,\n", c->paper->v[4] / t->pref);
+        fprintf(csv, ",%.4f,,,,\n", c->paper->v[4] / t->pref);
     }
     close_out(csv, path);
 }
@@ -573,7 +598,8 @@ static void usage(FILE *f)
 "\n"
 "Xu & Chronopoulos Table 1 (TSS, DTSS) or 2 (Tree, DTSS) from the run records\n"
 "DIR/SCENARIO/SCHEME-REP.csv (SCENARIO: dedicated, nondedicated), each\n"
-"scenario described by DIR/SCENARIO/info ('seq SECONDS', 'host NAME CORES Q').\n"
+"scenario described by DIR/SCENARIO/info ('seq SECONDS', 'host NAME CORES Q',\n"
+"optionally 'delivered NAME CORES': the ideal of the speeds really delivered).\n"
 "Writes PREFIX.md (the tables beside the paper's, normalised, the ideal finish\n"
 "times, the expected shapes), PREFIX.csv and PREFIX-runs.csv.\n"
 "  -t, --table 1|2     which table\n"

@@ -128,6 +128,20 @@ rc=$?
 [ $rc = 1 ] && grep -q "host 'no-such-host.invalid' does not resolve" "$tmp/out" && [ ! -e "$tmp/realbad/env" ]
 check "up with a host that does not resolve: fails now, naming it (exit $rc: $(head -c 200 "$tmp/out"))" $?
 run "check: Table 1 quotas, 1/4 each" 0 "w1 *sp=1000 *25.0% of a core" "$cl" check "$here/hostfile"
+# The period: 10 ms, longer so the smallest quota is 5 ms (docs/cluster.md,
+# "CPU quotas: the scale"); a period the user gives is kept down to 1 ms quotas.
+run "check: Table 1's period 20 ms (5 ms quotas)" 0 "w1 *sp=1000 *25.0% of a core (5000 us every 20000 us)" \
+    "$cl" check "$here/hostfile"
+run "check: Table 2's period 45 ms (the 1/9 hosts' quotas 5 ms)" 0 "w4 *sp=6000 *66.7% of a core (30000 us every 45000 us)" \
+    "$cl" check "$here/hostfiles/table2"
+run "check: CLUSTER_PERIOD_US=10000 kept" 0 "w1 *sp=1000 *11.1% of a core (1111 us every 10000 us)" \
+    env CLUSTER_PERIOD_US=10000 "$cl" check "$here/hostfiles/table2"
+run "check: CLUSTER_PERIOD_US=2000 grows to keep 1 ms quotas" 0 "w1 *sp=1000 *11.1% of a core (1000 us every 9000 us)" \
+    env CLUSTER_PERIOD_US=2000 "$cl" check "$here/hostfiles/table2"
+run "CLUSTER_PERIOD_US not a number: named" 2 "CLUSTER_PERIOD_US='20ms' is not a period" \
+    env CLUSTER_PERIOD_US=20ms "$cl" check "$here/hostfile"
+run "CLUSTER_PERIOD_US below 1 ms: named" 2 "CLUSTER_PERIOD_US='999' is not a period" \
+    env CLUSTER_PERIOD_US=999 "$cl" check "$here/hostfile"
 run "check: ep= is the checkout's bin" 0 "ep=$BIN wd=$here" "$cl" check "$here/hostfile"
 run "down when down" 0 "not up" "$cl" down
 run "status when down" 1 "not up" "$cl" status

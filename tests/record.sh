@@ -185,6 +185,24 @@ f=$("$BIN/record" t1/nondedicated/dtss-1.csv run finish)
 grep -q "^1,dtss,nondedicated,t1/nondedicated/dtss-1.csv,.*,$(printf %.4f "$f")," tab-runs.csv
 check "tabulate: a run's finish as in its record ($f)" $?
 grep -q '^| DTSS | Not dedicated | [0-9.]*% | [0-9.]*% | ' tab.md; check "tabulate: the last chunk's share" $?
+grep -q '^| TSS | Dedicated | .* | 1.00 s | [0-9.]* | – | – |$' tab.md
+check "tabulate: no 'delivered' lines, no delivered ideal (–)" $?
+# The ideal of the delivered speeds: seq 1 over 0.2 + 0.3 cores = 2 s
+# (promised: 1 / (0.5 + 0.5) = 1 s), so finish / it is half finish / ideal.
+printf 'delivered w1 0.2\ndelivered w2 0.3\n' >>t1/dedicated/info
+"$BIN/tabulate" --table 1 --dir t1 --costs costs.csv --out tab
+check "tabulate reads 'delivered' lines" $?
+grep -q '^| TSS | Dedicated | .* | 1.00 s | [0-9.]* | 2.00 s | [0-9.]* |$' tab.md
+check "tabulate: the delivered ideal, 2.00 s, beside the promised 1.00 s" $?
+awk -F, '$2 == "tss" && $3 == "dedicated" && $4 == "ours" {
+    r = $(NF - 2) / $NF; exit !($(NF - 1) == "2.0000" && r > 1.99 && r < 2.01) }' tab.csv
+check "tabulate.csv: ideal_delivered 2.0000, finish over it half finish over the ideal" $?
+awk -F, '$3 == "nondedicated" && $4 == "ours" { exit !($(NF - 1) == "" && $NF == "") }' tab.csv
+check "tabulate.csv: a scenario without 'delivered' lines leaves both columns empty" $?
+echo "delivered w3 fast" >>t1/dedicated/info
+run "tabulate: a bad delivered line names FILE:LINE" 1 "t1/dedicated/info:6: delivered w3: CORES 'fast'" \
+    "$BIN/tabulate" --table 1 --dir t1 --out tab
+sed -i '/^delivered/d' t1/dedicated/info
 run "tabulate without --out" 2 "need --table 1|2" "$BIN/tabulate" --table 1 --dir t1
 run "tabulate --table 3" 2 "'3'" "$BIN/tabulate" --table 3 --dir t1 --out tab
 run "tabulate unknown option" 2 "unknown option '--tables'" "$BIN/tabulate" --tables 1

@@ -162,6 +162,26 @@ grep -q "the 600-row image at maxiter 8000 in" "$R/sim-xu.md"
 check "sim-xu.md names this run's image (600 rows, maxiter 8000)" $?
 n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* (one run) ' "$R/sim-xu.md")
 [ "$n" = 8 ]; check "sim-xu.md: 8 cases, simulated beside emulated (got $n)" $?
+# Emulated against simulated (issue 15): each case's difference, the mid-run
+# load simulated when it arrived in each emulated run (its record's started=).
+n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | .* | [-+][0-9.]*% | [0-9]* / [0-9]* |$' "$R/sim-xu.md")
+[ "$n" = 8 ]; check "sim-xu.md: emulated / simulated on the 8 cases (got $n)" $?
+for s in tss dtss; do
+    st=$("$BIN/record" "$R/runs/midrun/$s.csv" run started)
+    la=$(cat "$R/runs/midrun/$s.load_at" 2>/dev/null)
+    # the load was asked for at 30% of the dedicated finish (about 0.3 s here)
+    # and lands a little earlier on the run's clock (its start-up)
+    awk -v st="$st" -v la="$la" 'BEGIN { exit !(st > 1.7e9 && la > 0 && la < 0.5) }'
+    check "midrun $s: started=$st, the load at $la s of the run" $?
+    grep -q "^| $(echo $s | tr a-z A-Z) | [0-9.]* / [0-9.]* | [0-9]* | $la s | [0-9.]* | [0-9.]* | [-+][0-9.]*% |$" "$R/sim-xu.md"
+    check "sim-xu.md: midrun $s simulated with the load at $la s" $?
+done
+grep -q "^Emulated within 3% of simulated (finish) on every Xu case: \*\*[a-z ]*\*\* ([0-9]* of 10; " "$R/sim-xu.md"
+check "sim-xu.md: the target measured over the 10 Xu cases" $?
+n=$(grep -c '^| [A-Za-z]* | [A-Za-z ]* | .* | [0-9.]* s | [0-9.]* | [0-9.]* s | [0-9.]* |$' "$R/table1.md")
+[ "$n" = 4 ]; check "table1.md: the ideal of the delivered speeds on the 4 cases (got $n)" $?
+n=$(grep -c '^delivered w[1-4] 0\.[0-9]*$' "$R/runs/table2/nondedicated/info")
+[ "$n" = 4 ]; check "table2's info: what the 4 hosts delivered (got $n)" $?
 
 # make run's script: one run with a load, its own cluster brought up and down.
 CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --scheme tss --load "w1:3 w2:2" \
