@@ -81,10 +81,10 @@ for wl in "uniform n=200 cost=20000" "increasing n=300 from=1000 to=60000" \
         check "$kind under $s, 3 workers: done, summary line, each of the $n iterations once (exit $rc: $(head -c 200 out.txt))" $?
     done
 done
-grep -q "^run,tree,.*,result_bytes=64$" r.csv; check "the record's run line names the result bytes (set before the start)" $?
+grep -q "^run,tree,.*,result_bytes=64,started=[0-9]*\.[0-9]*$" r.csv; check "the record's run line names the result bytes (set before the start), then started=" $?
 # dtss-m sizes by the rates the workers measure: they told the cost of what they did.
 rm -f r.csv
 timeout 120 "$BIN/loop" -w "increasing n=400 from=1000 to=60000" -s dtss-m --local 2 -r r.csv -q >out.txt 2>&1
-[ $? = 0 ] && covers r.csv 400 && grep -q "^run,dtss-m,2,400,.*,result_bytes=8$" r.csv
+[ $? = 0 ] && covers r.csv 400 && grep -q "^run,dtss-m,2,400,.*,result_bytes=8,started=[0-9]*\.[0-9]*$" r.csv
 check "dtss-m, 2 workers: each iteration once, the record's run line" $?
 finish
