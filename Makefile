@@ -139,6 +139,19 @@ $(BIN)/test_heat: $(call obj,tests/test_heat.c) $(HEAT_LIB) $(SCHED_LIB)
 $(BIN)/test_strips: $(call obj,tests/test_strips.c) $(SCHED_LIB)
 # ---- heat (end)
 
+# ---- readings (begin)
+# Xu & Chronopoulos's claims under every reading of the paper, on the
+# simulator (issue 25): sim/readings.c is bin/readings's main, kept out of
+# libsim.a; the claims are sched/claims.c (libsched.a, bin/tabulate's too).
+SIM_SRC      := $(filter-out sim/readings.c,$(SIM_SRC))
+PROGRAMS     += $(BIN)/readings
+TEST_SCRIPTS += tests/readings.sh
+# The rules below come before 'all': keep 'all' the default goal.
+.DEFAULT_GOAL := all
+
+$(BIN)/readings: $(call obj,sim/readings.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
+# ---- readings (end)
+
 # ---- yoonsim (begin)
 # Yoon et al.'s simulation study, Sec. 4.1 (docs/yoon.md): the engine is
 # sim/lb.c (libsim.a); sim/yoonsim.c is bin/yoon-sim's main, kept out of

@@ -1,5 +1,6 @@
 /* main.c: bin/coordinator, the Mandelbrot set on PVM (Xu & Chronopoulos
- * Sec. 6): the master of a libdtss run whose loop is the image's rows.
+ * Sec. 6): the master of a libdtss run whose loop is the image's rows (or,
+ * with --columns, its columns: the paper does not say which; mandel.h).
  *
  * The runtime (runtime/dtss.h) spawns the workers (bin/worker), hands out
  * the rows by the chosen scheme and gives back each row's counts; this
@@ -29,7 +30,7 @@ static void usage(FILE *f)
 "\n"
 "Computes the Mandelbrot set on the running PVM virtual machine: spawns one\n"
 "worker per host and hands out image rows (in pseudo-uniform order) by a loop\n"
-"self-scheduling scheme. Start PVM first (pvm HOSTFILE, or make cluster-up);\n"
+"self-scheduling scheme (or columns, --columns). Start PVM first (pvm HOSTFILE, or make cluster-up);\n"
 "from the pvm console: spawn -master -> coordinator [options] (-master: on the\n"
 "virtual machine's master host; elsewhere it refuses to share a worker's host).\n"
 "Prints the paper's summary line: W1..Wn (each worker's time until its last\n"
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 "  -S, --size N         image width and height (default %d)\n"
 "  -W, --width N / -H, --height N\n"
 "  -m, --maxiter N      maximum iterations per pixel (default %u)\n"
+"      --columns        the loop over the image's columns, not its rows (the\n"
+"                       same image; the paper does not say which it used)\n"
 "output:\n"
 "  -o, --out FILE       the image as PGM (default image.pgm; 'none' for none)\n"
 "  -r, --record FILE    the run record, CSV (default run.csv; 'none')\n"
@@ -66,29 +69,32 @@ static void usage(FILE *f)
 
 #define fail(...) parse_fail("coordinator", __VA_ARGS__)
 
-/* The image being assembled. */
+/* The image being assembled: its lines (rows, or columns) are the loop's
+ * iterations. */
 typedef struct image {
     mandel_params p;
-    uint32_t *counts;
-    char *row_done;
-    long rows_done;
+    uint32_t *counts;       /* row-major, whatever the loop */
+    uint32_t *line;         /* one line's counts */
+    char *row_done;         /* by line */
+    long rows_done;         /* lines in */
 } image;
 
-/* Stores a piece (rows [start, start + size)); -1 if its bytes are not
- * those rows' counts, or a row came twice. */
+/* Stores a piece (lines [start, start + size)); -1 if its bytes are not
+ * those lines' counts, or a line came twice. */
 static int store(image *im, const dtss_piece *pc)
 {
-    const size_t W = (size_t)im->p.width;
-    if (pc->start < 0 || pc->size > im->p.height - pc->start ||
-        pc->len != (size_t)pc->size * W * 4)
+    const size_t len = (size_t)mandel_line_len(&im->p);
+    if (pc->start < 0 || pc->size > mandel_lines(&im->p) - pc->start ||
+        pc->len != (size_t)pc->size * len * 4)
         return -1;
     for (long k = 0; k < pc->size; k++) {
-        long row = pc->start + k;
-        if (im->row_done[row])
+        long line = pc->start + k;
+        if (im->row_done[line])
             return -1;
-        im->row_done[row] = 1;
-        mandel_row_counts((const unsigned char *)pc->data + (size_t)k * W * 4, W,
-                          im->counts + (size_t)row * W);
+        im->row_done[line] = 1;
+        mandel_row_counts((const unsigned char *)pc->data + (size_t)k * len * 4, len,
+                          im->line);
+        mandel_put_line(&im->p, line, im->line, im->counts);
     }
     im->rows_done += pc->size;
     return 0;
@@ -154,8 +160,9 @@ static void progress(const image *im, long chunks, double t0, int last)
     if (!last && now - shown < 0.5)
         return;
     shown = now;
-    fprintf(stderr, "\rcoordinator: %ld of %d rows in, %ld chunk%s, %.1f s%s", im->rows_done,
-            im->p.height, chunks, chunks == 1 ? "" : "s", now - t0, last ? "\n" : "");
+    fprintf(stderr, "\rcoordinator: %ld of %ld %s in, %ld chunk%s, %.1f s%s", im->rows_done,
+            mandel_lines(&im->p), mandel_loop_name(&im->p), chunks, chunks == 1 ? "" : "s",
+            now - t0, last ? "\n" : "");
 }
 
 /* Takes option 'name' (--name VALUE or --name=VALUE) out of argv (before
@@ -194,12 +201,12 @@ static int run(dtss_master *m, image *im, int show)
     int rc;
     long chunks = 0, last_chunk = -1;
     double t0 = clock_now();
-    rows_all = im->p.height;
+    rows_all = mandel_lines(&im->p);
     while ((rc = dtss_master_next(m, &pc)) == DTSS_PIECE) {
         if (store(im, &pc) != 0) {
-            fprintf(stderr, "coordinator: worker %d sent %zu bytes for rows [%ld, %ld) "
-                    "(or a row twice)\n", pc.worker + 1, pc.len, pc.start,
-                    pc.start + pc.size);
+            fprintf(stderr, "coordinator: worker %d sent %zu bytes for %s [%ld, %ld) "
+                    "(or one twice)\n", pc.worker + 1, pc.len, mandel_loop_name(&im->p),
+                    pc.start, pc.start + pc.size);
             return 1;
         }
         rows_in = im->rows_done;
@@ -216,9 +223,9 @@ static int run(dtss_master *m, image *im, int show)
             fprintf(stderr, "coordinator: %s\n", resume_hint);
         return 1;
     }
-    if (im->rows_done != im->p.height) {
-        fprintf(stderr, "coordinator: %ld of %d rows came back\n", im->rows_done,
-                im->p.height);
+    if (im->rows_done != mandel_lines(&im->p)) {
+        fprintf(stderr, "coordinator: %ld of %ld %s came back\n", im->rows_done,
+                mandel_lines(&im->p), mandel_loop_name(&im->p));
         return 1;
     }
     return 0;
@@ -258,6 +265,7 @@ static int outputs(dtss_master *m, const image *im, const char *out,
     dtss_master_field(m, "height", text);
     snprintf(text, sizeof text, "%lu", (unsigned long)im->p.maxiter);
     dtss_master_field(m, "maxiter", text);
+    dtss_master_field(m, "loop", mandel_loop_name(&im->p));
     dtss_master_field(m, "checksum", sum);
     if (strcmp(record_path, "none") != 0 &&
         dtss_master_write_record(m, record_path) != DTSS_OK) {
@@ -282,6 +290,7 @@ int main(int argc, char **argv)
         {"record", required_argument, NULL, 'r'},
         {"quiet", no_argument, NULL, 'q'},
         {"keep-journal", no_argument, NULL, 'k'},
+        {"columns", no_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
@@ -289,7 +298,7 @@ int main(int argc, char **argv)
     mandel_defaults(&im.p);
     const char *out = "image.pgm", *record_path = "run.csv";
     int quiet = 0, c, rc, keep_journal = 0, record_given = 0;
-    int width_given = 0, height_given = 0, maxiter_given = 0;
+    int width_given = 0, height_given = 0, maxiter_given = 0, columns_given = 0;
     long maxiter;
 
     dtss_master *m = dtss_master_new();
@@ -365,6 +374,7 @@ int main(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'r': record_path = optarg; record_given = 1; break;
         case 'k': keep_journal = 1; break;
+        case 'c': im.p.columns = columns_given = 1; break;
         case 'q': quiet = 1; break;
         case 'h':
             usage(stdout);
@@ -400,6 +410,9 @@ int main(int argc, char **argv)
             rc = fail("--resume %s: the broken run's maxiter is %lu, not %lu (no need to "
                       "repeat it)", resume, (unsigned long)jp.maxiter,
                       (unsigned long)im.p.maxiter);
+        else if (columns_given && !jp.columns)
+            rc = fail("--resume %s: the broken run's loop is over rows, not columns (no "
+                      "need to repeat it)", resume);
         else if (dtss_master_check(m) != DTSS_OK)
             rc = fail("%s", dtss_master_errmsg(m));
         else
@@ -407,7 +420,7 @@ int main(int argc, char **argv)
     } else if (mandel_check(&im.p, msg, sizeof msg) != 0)
         rc = fail("%s", msg);
     else {
-        snprintf(rows, sizeof rows, "%d", im.p.height);
+        snprintf(rows, sizeof rows, "%ld", mandel_lines(&im.p));
         int n = mandel_encode(&im.p, job, sizeof job);
         if (dtss_master_set(m, "iterations", rows) != DTSS_OK ||
             dtss_master_job(m, job, (size_t)n) != DTSS_OK || dtss_master_check(m) != DTSS_OK)
@@ -439,8 +452,9 @@ int main(int argc, char **argv)
     }
     size_t npix = (size_t)im.p.width * (size_t)im.p.height;
     im.counts = calloc(npix, sizeof *im.counts);
-    im.row_done = calloc((size_t)im.p.height, 1);
-    if (!im.counts || !im.row_done) {
+    im.line = calloc((size_t)mandel_line_len(&im.p), sizeof *im.line);
+    im.row_done = calloc((size_t)mandel_lines(&im.p), 1);
+    if (!im.counts || !im.line || !im.row_done) {
         dtss_master_free(m);
         return fail("out of memory for a %dx%d image", im.p.width, im.p.height);
     }
@@ -474,6 +488,7 @@ int main(int argc, char **argv)
     }
     dtss_master_free(m);
     free(im.counts);
+    free(im.line);
     free(im.row_done);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* main.c: bin/mandel, the sequential Mandelbrot image and its row costs. */
+/* main.c: bin/mandel, the sequential Mandelbrot image and its line costs
+ * (rows, or columns with --columns). */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,16 +16,20 @@ static void usage(FILE *f)
     fprintf(f,
 "usage: mandel [options]\n"
 "\n"
-"Computes the Mandelbrot set sequentially, row by row, and prints the size,\n"
-"the total iteration count, the image checksum and the time taken.\n"
+"Computes the Mandelbrot set sequentially, row by row (or column by column),\n"
+"and prints the size, the loop, the total iteration count, the image checksum\n"
+"and the time taken.\n"
 "\n"
 "options:\n"
 "  -o, --out FILE        write the image as a PGM (8-bit, grey by log count)\n"
 "  -c, --costs FILE      write the per-row cost (sum of iteration counts) as\n"
 "                        CSV: index,row,cost,sampled_row,sampled_cost, where\n"
 "                        sampled_row is the row visited at that index of the\n"
-"                        pseudo-uniformly sampled loop ('-' = stdout)\n"
+"                        pseudo-uniformly sampled loop ('-' = stdout); with\n"
+"                        --columns index,column,cost,sampled_column,sampled_cost\n"
 "  -R, --sample R        sampling frequency for --costs, 1..1000000 (default 4)\n"
+"      --columns         the loop over columns: iteration j is column j (the\n"
+"                        same image; the costs are the columns')\n"
 "  -S, --size N          width and height in pixels (default %d)\n"
 "  -W, --width N         width in pixels\n"
 "  -H, --height N        height in pixels\n"
@@ -45,14 +50,15 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int write_costs(const char *path, const uint64_t *cost, long n, long R)
+static int write_costs(const char *path, const uint64_t *cost, long n, long R,
+                       const char *line)
 {
     FILE *f = path[0] == '-' && path[1] == '\0' ? stdout : fopen(path, "w");
     if (!f) {
         perror(path);
         return -1;
     }
-    fprintf(f, "index,row,cost,sampled_row,sampled_cost\n");
+    fprintf(f, "index,%s,cost,sampled_%s,sampled_cost\n", line, line);
     for (long k = 0; k < n; k++) {
         long r = sched_sample(k, n, R);
         fprintf(f, "%ld,%ld,%llu,%ld,%llu\n", k, k, (unsigned long long)cost[k],
@@ -69,7 +75,7 @@ static int write_costs(const char *path, const uint64_t *cost, long n, long R)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_REGION = 1000 };
+    enum { OPT_REGION = 1000, OPT_COLUMNS };
     static const struct option opts[] = {
         {"out", required_argument, NULL, 'o'},
         {"costs", required_argument, NULL, 'c'},
@@ -79,6 +85,7 @@ int main(int argc, char **argv)
         {"height", required_argument, NULL, 'H'},
         {"maxiter", required_argument, NULL, 'm'},
         {"region", required_argument, NULL, OPT_REGION},
+        {"columns", no_argument, NULL, OPT_COLUMNS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
@@ -125,6 +132,7 @@ int main(int argc, char **argv)
             p.xmin = region[0]; p.ymin = region[1];
             p.xmax = region[2]; p.ymax = region[3];
             break;
+        case OPT_COLUMNS: p.columns = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("mandel", c, argv);
@@ -137,19 +145,23 @@ int main(int argc, char **argv)
         return fail("%s", msg);
 
     size_t npix = (size_t)p.width * (size_t)p.height;
+    long lines = mandel_lines(&p);
+    const char *line_name = p.columns ? "column" : "row";
     uint32_t *img = malloc(npix * sizeof *img);
-    uint64_t *cost = malloc((size_t)p.height * sizeof *cost);
-    if (!img || !cost)
+    uint64_t *cost = malloc((size_t)lines * sizeof *cost);
+    uint32_t *line = malloc((size_t)mandel_line_len(&p) * sizeof *line);
+    if (!img || !cost || !line)
         return fail("out of memory for a %dx%d image", p.width, p.height);
 
     int progress = !quiet && isatty(STDERR_FILENO);
     double t0 = now();
     uint64_t total = 0;
-    for (int y = 0; y < p.height; y++) {
-        cost[y] = mandel_row(&p, y, img + (size_t)y * p.width);
-        total += cost[y];
-        if (progress && (y % 50 == 0 || y == p.height - 1))
-            fprintf(stderr, "\rmandel: row %d/%d", y + 1, p.height);
+    for (long k = 0; k < lines; k++) {
+        cost[k] = mandel_line(&p, k, line);
+        mandel_put_line(&p, k, line, img);
+        total += cost[k];
+        if (progress && (k % 50 == 0 || k == lines - 1))
+            fprintf(stderr, "\rmandel: %s %ld/%ld", line_name, k + 1, lines);
     }
     double secs = now() - t0;
     if (progress)
@@ -158,16 +170,17 @@ int main(int argc, char **argv)
     int rc = 0;
     if (out && mandel_write_pgm(out, &p, img, msg, sizeof msg) != 0)
         rc = fail("%s", msg);
-    if (costs && write_costs(costs, cost, p.height, R) != 0)
+    if (costs && write_costs(costs, cost, lines, R, line_name) != 0)
         rc = 1;
     if (!quiet)
         fprintf(costs && costs[0] == '-' && !costs[1] ? stderr : stdout,
-                "size %dx%d maxiter %u iterations %llu checksum %016llx "
+                "size %dx%d maxiter %u loop %s iterations %llu checksum %016llx "
                 "seconds %.3f iter/s %.4g\n", p.width, p.height, p.maxiter,
-               (unsigned long long)total,
+                mandel_loop_name(&p), (unsigned long long)total,
                (unsigned long long)mandel_checksum(img, npix), secs,
                secs > 0 ? total / secs : 0.0);
     free(img);
     free(cost);
+    free(line);
     return rc;
 }

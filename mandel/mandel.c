@@ -14,6 +14,7 @@ void mandel_defaults(mandel_params *p)
     p->maxiter = MANDEL_DEFAULT_MAXITER;
     p->xmin = p->ymin = -2.0;
     p->xmax = p->ymax = 2.0;
+    p->columns = 0;
 }
 
 int mandel_check(const mandel_params *p, char *msg, size_t len)
@@ -29,6 +30,11 @@ int mandel_check(const mandel_params *p, char *msg, size_t len)
     if (p->width > MANDEL_MAX_WIDTH) {
         snprintf(msg, len, "width %d is over the limit of %d pixels a row", p->width,
                  MANDEL_MAX_WIDTH);
+        return -1;
+    }
+    if (p->columns && p->height > MANDEL_MAX_WIDTH) {
+        snprintf(msg, len, "height %d is over the limit of %d pixels a column (the loop "
+                 "over columns)", p->height, MANDEL_MAX_WIDTH);
         return -1;
     }
     if ((long long)p->width * p->height > MANDEL_MAX_PIXELS) {
@@ -84,28 +90,79 @@ uint64_t mandel_row(const mandel_params *p, int y, uint32_t *out)
     return mandel_span(p, y, 0, p->width, out);
 }
 
+long mandel_lines(const mandel_params *p)
+{
+    return p->columns ? p->width : p->height;
+}
+
+int mandel_line_len(const mandel_params *p)
+{
+    return p->columns ? p->height : p->width;
+}
+
+const char *mandel_loop_name(const mandel_params *p)
+{
+    return p->columns ? "columns" : "rows";
+}
+
+/* A column's pixels with the row loop's very arithmetic (mandel_span's c for
+ * pixel (x, y)), so that both loops give every pixel the same count. */
+uint64_t mandel_line_span(const mandel_params *p, long k, int a, int b, uint32_t *out)
+{
+    if (!p->columns)
+        return mandel_span(p, (int)k, a, b, out);
+    double dx = (p->xmax - p->xmin) / p->width;
+    double dy = (p->ymax - p->ymin) / p->height;
+    double cr = p->xmin + ((double)k + 0.5) * dx;
+    uint64_t cost = 0;
+    for (int y = a; y < b; y++) {
+        out[y - a] = mandel_point(cr, p->ymax - (y + 0.5) * dy, p->maxiter);
+        cost += out[y - a];
+    }
+    return cost;
+}
+
+uint64_t mandel_line(const mandel_params *p, long k, uint32_t *out)
+{
+    return mandel_line_span(p, k, 0, mandel_line_len(p), out);
+}
+
+void mandel_put_line(const mandel_params *p, long k, const uint32_t *line, uint32_t *counts)
+{
+    size_t W = (size_t)p->width;
+    if (!p->columns) {
+        memcpy(counts + (size_t)k * W, line, W * sizeof *line);
+        return;
+    }
+    for (int y = 0; y < p->height; y++)
+        counts[(size_t)y * W + (size_t)k] = line[y];
+}
+
 /* With n = q R + s (0 <= s < R), residue classes r < s hold q + 1 indices
  * and the others q; class r starts at position r q + min(r, s). */
 int mandel_encode(const mandel_params *p, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "mandel1 %d %d %lu %a %a %a %a", p->width, p->height,
-                     (unsigned long)p->maxiter, p->xmin, p->ymin, p->xmax, p->ymax);
+    int n = snprintf(buf, len, "mandel1 %d %d %lu %a %a %a %a%s", p->width, p->height,
+                     (unsigned long)p->maxiter, p->xmin, p->ymin, p->xmax, p->ymax,
+                     p->columns ? " columns" : "");
     return n < 0 || (size_t)n >= len ? -1 : n + 1;
 }
 
 int mandel_decode(mandel_params *p, const char *buf, size_t n, char *msg,
                   size_t len)
 {
-    char text[MANDEL_JOB_MAX], tail;
+    char text[MANDEL_JOB_MAX], word[16], tail;
     unsigned long maxiter;
+    int got;
     if (n == 0 || n > sizeof text || buf[n - 1] != '\0') {
         snprintf(msg, len, "a job of %zu bytes is not a Mandelbrot image's", n);
         return -1;
     }
     memcpy(text, buf, n);
-    if (sscanf(text, "mandel1 %d %d %lu %la %la %la %la %c", &p->width, &p->height,
-               &maxiter, &p->xmin, &p->ymin, &p->xmax, &p->ymax, &tail) != 7 ||
-        maxiter > UINT32_MAX) {
+    got = sscanf(text, "mandel1 %d %d %lu %la %la %la %la %15s %c", &p->width, &p->height,
+                 &maxiter, &p->xmin, &p->ymin, &p->xmax, &p->ymax, word, &tail);
+    p->columns = got == 8 && strcmp(word, "columns") == 0;
+    if ((got != 7 && !(got == 8 && p->columns)) || maxiter > UINT32_MAX) {
         snprintf(msg, len, "the job '%.60s' is not a Mandelbrot image's", text);
         return -1;
     }

@@ -24,6 +24,14 @@
  * S restarts at 0. A first chunk F given by the user applies to the first
  * plan only; re-plans use eq. 1 (L given stays).
  *
+ * F, a reading: eq. 1's F = I/2A is the default ("the programmer may
+ * determine the pair (F, L), according to TSS; or the following formula may
+ * be used ... (by default)"). Chosen "according to TSS" it is TSS's
+ * conservative F = I/2P (Sec. 2), P the workers: parameter fp = 1 takes that
+ * reading, at the first plan and every re-plan (with I the iterations left).
+ * N and D follow by eq. 2-3 either way; the virtual PEs still take the
+ * trapezoid's steps (eq. 4-9), so the chunks sum to I.
+ *
  * A_i itself is sched_acp() (sched.c): real-valued by default; the paper's
  * integer division is an option there. Any A_i > 0 is accepted here.
  *
@@ -61,18 +69,25 @@
 static const sched_param params[] = {
     {"F", "first chunk per virtual PE, >= L (default I/(2A))"},
     {"L", "last chunk per virtual PE, >= 1 (default 1)"},
+    {"fp", "1: F = I/(2P) at every plan, TSS's choice, not eq. 1's I/(2A) (default 0)"},
     {NULL, NULL}
 };
 
-typedef struct { sched_trapezoid tz; double S, L_given; } dtss_state;
+typedef struct { sched_trapezoid tz; double S, L_given; int fp, P; } dtss_state;
 
 static int init(void *state, const sched_config *cfg, sched_err *err)
 {
     dtss_state *s = state;
     double A = cfg->A > 0 ? cfg->A : cfg->P;
+    double fp = isnan(cfg->param[2]) ? 0 : cfg->param[2];
+    if (fp != 0 && fp != 1)
+        return sched_fail(err, SCHED_EINVAL, "dtss: fp=%g must be 0 (F = I/2A) or 1 "
+                          "(F = I/2P)", fp);
     s->S = 0;
     s->L_given = cfg->param[1];
-    return sched_trapezoid_plan(&s->tz, cfg->I, A, cfg->param[0],
+    s->fp = fp == 1;
+    s->P = cfg->P;
+    return sched_trapezoid_plan(&s->tz, cfg->I, s->fp ? cfg->P : A, cfg->param[0],
                                 cfg->param[1], "dtss", err);
 }
 
@@ -89,8 +104,8 @@ static int replan(void *state, long remaining, double acp_total, sched_err *err)
 {
     dtss_state *s = state;
     s->S = 0;
-    return sched_trapezoid_plan(&s->tz, remaining, acp_total, NAN, s->L_given,
-                                "dtss", err);
+    return sched_trapezoid_plan(&s->tz, remaining, s->fp ? s->P : acp_total, NAN,
+                                s->L_given, "dtss", err);
 }
 
 /* ---- dtss-m: DTSS with measured power (ours, see the top) ---------------- */

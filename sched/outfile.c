@@ -101,3 +101,14 @@ int outfile_check(const char *path)
     unlink(tmp);
     return 0;
 }
+
+void outfile_abort(outfile *o)
+{
+    if (!o->f)
+        return;
+    if (o->f != stdout)
+        fclose(o->f);
+    o->f = NULL;
+    if (o->tmp[0])
+        unlink(o->tmp);
+}

@@ -34,6 +34,9 @@ int outfile_open(outfile *o, const char *path, const char *mode);
  * set and the failing step in *call ("write" or "rename"): the new file is
  * removed, path as it was. */
 int outfile_close(outfile *o, const char **call);
+/* Gives up: closes o and removes the new file, path as it was (a run that
+ * failed half way; nothing half made is kept). Harmless on a closed o. */
+void outfile_abort(outfile *o);
 /* Could path be written so? Checked before a long run, so that no run is lost
  * to a path it cannot write: creates and removes a file beside it. Returns
  * 0, or -1 with errno set. */

@@ -1,6 +1,12 @@
 /* tabulate.c: bin/tabulate, Xu & Chronopoulos Tables 1 and 2 from run records.
  *
- *   tabulate --table 1|2 --dir DIR --out PREFIX [--costs COSTS.csv]
+ *   tabulate --table 1|2 --out PREFIX --dir DIR [--costs COSTS.csv] [--name NAME]
+ *            [--dir DIR [--costs ...] [--name ...]] ...
+ *
+ * Each --dir is one reading of the paper (e.g. the loop over the image's rows
+ * and over its columns: the paper does not say which), with its own costs
+ * and name; with more than one, PREFIX.md shows them side by side (and each
+ * whole after), and says in how many readings each claim held.
  *
  * DIR holds one folder per scenario (dedicated, nondedicated), each with the
  * run records of the repetitions, SCHEME-REP.csv (bin/coordinator --record,
@@ -30,6 +36,7 @@
  * Everything is read and checked first (errors name FILE:LINE, exit 1;
  * usage errors exit 2), then each output file is written by its own step.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -41,6 +48,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "sched/claims.h"
 #include "sched/lines.h"
 #include "sched/parse.h"
 #include "sched/record.h"
@@ -89,15 +97,24 @@ typedef struct cell {           /* one scheme in one scenario */
     double mean[MAXW + 2], sd[MAXW + 2];    /* W_1..W_nw, finish, imbalance */
 } cell;
 
-typedef struct tab {            /* the table: everything the writers need */
-    int table;                  /* 1 or 2 */
-    const char *dir, *out, *costs_path;
+typedef struct reading {        /* one reading: its runs, its costs */
+    const char *dir, *costs_path, *name;    /* name "": the only, unnamed */
     cell cells[4];              /* other/dtss x dedicated/nondedicated, as the paper's rows */
     int nw;
-    const char *other;          /* "TSS" or "Tree" */
-    double ref, pref;           /* the dedicated DTSS finish: ours, the paper's */
+    double ref;                 /* our dedicated DTSS finish */
     double *cost;               /* --costs: cost[row], ncost rows; else NULL */
     int ncost;
+} reading;
+
+#define MAXREAD 8
+
+typedef struct tab {            /* the table: everything the writers need */
+    int table;                  /* 1 or 2 */
+    const char *out;
+    const char *other;          /* "TSS" or "Tree" */
+    double pref;                /* the paper's dedicated DTSS finish */
+    reading rd[MAXREAD];
+    int nread;
 } tab;
 
 __attribute__((format(printf, 1, 2), noreturn))
@@ -251,8 +268,9 @@ static void load_cell(cell *c, const char *dir, const paper_row *p)
     }
 }
 
-/* Row costs from bin/mandel --costs (a header naming 'row' and 'cost', then
- * a line per row): cost[row], *n rows. The caller frees it. */
+/* Line costs from bin/mandel --costs (a header naming 'row' -- or 'column',
+ * the loop over columns -- and 'cost', then a line per row): cost[row], *n
+ * rows (or columns: the loop's iterations either way). The caller frees it. */
 static double *read_costs(const char *path, int *n)
 {
     char msg[1200];
@@ -267,11 +285,12 @@ static double *read_costs(const char *path, int *n)
         int nf = lines_split(line, ",", f, 16);
         if (in.lineno == 1) {
             for (int j = 0; j < nf; j++) {
-                if (strcmp(f[j], "row") == 0) col_row = j;
+                if (strcmp(f[j], "row") == 0 || strcmp(f[j], "column") == 0)
+                    col_row = j;
                 if (strcmp(f[j], "cost") == 0) col_cost = j;
             }
             if (col_row < 0 || col_cost < 0)
-                die("%s:1: no 'row' and 'cost' columns (is it bin/mandel --costs "
+                die("%s:1: no 'row' (or 'column') and 'cost' columns (is it bin/mandel --costs "
                     "output?)", path);
             ncols = nf;
             continue;
@@ -310,31 +329,42 @@ static double *read_costs(const char *path, int *n)
 
 /* Reads every run record, info file and the costs into t, and checks that
  * they fit together. */
-static void load(tab *t)
+static void load_reading(tab *t, reading *rd)
 {
     const paper_row *rows = t->table == 1 ? table1 : table2;
     for (int i = 0; i < 4; i++)
-        load_cell(&t->cells[i], t->dir, &rows[i]);
-    t->other = t->table == 1 ? "TSS" : "Tree";
-    t->nw = t->cells[0].nw;
+        load_cell(&rd->cells[i], rd->dir, &rows[i]);
+    rd->nw = rd->cells[0].nw;
     for (int i = 1; i < 4; i++)
-        if (t->cells[i].nw != t->nw)
-            die("%s/%s has %d workers, %s/%s %d: the cases must use the same hosts",
-                rows[i].scenario, rows[i].scheme, t->cells[i].nw, rows[0].scenario,
-                rows[0].scheme, t->nw);
-    const cell *ded_dtss = &t->cells[2];
-    t->ref = ded_dtss->mean[ded_dtss->nw];
-    t->pref = rows[2].v[4];
-    if (!t->costs_path)
+        if (rd->cells[i].nw != rd->nw)
+            die("%s/%s/%s has %d workers, %s/%s %d: the cases must use the same hosts",
+                rd->dir, rows[i].scenario, rows[i].scheme, rd->cells[i].nw,
+                rows[0].scenario, rows[0].scheme, rd->nw);
+    const cell *ded_dtss = &rd->cells[2];
+    rd->ref = ded_dtss->mean[ded_dtss->nw];
+    if (!rd->costs_path)
         return;
-    t->cost = read_costs(t->costs_path, &t->ncost);
+    rd->cost = read_costs(rd->costs_path, &rd->ncost);
     for (int i = 0; i < 4; i++)
-        for (int k = 0; k < t->cells[i].n; k++) {
-            const runrec *r = &t->cells[i].run[k];
-            if (r->iters != t->ncost)
-                die("%s: %ld rows, the costs %d: not the same image", r->file,
-                    r->iters, t->ncost);
+        for (int k = 0; k < rd->cells[i].n; k++) {
+            const runrec *r = &rd->cells[i].run[k];
+            if (r->iters != rd->ncost)
+                die("%s: %ld iterations, the costs %s %d: not the same image and loop",
+                    r->file, r->iters, rd->costs_path, rd->ncost);
         }
+}
+
+static void load(tab *t)
+{
+    const paper_row *rows = t->table == 1 ? table1 : table2;
+    t->other = t->table == 1 ? "TSS" : "Tree";
+    t->pref = rows[2].v[4];
+    for (int i = 0; i < t->nread; i++) {
+        load_reading(t, &t->rd[i]);
+        if (t->rd[i].nw != t->rd[0].nw)
+            die("%s has %d workers, %s %d: the readings must use the same hosts",
+                t->rd[i].dir, t->rd[i].nw, t->rd[0].dir, t->rd[0].nw);
+    }
 }
 
 /* ---- writing ------------------------------------------------------------------ */
@@ -377,18 +407,18 @@ static void md_cell(FILE *f, double m, double sd, int n)
 }
 
 /* PREFIX.md, first part: the table itself, the paper's numbers beside. */
-static void md_table(FILE *md, const tab *t)
+static void md_table(FILE *md, const tab *t, const reading *rd)
 {
-    int nw = t->nw;
-    fprintf(md, "# Table %d: DTSS and %s (seconds)\n\n", t->table, t->other);
-    if (t->cells[0].n > 1)
-        fprintf(md, "Mean ± standard deviation over %d runs each; ", t->cells[0].n);
+    int nw = rd->nw;
+    if (rd->cells[0].n > 1)
+        fprintf(md, "Mean ± standard deviation over %d runs each; ", rd->cells[0].n);
     else
         fprintf(md, "One run each; ");
     fprintf(md, "W_i = worker i's time until its last chunk was done, Finish Time = all "
-            "rows in, Imbalance = max − min of the W_i. Workers:");
+            "%s in, Imbalance = max − min of the W_i. Workers:",
+            strcmp(rd->name, "columns") == 0 ? "columns" : "rows");
     for (int w = 0; w < nw; w++)
-        fprintf(md, " W%d = %s%s", w + 1, t->cells[0].hosts[w], w + 1 < nw ? "," : ".");
+        fprintf(md, " W%d = %s%s", w + 1, rd->cells[0].hosts[w], w + 1 < nw ? "," : ".");
     fprintf(md, "\n\n| scheme | case |");
     for (int w = 0; w < nw; w++)
         fprintf(md, " W%d |", w + 1);
@@ -397,7 +427,7 @@ static void md_table(FILE *md, const tab *t)
         fprintf(md, "---|");
     fprintf(md, "\n");
     for (int i = 0; i < 4; i++) {
-        const cell *c = &t->cells[i];
+        const cell *c = &rd->cells[i];
         const double *v = c->paper->v;
         fprintf(md, "| %s | %s |", scheme_label(t, c), scenario_label(c->paper->scenario));
         for (int k = 0; k < nw + 2; k++)
@@ -407,21 +437,21 @@ static void md_table(FILE *md, const tab *t)
 }
 
 /* PREFIX.md: the view normalised by the dedicated DTSS finish, and the ideal. */
-static void md_normalised(FILE *md, const tab *t)
+static void md_normalised(FILE *md, const tab *t, const reading *rd, const char *h)
 {
-    fprintf(md, "\n## Normalised: each time divided by the dedicated DTSS finish time\n\n"
+    fprintf(md, "\n%s Normalised: each time divided by the dedicated DTSS finish time\n\n"
             "Ours divided by our dedicated DTSS finish (%.2f s), the paper's by its "
             "own (%g s): our seconds are not a 1990s workstation's.\n\n"
             "| scheme | case | Finish (ours) | Finish (paper) | Imbalance (ours) | "
             "Imbalance (paper) | ideal finish | ours / ideal | ideal, delivered speeds | "
             "ours / that |\n"
-            "|---|---|---|---|---|---|---|---|---|---|\n", t->ref, t->pref);
+            "|---|---|---|---|---|---|---|---|---|---|\n", h, rd->ref, t->pref);
     for (int i = 0; i < 4; i++) {
-        const cell *c = &t->cells[i];
+        const cell *c = &rd->cells[i];
         double fin = c->mean[c->nw], imb = c->mean[c->nw + 1];
         fprintf(md, "| %s | %s | %.2f | %.2f | %.3f | %.3f | %.2f s | %.2f |",
-                scheme_label(t, c), scenario_label(c->paper->scenario), fin / t->ref,
-                c->paper->v[4] / t->pref, imb / t->ref, c->paper->v[5] / t->pref,
+                scheme_label(t, c), scenario_label(c->paper->scenario), fin / rd->ref,
+                c->paper->v[4] / t->pref, imb / rd->ref, c->paper->v[5] / t->pref,
                 c->ideal, fin / c->ideal);
         if (isnan(c->ideal_dlv))
             fprintf(md, " – | – |\n");
@@ -451,22 +481,23 @@ static double crit_work(const runrec *r, const double *cost, int n)
 }
 
 /* PREFIX.md, with --costs: what the chunk that finished last held. */
-static void md_last_chunk(FILE *md, const tab *t)
+static void md_last_chunk(FILE *md, const tab *t, const reading *rd, const char *h)
 {
-    const char *base = strrchr(t->costs_path, '/');
-    fprintf(md, "\n## The last chunk to finish\n\n"
+    const char *base = strrchr(rd->costs_path, '/');
+    const char *what = strcmp(rd->name, "columns") == 0 ? "columns" : "rows";
+    fprintf(md, "\n%s The last chunk to finish\n\n"
             "Mean over the runs of the chunk that finished last: its share of the "
-            "rows, its share of the image's work (row costs from %s), the A_i it "
+            "%s, its share of the image's work (costs from %s), the A_i it "
             "was sized with and how long its worker computed it.\n\n"
-            "| scheme | case | rows | work | A_i | compute time |\n"
-            "|---|---|---|---|---|---|\n", base ? base + 1 : t->costs_path);
-    int n = t->ncost;
+            "| scheme | case | %s | work | A_i | compute time |\n"
+            "|---|---|---|---|---|---|\n", h, what, base ? base + 1 : rd->costs_path, what);
+    int n = rd->ncost;
     for (int i = 0; i < 4; i++) {
-        const cell *c = &t->cells[i];
+        const cell *c = &rd->cells[i];
         double rshare = 0, work = 0, acp = 0, secs = 0;
         for (int k = 0; k < c->n; k++) {
             rshare += (double)c->run[k].crit_size / n;
-            work += crit_work(&c->run[k], t->cost, n);
+            work += crit_work(&c->run[k], rd->cost, n);
             acp += c->run[k].crit_acp;
             secs += c->run[k].crit_secs;
         }
@@ -479,85 +510,149 @@ static void md_last_chunk(FILE *md, const tab *t)
     }
 }
 
-/* PREFIX.md, last: the expected shapes (the issue's), whether each held. */
-static void md_shapes(FILE *md, const tab *t)
+/* The means of a cell as a claim reads them. */
+static xu_result result_of(const cell *c)
 {
-    const cell *ded_other = &t->cells[0], *nd_other = &t->cells[1];
-    const cell *ded_dtss = &t->cells[2], *nd_dtss = &t->cells[3];
-    fprintf(md, "\n## Expected shape\n\n");
-    double f_do = ded_other->mean[ded_other->nw], f_dd = ded_dtss->mean[ded_dtss->nw];
-    double f_no = nd_other->mean[nd_other->nw], f_nd = nd_dtss->mean[nd_dtss->nw];
-    double i_no = nd_other->mean[nd_other->nw + 1], i_nd = nd_dtss->mean[nd_dtss->nw + 1];
+    double replans = 0;
+    for (int k = 0; k < c->n; k++)
+        replans += c->run[k].replans;
+    return (xu_result){c->mean[c->nw], c->mean[c->nw + 1], c->n ? replans / c->n : 0};
+}
+
+/* Claim cl on reading rd: 1 held, 0 not; *v its value; the two results. */
+static int claim_on(const xu_claim *cl, const reading *rd, double *v, xu_result *o,
+                    xu_result *d)
+{
+    int nd = cl->scase != XU_DEDICATED;
+    *o = result_of(&rd->cells[nd]);
+    *d = result_of(&rd->cells[2 + nd]);
+    return cl->held(o, d, v);
+}
+
+/* Does claim cl belong to this table (the mid-run load is not one of its cases)? */
+static int table_claim(const tab *t, const xu_claim *cl)
+{
+    return cl->table == t->table && cl->scase != XU_MIDRUN;
+}
+
+/* PREFIX.md, last: the paper's claims on these results (sched/claims.c),
+ * whether each held. */
+static void md_shapes(FILE *md, const tab *t, const reading *rd, const char *h)
+{
+    fprintf(md, "\n%s Expected shape\n\n", h);
     int all = 1;
-#define SHAPE(cond, ...) do { int held_ = (cond); all &= held_;                  \
-        fprintf(md, "- %s: ", held_ ? "**held**" : "**did not hold**");         \
-        fprintf(md, __VA_ARGS__); fprintf(md, "\n"); } while (0)
-    if (t->table == 1) {
-        SHAPE(fabs(f_do - f_dd) <= 0.10 * fmin(f_do, f_dd),
-              "dedicated, DTSS and TSS finish within 10%% of each other "
-              "(TSS %.2f s, DTSS %.2f s, %.1f%% apart)", f_do, f_dd,
-              100 * fabs(f_do - f_dd) / fmin(f_do, f_dd));
-        SHAPE(i_no >= 3 * i_nd, "non-dedicated, TSS's imbalance is at least 3× "
-              "DTSS's (TSS %.2f s, DTSS %.2f s, %.1f×)", i_no, i_nd,
-              i_nd > 0 ? i_no / i_nd : INFINITY);
-        SHAPE(i_nd <= 0.10 * f_nd, "non-dedicated, DTSS's imbalance is at most 10%% "
-              "of its finish time (%.2f s of %.2f s, %.1f%%)", i_nd, f_nd,
-              100 * i_nd / f_nd);
-    } else {
-        SHAPE(f_do <= f_dd, "dedicated, Tree-Scheduling is at least as fast as DTSS "
-              "(Tree %.2f s, DTSS %.2f s)", f_do, f_dd);
-        SHAPE(f_no >= 2 * f_nd, "non-dedicated, Tree's finish time is at least 2× "
-              "DTSS's (Tree %.2f s, DTSS %.2f s, %.2f×)", f_no, f_nd, f_no / f_nd);
-        /* The paper's Table 2 gives DTSS no imbalance in either case. */
-        double i_dd = ded_dtss->mean[ded_dtss->nw + 1];
-        SHAPE(i_dd <= 0.10 * f_dd, "dedicated, DTSS's imbalance is at most 10%% of its "
-              "finish time, as the paper's 0 s (%.2f s of %.2f s, %.1f%%)", i_dd, f_dd,
-              100 * i_dd / f_dd);
-        SHAPE(i_nd <= 0.10 * f_nd, "non-dedicated, DTSS's imbalance is at most 10%% "
-              "of its finish time, as the paper's 0 s (%.2f s of %.2f s, %.1f%%)", i_nd,
-              f_nd, 100 * i_nd / f_nd);
+    for (const xu_claim *cl = xu_claims; cl->name; cl++) {
+        if (!table_claim(t, cl))
+            continue;
+        double v;
+        xu_result o, d;
+        int held = claim_on(cl, rd, &v, &o, &d);
+        all &= held;
+        fprintf(md, "- %s: %s (%s %.2f s, imbalance %.2f s; DTSS %.2f s, imbalance "
+                "%.2f s; %s %.3f)\n", held ? "**held**" : "**did not hold**", cl->text,
+                t->other, o.finish, o.imbalance, d.finish, d.imbalance, cl->value_text, v);
     }
-#undef SHAPE
     fprintf(md, "\n%s\n", all ? "Every expected shape held in this run."
                               : "Not every expected shape held in this run (see above).");
 }
 
-/* PREFIX.md: the tables, the normalised view, the last chunk, the shapes. */
+/* PREFIX.md with several readings, first: every case's finish / imbalance in
+ * each reading side by side, then each claim in how many readings it held. */
+static void md_side_by_side(FILE *md, const tab *t)
+{
+    fprintf(md, "Finish Time / Imbalance (seconds) in each reading of the paper, "
+            "mean over the runs (%d a case); the sections below give each reading "
+            "whole.\n\n| scheme | case |", t->rd[0].cells[0].n);
+    for (int r = 0; r < t->nread; r++)
+        fprintf(md, " %s |", t->rd[r].name);
+    fprintf(md, " paper |\n|---|---|");
+    for (int r = 0; r <= t->nread; r++)
+        fprintf(md, "---|");
+    fprintf(md, "\n");
+    for (int i = 0; i < 4; i++) {
+        const cell *c0 = &t->rd[0].cells[i];
+        fprintf(md, "| %s | %s |", scheme_label(t, c0), scenario_label(c0->paper->scenario));
+        for (int r = 0; r < t->nread; r++) {
+            const cell *c = &t->rd[r].cells[i];
+            fprintf(md, " %.2f / %.2f |", c->mean[c->nw], c->mean[c->nw + 1]);
+        }
+        fprintf(md, " %g / %g |\n", c0->paper->v[4], c0->paper->v[5]);
+    }
+    fprintf(md, "\n## The paper's claims in each reading\n\n");
+    for (const xu_claim *cl = xu_claims; cl->name; cl++) {
+        if (!table_claim(t, cl))
+            continue;
+        int held = 0;
+        char which[512] = "";
+        size_t used = 0;
+        for (int r = 0; r < t->nread; r++) {
+            double v;
+            xu_result o, d;
+            int h = claim_on(cl, &t->rd[r], &v, &o, &d);
+            held += h;
+            int n = snprintf(which + used, sizeof which - used, "%s%s: %s (%.3f)",
+                             r ? "; " : "", t->rd[r].name, h ? "held" : "did not hold", v);
+            if (n > 0 && (size_t)n < sizeof which - used)
+                used += (size_t)n;
+        }
+        fprintf(md, "- %s: **held in %d of %d readings** (%s; %s)\n", cl->text, held,
+                t->nread, which, cl->value_text);
+    }
+}
+
+/* PREFIX.md: the tables, the normalised view, the last chunk, the shapes;
+ * with several readings, side by side first and each after. */
 static void write_md(const tab *t)
 {
     char path[1100];
     FILE *md = open_out(t, ".md", path, sizeof path);
-    md_table(md, t);
-    md_normalised(md, t);
-    if (t->cost)
-        md_last_chunk(md, t);
-    md_shapes(md, t);
+    fprintf(md, "# Table %d: DTSS and %s (seconds)\n\n", t->table, t->other);
+    int several = t->nread > 1 || t->rd[0].name[0];
+    if (several)
+        md_side_by_side(md, t);
+    for (int r = 0; r < t->nread; r++) {
+        const reading *rd = &t->rd[r];
+        const char *h = several ? "###" : "##";
+        if (several)
+            fprintf(md, "\n## Reading: %s (%s)\n\n", rd->name, rd->dir);
+        md_table(md, t, rd);
+        md_normalised(md, t, rd, h);
+        if (rd->cost)
+            md_last_chunk(md, t, rd, h);
+        md_shapes(md, t, rd, h);
+    }
     close_out(md, path);
 }
 
-/* PREFIX.csv: per case, our means and sds and the paper's numbers. */
+/* PREFIX.csv: per reading and case, our means and sds; the paper's numbers. */
 static void write_csv(const tab *t)
 {
     char path[1100];
     FILE *csv = open_out(t, ".csv", path, sizeof path);
-    fprintf(csv, "table,scheme,case,source,runs");
-    for (int w = 0; w < t->nw; w++)
+    fprintf(csv, "table,reading,scheme,case,source,runs");
+    for (int w = 0; w < t->rd[0].nw; w++)
         fprintf(csv, ",W%d,W%d_sd", w + 1, w + 1);
     fprintf(csv, ",finish,finish_sd,imbalance,imbalance_sd,finish_norm,ideal,"
                  "finish_over_ideal,ideal_delivered,finish_over_ideal_delivered\n");
+    for (int r = 0; r < t->nread; r++) {
+        const reading *rd = &t->rd[r];
+        for (int i = 0; i < 4; i++) {
+            const cell *c = &rd->cells[i];
+            const char *s = c->paper->scheme, *scen = c->paper->scenario;
+            fprintf(csv, "%d,%s,%s,%s,ours,%d", t->table, rd->name, s, scen, c->n);
+            for (int k = 0; k < c->nw + 2; k++)
+                fprintf(csv, ",%.4f,%.4f", c->mean[k], c->sd[k]);
+            fprintf(csv, ",%.4f,%.4f,%.4f", c->mean[c->nw] / rd->ref, c->ideal,
+                    c->mean[c->nw] / c->ideal);
+            if (isnan(c->ideal_dlv))
+                fprintf(csv, ",,\n");
+            else
+                fprintf(csv, ",%.4f,%.4f\n", c->ideal_dlv, c->mean[c->nw] / c->ideal_dlv);
+        }
+    }
     for (int i = 0; i < 4; i++) {
-        const cell *c = &t->cells[i];
-        const char *s = c->paper->scheme, *scen = c->paper->scenario;
-        fprintf(csv, "%d,%s,%s,ours,%d", t->table, s, scen, c->n);
-        for (int k = 0; k < c->nw + 2; k++)
-            fprintf(csv, ",%.4f,%.4f", c->mean[k], c->sd[k]);
-        fprintf(csv, ",%.4f,%.4f,%.4f", c->mean[c->nw] / t->ref, c->ideal,
-                c->mean[c->nw] / c->ideal);
-        if (isnan(c->ideal_dlv))
-            fprintf(csv, ",,\n");
-        else
-            fprintf(csv, ",%.4f,%.4f\n", c->ideal_dlv, c->mean[c->nw] / c->ideal_dlv);
-        fprintf(csv, "%d,%s,%s,paper,", t->table, s, scen);
+        const cell *c = &t->rd[0].cells[i];
+        fprintf(csv, "%d,,%s,%s,paper,", t->table, c->paper->scheme, c->paper->scenario);
         for (int k = 0; k < 6; k++)
             fprintf(csv, ",%g,", c->paper->v[k]);
         fprintf(csv, ",%.4f,,,,\n", c->paper->v[4] / t->pref);
@@ -570,20 +665,23 @@ static void write_runs(const tab *t)
 {
     char path[1100];
     FILE *runs = open_out(t, "-runs.csv", path, sizeof path);
-    fprintf(runs, "table,scheme,case,record");
-    for (int w = 0; w < t->nw; w++)
+    fprintf(runs, "table,reading,scheme,case,record");
+    for (int w = 0; w < t->rd[0].nw; w++)
         fprintf(runs, ",W%d", w + 1);
     fprintf(runs, ",finish,imbalance,replans,ideal,finish_over_ideal\n");
-    for (int i = 0; i < 4; i++) {
-        const cell *c = &t->cells[i];
-        for (int k = 0; k < c->n; k++) {
-            const runrec *r = &c->run[k];
-            fprintf(runs, "%d,%s,%s,%s", t->table, c->paper->scheme, c->paper->scenario,
-                    r->file);
-            for (int w = 0; w < r->nw; w++)
-                fprintf(runs, isnan(r->W[w]) ? "," : ",%.4f", r->W[w]);
-            fprintf(runs, ",%.4f,%.4f,%d,%.4f,%.4f\n", r->finish, r->imbalance,
-                    r->replans, c->ideal, r->finish / c->ideal);
+    for (int rr = 0; rr < t->nread; rr++) {
+        const reading *rd = &t->rd[rr];
+        for (int i = 0; i < 4; i++) {
+            const cell *c = &rd->cells[i];
+            for (int k = 0; k < c->n; k++) {
+                const runrec *r = &c->run[k];
+                fprintf(runs, "%d,%s,%s,%s,%s", t->table, rd->name, c->paper->scheme,
+                        c->paper->scenario, r->file);
+                for (int w = 0; w < r->nw; w++)
+                    fprintf(runs, isnan(r->W[w]) ? "," : ",%.4f", r->W[w]);
+                fprintf(runs, ",%.4f,%.4f,%d,%.4f,%.4f\n", r->finish, r->imbalance,
+                        r->replans, c->ideal, r->finish / c->ideal);
+            }
         }
     }
     close_out(runs, path);
@@ -594,7 +692,8 @@ static void write_runs(const tab *t)
 static void usage(FILE *f)
 {
     fprintf(f,
-"usage: tabulate --table 1|2 --dir DIR --out PREFIX [--costs FILE]\n"
+"usage: tabulate --table 1|2 --out PREFIX --dir DIR [--costs FILE] [--name NAME]\n"
+"                [--dir DIR [--costs FILE] [--name NAME]] ...\n"
 "\n"
 "Xu & Chronopoulos Table 1 (TSS, DTSS) or 2 (Tree, DTSS) from the run records\n"
 "DIR/SCENARIO/SCHEME-REP.csv (SCENARIO: dedicated, nondedicated), each\n"
@@ -602,17 +701,35 @@ static void usage(FILE *f)
 "optionally 'delivered NAME CORES': the ideal of the speeds really delivered).\n"
 "Writes PREFIX.md (the tables beside the paper's, normalised, the ideal finish\n"
 "times, the expected shapes), PREFIX.csv and PREFIX-runs.csv.\n"
+"Each --dir is a reading of the paper (e.g. the loop over rows, and over\n"
+"columns); with several, named, PREFIX.md puts them side by side and says in\n"
+"how many readings each claim held; the CSV files have a line per reading.\n"
 "  -t, --table 1|2     which table\n"
-"  -d, --dir DIR       the folder of the scenarios\n"
+"  -d, --dir DIR       the folder of a reading's scenarios (at most %d)\n"
+"  -c, --costs FILE    bin/mandel --costs of that reading's image and loop:\n"
+"                      what the last chunk to finish held\n"
+"  -n, --name NAME     that reading's name (letters, digits, - _ .; needed\n"
+"                      with more than one --dir)\n"
 "  -o, --out PREFIX    where the files go\n"
-"  -c, --costs FILE    bin/mandel --costs of the same image: what the last\n"
-"                      chunk to finish held\n"
 "  -h, --help          this help\n"
 "Exit status: 0; 1 for bad or missing input (the message names FILE:LINE);\n"
-"2 for bad usage.\n");
+"2 for bad usage.\n", MAXREAD);
 }
 
 #define fail(...) parse_fail("tabulate", __VA_ARGS__)
+
+/* A reading's name: letters, digits, '-', '_', '.', 1..32 of them (it goes
+ * into CSV fields and Markdown headings). */
+static int good_name(const char *n)
+{
+    size_t l = strlen(n);
+    if (l == 0 || l > 32)
+        return 0;
+    for (; *n; n++)
+        if (!(isalnum((unsigned char)*n) || *n == '-' || *n == '_' || *n == '.'))
+            return 0;
+    return 1;
+}
 
 /* Sets t from the command line. Returns -1 to go on, else the exit status. */
 static int parse_args(tab *t, int argc, char **argv)
@@ -622,28 +739,57 @@ static int parse_args(tab *t, int argc, char **argv)
         {"dir", required_argument, NULL, 'd'},
         {"out", required_argument, NULL, 'o'},
         {"costs", required_argument, NULL, 'c'},
+        {"name", required_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {0},
     };
     const char *table = NULL;
+    reading *rd = NULL;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":t:d:o:c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:d:o:c:n:h", opts, NULL)) != -1) {
         switch (c) {
         case 't': table = optarg; break;
-        case 'd': t->dir = optarg; break;
+        case 'd':
+            if (t->nread == MAXREAD)
+                return fail("--dir %s: at most %d readings", optarg, MAXREAD);
+            rd = &t->rd[t->nread++];
+            rd->dir = optarg;
+            rd->name = "";
+            break;
         case 'o': t->out = optarg; break;
-        case 'c': t->costs_path = optarg; break;
+        case 'c':
+        case 'n':
+            if (!rd)
+                return fail("--%s %s before any --dir: it belongs to the reading of the "
+                            "--dir before it", c == 'c' ? "costs" : "name", optarg);
+            if (c == 'c')
+                rd->costs_path = optarg;
+            else if (!good_name(optarg))
+                return fail("--name '%s' must be 1 to 32 letters, digits, '-', '_' or "
+                            "'.'", optarg);
+            else
+                rd->name = optarg;
+            break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("tabulate", c, argv);
         }
     }
     if (optind < argc)
         return fail("unexpected argument '%s' (try --help)", argv[optind]);
-    if (!table || !t->dir || !t->out)
+    if (!table || !t->nread || !t->out)
         return fail("need --table 1|2, --dir DIR and --out PREFIX (try --help)");
     if (parse_int(table, &t->table) != 0 || (t->table != 1 && t->table != 2))
         return fail("--table '%s': the paper's tables are 1 and 2", table);
+    for (int i = 0; i < t->nread; i++) {
+        if (t->nread > 1 && !t->rd[i].name[0])
+            return fail("--dir %s has no --name: with several readings each needs one",
+                        t->rd[i].dir);
+        for (int j = 0; j < i; j++)
+            if (strcmp(t->rd[i].name, t->rd[j].name) == 0)
+                return fail("--name %s given twice (--dir %s and %s)", t->rd[i].name,
+                            t->rd[j].dir, t->rd[i].dir);
+    }
     return -1;
 }
 
@@ -658,6 +804,7 @@ int main(int argc, char **argv)
     write_md(&t);
     write_csv(&t);
     write_runs(&t);
-    free(t.cost);
+    for (int i = 0; i < t.nread; i++)
+        free(t.rd[i].cost);
     return 0;
 }

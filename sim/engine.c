@@ -207,6 +207,7 @@ static int describe(run *r)
         record_field(rec, "height", text, msg, sizeof msg);
         snprintf(text, sizeof text, "%u", wl->maxiter);
         record_field(rec, "maxiter", text, msg, sizeof msg);
+        record_field(rec, "loop", wl->columns ? "columns" : "rows", msg, sizeof msg);
     }
     /* The workload's description, when it fits a record field. */
     record_field(rec, "workload", wl->desc, msg, sizeof msg);

@@ -104,6 +104,7 @@ typedef struct sim_workload {
     char desc[160];         /* for the run record and the summary */
     int width, height;      /* an image's, for the record (0: none) */
     unsigned maxiter;
+    int columns;            /* the image's loop is over its columns */
 } sim_workload;
 
 /* The workload of a 'workload' line: KIND key=value ... (see docs/sim.md):
@@ -111,7 +112,7 @@ typedef struct sim_workload {
  *   conditional n= lo= hi= p= (cost hi with probability p, else lo)
  *   matrix n= min= max= scale= (a product of two random s x s matrices,
  *                               s uniform in [min, max]: cost scale (s/1000)^3)
- *   mandel costs=FILE (bin/mandel --costs) or mandel size= maxiter=
+ *   mandel costs=FILE (bin/mandel --costs) or mandel size= maxiter= [loop=rows|columns]
  *   costs file=FILE   (one cost per line, or the 3rd CSV column)
  * 'seed' drives the random ones (GSL's mt19937; matrix sizes: matrix_size of
  * matrix/, a stream per (seed, iteration), as bin/matrix's); 'dir' resolves relative file

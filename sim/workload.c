@@ -1,7 +1,7 @@
 /* workload.c: the cost of each iteration of the loop (Xu & Chronopoulos
  * Fig. 1: uniform, linearly increasing / decreasing, conditional, irregular;
  * Díaz et al. Sec. 4: products of random matrices of size 300-1000; the
- * Mandelbrot rows of bin/mandel --costs).
+ * Mandelbrot rows -- or columns, loop=columns -- of bin/mandel --costs).
  *
  * Iteration costs are kept as prefix sums in the scheduled order (after
  * pseudo-uniform sampling), so the cost of any chunk is one subtraction, and
@@ -404,14 +404,21 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                 snprintf(msg, len, "workload: out of memory");
                 goto out;
             }
-            /* bin/mandel --costs: index,row,cost,...: cost of each row */
+            /* bin/mandel --costs: index,row,cost,...: cost of each row
+             * (index,column,cost,...: each column's, with --columns) */
             if (read_costs(w, path, 3, 2, msg, len) != 0)
                 goto out;
             snprintf(w->desc, sizeof w->desc, "mandel costs=%s", file);
         } else {
+            const char *loop = get(kvs, n, "loop");
             if (num(kvs, n, "size", 0, 1, &size, msg, len) ||
                 num(kvs, n, "maxiter", MANDEL_DEFAULT_MAXITER, 0, &maxiter, msg, len))
                 goto out;
+            if (loop && strcmp(loop, "rows") != 0 && strcmp(loop, "columns") != 0) {
+                snprintf(msg, len, "workload mandel: loop=%.60s must be rows or columns",
+                         loop);
+                goto out;
+            }
             if (size != floor(size) || maxiter != floor(maxiter) || !(size >= 1) ||
                 size > INT_MAX || !(maxiter >= 1) || maxiter > UINT32_MAX) {
                 snprintf(msg, len, "workload mandel: size=%g maxiter=%g must be "
@@ -423,24 +430,26 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             mandel_defaults(&mp);
             mp.width = mp.height = (int)size;
             mp.maxiter = (uint32_t)maxiter;
+            mp.columns = loop && strcmp(loop, "columns") == 0;
             if (mandel_check(&mp, msg, len) != 0)
                 goto out;
-            if (!make_array(w, mp.height, msg, len))
+            if (!make_array(w, mandel_lines(&mp), msg, len))
                 goto out;
-            uint32_t *row = malloc(sizeof *row * (size_t)mp.width);
-            if (!row) {
+            uint32_t *counts = malloc(sizeof *counts * (size_t)mandel_line_len(&mp));
+            if (!counts) {
                 snprintf(msg, len, "workload: out of memory");
                 goto out;
             }
-            for (int y = 0; y < mp.height; y++)
-                w->prefix[y + 1] = (double)mandel_row(&mp, y, row);
-            free(row);
+            for (long k = 0; k < mandel_lines(&mp); k++)
+                w->prefix[k + 1] = (double)mandel_line(&mp, k, counts);
+            free(counts);
             finish_array(w);
             w->width = mp.width;
             w->height = mp.height;
             w->maxiter = mp.maxiter;
-            snprintf(w->desc, sizeof w->desc, "mandel size=%d maxiter=%u", mp.width,
-                     mp.maxiter);
+            w->columns = mp.columns;
+            snprintf(w->desc, sizeof w->desc, "mandel size=%d maxiter=%u%s", mp.width,
+                     mp.maxiter, mp.columns ? " loop=columns" : "");
         }
     } else if (strcmp(kind, "costs") == 0) {
         const char *file = get(kvs, n, "file");

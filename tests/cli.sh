@@ -86,6 +86,29 @@ head -n 1 "$tmp/stdout.csv" | grep -qx "index,row,cost,sampled_row,sampled_cost"
     grep -q "^size" "$tmp/stderr"
 check "--costs - writes CSV to stdout and the summary to stderr" $?
 
+# The loop over columns (issue 25): the same image, a cost a column.
+"$BIN/mandel" -W 60 -H 45 -m 200 -o "$tmp/r.pgm" -c "$tmp/rc.csv" >"$tmp/rs" &&
+    "$BIN/mandel" -W 60 -H 45 -m 200 --columns -o "$tmp/cc.pgm" -c "$tmp/cc.csv" >"$tmp/cs"
+check "mandel --columns runs" $?
+cmp -s "$tmp/r.pgm" "$tmp/cc.pgm"; check "mandel --columns: the same image, byte for byte" $?
+rsum=$(sed 's/.*checksum \([0-9a-f]*\).*/\1/' "$tmp/rs") csum=$(sed 's/.*checksum \([0-9a-f]*\).*/\1/' "$tmp/cs")
+[ -n "$rsum" ] && [ "$rsum" = "$csum" ]; check "mandel --columns: the same checksum ($rsum, $csum)" $?
+grep -q " loop rows " "$tmp/rs" && grep -q " loop columns " "$tmp/cs"; check "mandel says its loop" $?
+head -n 1 "$tmp/cc.csv" | grep -qx "index,column,cost,sampled_column,sampled_cost"; check "column costs CSV header" $?
+n=$(awk 'END { print NR - 1 }' "$tmp/cc.csv")
+[ "$n" = 60 ]; check "a cost line a column: 60 (got $n)" $?
+# Column 17's cost by hand: the rows' pixels of column 17 summed, from the
+# row loop's image (bin/mandel -o writes grey levels; so from two 1-column
+# images: the region of column 17 alone, 1 pixel wide, 45 tall).
+x0=$(awk 'BEGIN { printf "%.17g", -2 + 17 * 4 / 60 }') x1=$(awk 'BEGIN { printf "%.17g", -2 + 18 * 4 / 60 }')
+one=$("$BIN/mandel" -W 1 -H 45 -m 200 --region "$x0,-2,$x1,2" | sed 's/.*iterations \([0-9]*\).*/\1/')
+c17=$(awk -F, '$2 == 17 { print $3 }' "$tmp/cc.csv")
+[ -n "$one" ] && [ "$one" = "$c17" ]; check "column 17's cost is that column's pixels' counts ($c17, by a 1x45 image: $one)" $?
+tr=$(awk -F, 'NR > 1 { s += $3 } END { print s }' "$tmp/rc.csv") tc=$(awk -F, 'NR > 1 { s += $3 } END { print s }' "$tmp/cc.csv")
+[ "$tr" = "$tc" ]; check "the columns' costs add up to the rows' ($tc, $tr)" $?
+run "mandel --columns over a column too tall" 2 "height 70000 is over the limit of 65536 pixels a column" \
+    "$BIN/mandel" -W 10 -H 70000 --columns -q
+
 run "mandel bad size" 2 "--size '0' must be an integer in \[1, 2147483647\]" "$BIN/mandel" -S 0
 run "mandel bad maxiter" 2 "--maxiter '0'" "$BIN/mandel" -m 0
 run "mandel bad sample" 2 "--sample '0'" "$BIN/mandel" -R 0

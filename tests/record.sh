@@ -179,10 +179,10 @@ for scen in dedicated nondedicated; do
 done
 "$BIN/tabulate" --table 1 --dir t1 --costs costs.csv --out tab
 check "tabulate reads the records" $?
-n=$(grep -c '^1,[a-z]*,[a-z]*,ours,1,' tab.csv)
+n=$(grep -c '^1,,[a-z]*,[a-z]*,ours,1,' tab.csv)
 [ "$n" = 4 ]; check "tabulate: tab.csv has the 4 cases (got $n)" $?
 f=$("$BIN/record" t1/nondedicated/dtss-1.csv run finish)
-grep -q "^1,dtss,nondedicated,t1/nondedicated/dtss-1.csv,.*,$(printf %.4f "$f")," tab-runs.csv
+grep -q "^1,,dtss,nondedicated,t1/nondedicated/dtss-1.csv,.*,$(printf %.4f "$f")," tab-runs.csv
 check "tabulate: a run's finish as in its record ($f)" $?
 grep -q '^| DTSS | Not dedicated | [0-9.]*% | [0-9.]*% | ' tab.md; check "tabulate: the last chunk's share" $?
 grep -q '^| TSS | Dedicated | .* | 1.00 s | [0-9.]* | – | – |$' tab.md
@@ -194,10 +194,10 @@ printf 'delivered w1 0.2\ndelivered w2 0.3\n' >>t1/dedicated/info
 check "tabulate reads 'delivered' lines" $?
 grep -q '^| TSS | Dedicated | .* | 1.00 s | [0-9.]* | 2.00 s | [0-9.]* |$' tab.md
 check "tabulate: the delivered ideal, 2.00 s, beside the promised 1.00 s" $?
-awk -F, '$2 == "tss" && $3 == "dedicated" && $4 == "ours" {
+awk -F, '$3 == "tss" && $4 == "dedicated" && $5 == "ours" {
     r = $(NF - 2) / $NF; exit !($(NF - 1) == "2.0000" && r > 1.99 && r < 2.01) }' tab.csv
 check "tabulate.csv: ideal_delivered 2.0000, finish over it half finish over the ideal" $?
-awk -F, '$3 == "nondedicated" && $4 == "ours" { exit !($(NF - 1) == "" && $NF == "") }' tab.csv
+awk -F, '$4 == "nondedicated" && $5 == "ours" { exit !($(NF - 1) == "" && $NF == "") }' tab.csv
 check "tabulate.csv: a scenario without 'delivered' lines leaves both columns empty" $?
 echo "delivered w3 fast" >>t1/dedicated/info
 run "tabulate: a bad delivered line names FILE:LINE" 1 "t1/dedicated/info:6: delivered w3: CORES 'fast'" \
@@ -225,5 +225,38 @@ run "tabulate: a chunk of 2^50 - 1 iterations refused within seconds" 1 \
 rm -f t1/dedicated/tss-2.csv
 "$BIN/tabulate" --table 1 --dir t1 --costs costs.csv --out tab
 check "tabulate: the good records still read" $?
+
+# Two readings side by side (issue 25): the same runs under two names, and a
+# second reading whose loaded DTSS run is made slower than TSS by hand.
+cp -r t1 t1b
+awk -F, -v OFS=, '$1 == "run" { $6 = 1000 } { print }' t1/nondedicated/dtss-1.csv \
+    >t1b/nondedicated/dtss-1.csv
+"$BIN/tabulate" --table 1 --dir t1 --name rows --costs costs.csv --dir t1b --name other --out two
+check "tabulate: two readings" $?
+grep -q '^| TSS | Dedicated | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* | 29 / 2 |$' two.md
+check "tabulate: the readings side by side, the paper's beside" $?
+grep -q '^## Reading: rows (t1)$' two.md && grep -q '^## Reading: other (t1b)$' two.md
+check "tabulate: each reading's section" $?
+tf=$("$BIN/record" t1/nondedicated/tss-1.csv run finish)
+df=$("$BIN/record" t1/nondedicated/dtss-1.csv run finish)
+want=$(awk -v t="$tf" -v d="$df" 'BEGIN { print (d < t) ? 1 : 0 }')
+grep -q "^- Table 1 not dedicated: DTSS finishes before TSS: \*\*held in $want of 2 readings\*\* (rows: $([ "$want" = 1 ] && echo held || echo 'did not hold') .*other: did not hold (" two.md
+check "tabulate: DTSS before TSS held in $want of 2 (the second reading's DTSS at 1000 s)" $?
+[ "$(grep -c '^1,rows,[a-z]*,[a-z]*,ours,' two.csv)" = 4 ] && [ "$(grep -c '^1,other,[a-z]*,[a-z]*,ours,' two.csv)" = 4 ] &&
+    [ "$(grep -c '^1,,[a-z]*,[a-z]*,paper,' two.csv)" = 4 ]
+check "tabulate.csv: 4 cases a reading, the paper's once" $?
+grep -q '^1,other,dtss,nondedicated,t1b/nondedicated/dtss-1.csv,.*,1000.0000,' two-runs.csv
+check "tabulate-runs.csv: the reading's name and its run" $?
+run "tabulate: several readings need names" 2 "--dir t1b has no --name" \
+    "$BIN/tabulate" --table 1 --dir t1 --name rows --dir t1b --out two
+run "tabulate: a name twice" 2 "--name rows given twice" \
+    "$BIN/tabulate" --table 1 --dir t1 --name rows --dir t1b --name rows --out two
+run "tabulate: a name with a comma" 2 "--name 'a,b' must be" \
+    "$BIN/tabulate" --table 1 --dir t1 --name a,b --out two
+run "tabulate: --costs before --dir" 2 "--costs costs.csv before any --dir" \
+    "$BIN/tabulate" --table 1 --costs costs.csv --dir t1 --out two
+"$BIN/mandel" -W 80 -H 100 -m 300 --columns -c short.csv -q
+run "tabulate: the costs of another loop (80 columns for 100 rows)" 1 "the costs short.csv 80: not the same image and loop" \
+    "$BIN/tabulate" --table 1 --dir t1 --costs short.csv --out two
 
 finish

@@ -189,10 +189,78 @@ static void test_image(void)
               strstr(msg, "region"));
 }
 
+/* The loop over columns (issue 25): the same image, column k's pixels top to
+ * bottom, its cost the column's sum; the job says which loop. */
+static void test_columns(void)
+{
+    mandel_params p;
+    mandel_defaults(&p);
+    p.width = 37;
+    p.height = 23;
+    p.maxiter = 300;
+    uint32_t *rows = calloc(37 * 23, sizeof *rows), *cols = calloc(37 * 23, sizeof *cols);
+    uint32_t line[64];
+    uint64_t rsum = 0, csum = 0;
+    for (long y = 0; y < 23; y++) {
+        rsum += mandel_line(&p, y, line);
+        mandel_put_line(&p, y, line, rows);
+    }
+    test_cond("the row loop: 23 lines of 37", mandel_lines(&p) == 23 && mandel_line_len(&p) == 37);
+    p.columns = 1;
+    test_cond("the column loop: 37 lines of 23", mandel_lines(&p) == 37 && mandel_line_len(&p) == 23);
+    int cost_ok = 1;
+    for (long x = 0; x < 37; x++) {
+        uint64_t c = mandel_line(&p, x, line), by_hand = 0;
+        for (int y = 0; y < 23; y++)
+            by_hand += mandel_point(p.xmin + (x + 0.5) * (p.xmax - p.xmin) / 37,
+                                    p.ymax - (y + 0.5) * (p.ymax - p.ymin) / 23, 300);
+        cost_ok &= c == by_hand;
+        csum += c;
+        mandel_put_line(&p, x, line, cols);
+    }
+    test_cond("column k's cost is its pixels' counts, top to bottom", cost_ok);
+    test_cond("the columns' costs add up to the rows'", csum == rsum);
+    test_cond("the column loop's image is the row loop's, pixel for pixel",
+              memcmp(rows, cols, 37 * 23 * sizeof *rows) == 0);
+    uint32_t part[10];
+    mandel_line_span(&p, 5, 7, 17, part);
+    test_cond("a span of a column is its pixels y = 7..16",
+              part[0] == cols[7 * 37 + 5] && part[4] == cols[11 * 37 + 5] &&
+              part[9] == cols[16 * 37 + 5]);
+    test_cond("the loop's names", strcmp(mandel_loop_name(&p), "columns") == 0);
+
+    char job[MANDEL_JOB_MAX], msg[256];
+    mandel_params back;
+    int n = mandel_encode(&p, job, sizeof job);
+    test_cond("the column loop's job says so",
+              n > 0 && strstr(job, " columns") != NULL &&
+              mandel_decode(&back, job, (size_t)n, msg, sizeof msg) == 0 && back.columns == 1 &&
+              back.width == 37 && back.height == 23);
+    p.columns = 0;
+    n = mandel_encode(&p, job, sizeof job);
+    test_cond("a job without the word is the row loop (an earlier journal's)",
+              n > 0 && strstr(job, "columns") == NULL &&
+              mandel_decode(&back, job, (size_t)n, msg, sizeof msg) == 0 && back.columns == 0);
+    const char bad[] = "mandel1 37 23 300 -0x1p+1 -0x1p+1 0x1p+1 0x1p+1 diagonals";
+    test_cond("a job with another word is refused",
+              mandel_decode(&back, bad, sizeof bad, msg, sizeof msg) == -1);
+    mandel_defaults(&p);
+    p.width = 100;
+    p.height = MANDEL_MAX_WIDTH + 1;
+    test_cond("a row loop over a tall narrow image is taken",
+              mandel_check(&p, msg, sizeof msg) == 0);
+    p.columns = 1;
+    test_cond("a column over MANDEL_MAX_WIDTH pixels is refused, naming the height",
+              mandel_check(&p, msg, sizeof msg) == -1 && strstr(msg, "height 65537") != NULL);
+    free(rows);
+    free(cols);
+}
+
 int main(void)
 {
     test_points();
     test_sampling();
     test_image();
+    test_columns();
     return test_report();
 }

@@ -7,6 +7,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sched/sched.h"
+#include "sched/claims.h"
 #include "tests/test.h"
 
 #define MAXCHUNKS 2000000
@@ -436,8 +437,93 @@ static void test_orders(void)
     test_cond("a speed of 0 refused", sched_speeds(bad, 2, V) == -1);
 }
 
+/* DTSS's first chunk, a reading (sched/dtss.c, parameter fp): eq. 1's
+ * I/2A or TSS's I/2P, worked by hand. */
+static void test_dtss_fp(void)
+{
+    sched_err err;
+    sched_config cfg;
+    long start;
+    /* Xu Table 1 not dedicated: A_i = 1, 1/2, 1/3, 1/4, A = 25/12, I = 1200.
+     * eq. 1: F = 1200 / (25/6) = 288; eq. 7: C_1 = 1 (288 - 0) = 288.
+     * fp = 1: F = 1200 / 8 = 150, C_1 = 150; N = 2400 / 151 = 15.894,
+     * D = 149 / 14.894 = 10.0040; C_2 = 0.5 (150 - D (1 - 0.25)) = 71.25 -> 72. */
+    sched_config_init(&cfg, &sched_dtss, 1200, 4);
+    cfg.A = 25.0 / 12;
+    sched *s = sched_new(&cfg, &err);
+    long a = s ? sched_next(s, 1, &start) : -1;
+    sched_free(s);
+    test_condf(a == 288, "dtss eq. 1, A = 25/12: the first chunk F = I/2A = 288 (got %ld)", a);
+    test_cond("dtss fp = 1 is a parameter", sched_config_set(&cfg, "fp", "1", &err) == 0);
+    s = sched_new(&cfg, &err);
+    long b = s ? sched_next(s, 1, &start) : -1, c = s ? sched_next(s, 0.5, &start) : -1;
+    test_condf(b == 150 && c == 72, "dtss fp = 1: F = I/2P = 150, then 72 for A_i = 1/2 "
+               "(got %ld, %ld)", b, c);
+    /* A re-plan under fp = 1 with 978 left: F = 978 / 8 = 122.25, C = 122.25
+     * -> 123 for A_i = 1 (eq. 1 would give 978 / 2 = 489 with A = 1). */
+    test_cond("dtss fp = 1 re-plan", s && sched_replan(s, 1.0, &err) == SCHED_OK);
+    long d = s ? sched_next(s, 1, &start) : -1;
+    test_condf(d == 123, "dtss fp = 1 re-plan: F = remaining / 2P = 122.25 -> 123 (got %ld)", d);
+    sched_free(s);
+    sched_config_set(&cfg, "fp", "0.5", &err);
+    s = sched_new(&cfg, &err);
+    test_cond("dtss fp = 0.5 refused, naming it", !s && strstr(err.msg, "fp=0.5") != NULL);
+    sched_free(s);
+    /* With every A_i = 1 (dedicated, equal), I/2A = I/2P: the same chunks. */
+    sched_config_init(&cfg, &sched_dtss, 1200, 4);
+    sched_config_set(&cfg, "fp", "1", &err);
+    s = sched_new(&cfg, &err);
+    long e = s ? sched_next(s, 1, &start) : -1;
+    sched_free(s);
+    test_condf(e == 150, "dtss fp = 1 with A = P: TSS's F = 150 (got %ld)", e);
+}
+
+/* The paper's claims (sched/claims.c) on the paper's own numbers (Xu &
+ * Chronopoulos Tables 1 and 2): every one holds there. */
+static void test_claims(void)
+{
+    static const struct { const char *name; xu_result o, d; } paper[] = {
+        {"t1-ded-same", {29, 2, 0}, {28, 2, 0}},
+        {"t1-load-faster", {65, 19, 0}, {53, 3, 0}},
+        {"t1-load-dtss-balanced", {65, 19, 0}, {53, 3, 0}},
+        {"t1-load-tss-3x", {65, 19, 0}, {53, 3, 0}},
+        {"t2-ded-tree-faster", {12, 0, 0}, {16, 0, 0}},
+        {"t2-ded-dtss-balanced", {12, 0, 0}, {16, 0, 0}},
+        {"t2-ded-tree-balanced", {12, 0, 0}, {16, 0, 0}},
+        {"t2-load-tree-2x", {86, 75, 0}, {31, 0, 0}},
+        {"t2-load-dtss-balanced", {86, 75, 0}, {31, 0, 0}},
+    };
+    int n = (int)(sizeof paper / sizeof paper[0]), all = 1;
+    double v;
+    for (int i = 0; i < n; i++) {
+        const xu_claim *c = xu_claim_find(paper[i].name);
+        int held = c && c->held(&paper[i].o, &paper[i].d, &v);
+        if (!held)
+            test_condf(0, "claim %s holds on the paper's numbers", paper[i].name);
+        all &= held;
+    }
+    test_cond("every claim of Tables 1-2 holds on the paper's own numbers", all);
+    test_cond("10 claims, the mid-run one among them",
+              xu_claims_count() == 10 && xu_claim_find("midrun-replans-wins") != NULL &&
+              xu_claim_find("no-such-claim") == NULL);
+    /* Their edges, by hand. */
+    const xu_claim *same = xu_claim_find("t1-ded-same"), *x3 = xu_claim_find("t1-load-tss-3x"),
+                   *mid = xu_claim_find("midrun-replans-wins");
+    xu_result a = {11, 1, 0}, b = {10, 1, 0}, c = {11.01, 1, 0};
+    test_cond("within 10%: 11 vs 10 holds, 11.01 vs 10 does not",
+              same->held(&a, &b, &v) && v == 0.1 && !same->held(&c, &b, &v));
+    xu_result t = {20, 6, 0}, d = {15, 2, 0}, d2 = {15, 2.01, 0};
+    test_cond("3x: 6 vs 2 holds (3.0), 6 vs 2.01 does not",
+              x3->held(&t, &d, &v) && v == 3 && !x3->held(&t, &d2, &v));
+    xu_result m0 = {15, 1, 0}, m1 = {15, 1, 1}, m2 = {21, 1, 1};
+    test_cond("mid-run: DTSS must re-plan and finish first",
+              !mid->held(&t, &m0, &v) && mid->held(&t, &m1, &v) && !mid->held(&t, &m2, &v));
+}
+
 int main(void)
 {
+    test_dtss_fp();
+    test_claims();
     test_orders();
     test_diaz_table1();
     test_known_values();

@@ -1,5 +1,5 @@
 /* main.c: bin/worker, the Mandelbrot worker of bin/coordinator: a libdtss
- * worker whose loop iterations are image rows. The runtime measures the
+ * worker whose loop iterations are image rows (or columns, as the job says). The runtime measures the
  * load, reports A_i, takes part in Tree-Scheduling and exits with its master;
  * this program only computes the rows it is handed (refusing a job whose
  * image is over mandel_check's limits, before it allocates anything), and
@@ -32,24 +32,26 @@ static int probe_mode(const char *backend)
  * clock read; a pvm_nrecv at most every 20 ms): some 10 ms of computation. */
 #define WORK_PER_LOOK (1L << 22)
 
-/* Row y into counts, in spans of 'span' pixels, asking before each whether
- * to stop, and its cost told to the library. 0, or -1 when the run is over for this worker (the master
- * exited: dtss_worker_next says so). */
-static int compute_row(dtss_worker *w, const mandel_params *p, int y, uint32_t *counts,
-                       int span)
+/* Line k (a row, or a column) into counts, in spans of 'span' pixels,
+ * asking before each whether to stop, and its cost told to the library. 0,
+ * or -1 when the run is over for this worker (the master exited:
+ * dtss_worker_next says so). */
+static int compute_line(dtss_worker *w, const mandel_params *p, long k, uint32_t *counts,
+                        int span)
 {
     uint64_t cost = 0;
-    for (int x = 0; x < p->width; x += span) {
+    int len = mandel_line_len(p);
+    for (int x = 0; x < len; x += span) {
         if (dtss_worker_cancelled(w))
             return -1;
-        cost += mandel_span(p, y, x, p->width - x > span ? x + span : p->width, counts + x);
+        cost += mandel_line_span(p, k, x, len - x > span ? x + span : len, counts + x);
     }
     /* The row's cost for dtss-m's rates: its escape iterations, and one more
      * a pixel for the work around each (a fit over 1616 chunks of emulated
      * runs, 1200 rows at maxiter 3000: time = 1.55e-8 s x (iterations + 1.02
      * pixels); without it a row of points that escape at once looks twice as
      * slow as it is). */
-    dtss_worker_cost(w, (double)cost + p->width);
+    dtss_worker_cost(w, (double)cost + len);
     return 0;
 }
 
@@ -62,28 +64,30 @@ static int work(int argc, char **argv)
         dtss_worker_close(w);
         return 1;
     }
-    size_t len;
-    const char *job = dtss_worker_job(w, &len);
+    size_t joblen;
+    const char *job = dtss_worker_job(w, &joblen);
     mandel_params p;
     char msg[256];
-    if (mandel_decode(&p, job, len, msg, sizeof msg) != 0) {
+    if (mandel_decode(&p, job, joblen, msg, sizeof msg) != 0) {
         fprintf(stderr, "worker %d: %s\n", dtss_worker_index(w), msg);
         dtss_worker_close(w);
         return 1;
     }
-    /* p is within MANDEL_MAX_WIDTH: a row's buffers are at most 512 KiB. */
-    uint32_t *counts = malloc(sizeof *counts * (size_t)p.width);
-    unsigned char *bytes = malloc(4 * (size_t)p.width);
+    /* p is within mandel_check's limits: a line's buffers (a row's, or a
+     * column's) are at most 512 KiB. */
+    size_t len = (size_t)mandel_line_len(&p);
+    uint32_t *counts = malloc(sizeof *counts * len);
+    unsigned char *bytes = malloc(4 * len);
     long start, size, span = WORK_PER_LOOK / (long)p.maxiter;
-    span = span < 1 ? 1 : span > p.width ? p.width : span;
+    span = span < 1 ? 1 : span > (long)len ? (long)len : span;
     int rc = counts && bytes ? DTSS_OK : DTSS_ENOMEM;
     while (rc == DTSS_OK && (rc = dtss_worker_next(w, &start, &size)) == DTSS_PIECE) {
         rc = DTSS_OK;
-        for (long row = start; row < start + size && rc == DTSS_OK; row++) {
-            if (compute_row(w, &p, (int)row, counts, (int)span) != 0)
+        for (long k = start; k < start + size && rc == DTSS_OK; k++) {
+            if (compute_line(w, &p, k, counts, (int)span) != 0)
                 break;                          /* the next call says why */
-            mandel_row_bytes(counts, (size_t)p.width, bytes);
-            rc = dtss_worker_result(w, bytes, 4 * (size_t)p.width);
+            mandel_row_bytes(counts, len, bytes);
+            rc = dtss_worker_result(w, bytes, 4 * len);
         }
     }
     if (rc != DTSS_DONE)
