@@ -694,6 +694,7 @@ static void usage(FILE *f)
     fprintf(f,
 "usage: tabulate --table 1|2 --out PREFIX --dir DIR [--costs FILE] [--name NAME]\n"
 "                [--dir DIR [--costs FILE] [--name NAME]] ...\n"
+"       tabulate --claim NAME OTHER DTSS\n"
 "\n"
 "Xu & Chronopoulos Table 1 (TSS, DTSS) or 2 (Tree, DTSS) from the run records\n"
 "DIR/SCENARIO/SCHEME-REP.csv (SCENARIO: dedicated, nondedicated), each\n"
@@ -708,25 +709,29 @@ static void usage(FILE *f)
 "  -d, --dir DIR       the folder of a reading's scenarios (at most %d)\n"
 "  -c, --costs FILE    bin/mandel --costs of that reading's image and loop:\n"
 "                      what the last chunk to finish held\n"
-"  -n, --name NAME     that reading's name (letters, digits, - _ .; needed\n"
+"  -n, --name NAME     that reading's name (letters, digits, - _ . +; needed\n"
 "                      with more than one --dir)\n"
 "  -o, --out PREFIX    where the files go\n"
 "  -h, --help          this help\n"
+"--claim NAME OTHER DTSS: one of the paper's claims (sched/claims.c: t1-ded-same,\n"
+"t1-load-faster, ..., midrun-replans-wins) on the results of the other scheme\n"
+"(TSS, Tree) and DTSS, each FINISH,IMBALANCE[,REPLANS]; prints 'held VALUE'\n"
+"or 'did not hold VALUE'.\n"
 "Exit status: 0; 1 for bad or missing input (the message names FILE:LINE);\n"
 "2 for bad usage.\n", MAXREAD);
 }
 
 #define fail(...) parse_fail("tabulate", __VA_ARGS__)
 
-/* A reading's name: letters, digits, '-', '_', '.', 1..32 of them (it goes
- * into CSV fields and Markdown headings). */
+/* A reading's name: letters, digits, '-', '_', '.', '+', 1..32 of them (it
+ * goes into CSV fields and Markdown headings). */
 static int good_name(const char *n)
 {
     size_t l = strlen(n);
     if (l == 0 || l > 32)
         return 0;
     for (; *n; n++)
-        if (!(isalnum((unsigned char)*n) || *n == '-' || *n == '_' || *n == '.'))
+        if (!(isalnum((unsigned char)*n) || *n == '-' || *n == '_' || *n == '.' || *n == '+'))
             return 0;
     return 1;
 }
@@ -766,8 +771,8 @@ static int parse_args(tab *t, int argc, char **argv)
             if (c == 'c')
                 rd->costs_path = optarg;
             else if (!good_name(optarg))
-                return fail("--name '%s' must be 1 to 32 letters, digits, '-', '_' or "
-                            "'.'", optarg);
+                return fail("--name '%s' must be 1 to 32 letters, digits, '-', '_', '.' "
+                            "or '+'", optarg);
             else
                 rd->name = optarg;
             break;
@@ -793,10 +798,42 @@ static int parse_args(tab *t, int argc, char **argv)
     return -1;
 }
 
+/* tabulate --claim NAME OTHER DTSS: one claim of sched/claims.c on two
+ * results given as FINISH,IMBALANCE[,REPLANS]; prints "held VALUE" or "did
+ * not hold VALUE" (for the scripts' own cases, e.g. the load mid-run). */
+static int claim_mode(int argc, char **argv)
+{
+    if (argc != 5)
+        return fail("usage: tabulate --claim NAME OTHER DTSS (each FINISH,IMBALANCE[,REPLANS])");
+    const xu_claim *cl = xu_claim_find(argv[2]);
+    if (!cl) {
+        fprintf(stderr, "tabulate: --claim '%s': no such claim; the claims:", argv[2]);
+        for (const xu_claim *c = xu_claims; c->name; c++)
+            fprintf(stderr, " %s", c->name);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    xu_result r[2];
+    for (int i = 0; i < 2; i++) {
+        double v[3] = {NAN, NAN, 0};
+        int n = parse_double_list(argv[3 + i], v, 3);
+        if (n < 2 || !(v[0] > 0) || !(v[1] >= 0) || !(v[2] >= 0))
+            return fail("--claim %s: '%s' must be FINISH,IMBALANCE[,REPLANS] (seconds > 0, "
+                        ">= 0; re-plans >= 0)", argv[2], argv[3 + i]);
+        r[i] = (xu_result){v[0], v[1], v[2]};
+    }
+    double value;
+    int held = cl->held(&r[0], &r[1], &value);
+    printf("%s %.4f\n", held ? "held" : "did not hold", value);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static tab t;
     parse_gsl_errors("tabulate", 1);
+    if (argc > 1 && strcmp(argv[1], "--claim") == 0)
+        return claim_mode(argc, argv);
     int rc = parse_args(&t, argc, argv);
     if (rc >= 0)
         return rc;

@@ -79,6 +79,21 @@ for s in dtss tss gss fss css pss qss ess rss tree; do
 done
 nw=$("$BIN/record" --count rec.csv worker)
 [ "$nw" = 4 ]; check "record has a line per worker" $?
+# The loop over columns (issue 25): a 96 x 72 image, so that the 96 columns
+# are not the 72 rows; the same image for every scheme.
+"$BIN/mandel" -W 96 -H 72 -m 400 -o refc.pgm -q
+for s in dtss tss tree; do
+    rm -f img.pgm rec.csv
+    timeout 60 "$BIN/coordinator" -s "$s" --local 3 -W 96 -H 72 -m 400 --columns -o img.pgm \
+        -r rec.csv -q >out.txt 2>&1
+    rc=$?
+    cmp -s refc.pgm img.pgm; check "$s --columns: image identical to bin/mandel's (exit $rc)" $?
+    [ "$("$BIN/record" rec.csv run iterations)" = 96 ] && [ "$("$BIN/record" rec.csv run loop)" = columns ]
+    check "$s --columns: 96 iterations, loop=columns in the record" $?
+done
+"$BIN/coordinator" -s tss --local 2 -W 96 -H 72 -m 400 -o img.pgm -r rec.csv -q >/dev/null 2>&1
+[ "$("$BIN/record" rec.csv run iterations)" = 72 ] && [ "$("$BIN/record" rec.csv run loop)" = rows ]
+check "without --columns: 72 rows, loop=rows in the record" $?
 "$BIN/coordinator" -s dtss --local 2 -S 64 -m 100 -o img.pgm -r rec.csv -q >/dev/null 2>&1
 "$BIN/record" rec.csv report Q,A | awk -F, '$1 >= 1 && $2 > 0 { n++ } END { exit !(n >= 2) }'
 check "record holds the workers' A_i reports" $?

@@ -67,6 +67,22 @@ cmp -s ref200.pgm c.pgm; check "resume of a complete run: image identical" $?
 check "resume of a complete run: the record says resumed=200" $?
 [ ! -e c.csv.journal ]; check "resume of a complete run: the journal removed at the end" $?
 
+# ---- the loop over columns: its journal says so, resumed as columns ---------------------
+"$BIN/mandel" -W 150 -H 100 -m 2000 -o refc.pgm -q
+timeout 60 "$BIN/coordinator" --local 2 -W 150 -H 100 -m 2000 --columns -o cc.pgm -r cc.csv -q \
+    --keep-journal >cc.txt 2>&1
+rm -f cc.pgm
+timeout 60 "$BIN/coordinator" --local 2 --resume cc.csv -o cc.pgm >cc2.txt 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "resuming cc.csv.journal: 150 of 150 iterations done" cc2.txt
+check "a column loop's journal resumes as columns: 150 of 150 (exit $rc)" $?
+cmp -s refc.pgm cc.pgm && [ "$("$BIN/record" cc.csv run loop)" = columns ]
+check "the resumed column loop: image identical, loop=columns" $?
+timeout 60 "$BIN/coordinator" --local 2 -W 150 -H 100 -m 2000 -o rr.pgm -r rr.csv -q \
+    --keep-journal >/dev/null 2>&1
+run "--resume a row loop's journal with --columns: refused" 2 "the broken run's loop is over rows, not columns" \
+    "$BIN/coordinator" --local 2 --resume rr.csv --columns -o rr.pgm
+
 # ---- not the run's journal: refused, naming what differs ---------------------------
 cp keep.journal c.csv.journal
 run "--resume with another size: refused" 2 "image is 200x200, not 300x300" \
