@@ -145,7 +145,7 @@ grep -q "^- Emulated within 3% of simulated (finish / ideal) on every scenario: 
 check "league.md: emulated beside simulated" $?
 
 # Part 2, the simulator.
-for f in sim-xu.md diaz/README.md diaz/table1.md diaz/table2.md diaz/table2.csv \
+for f in sim-xu.md diaz/README.md diaz/table1.md diaz/table2.md diaz/table2.csv diaz/table2-optimum.csv \
          diaz/fig2-qss.png diaz/fig3-ess.png diaz/fig4-rss.png diaz/fig5-speedup.png; do
     [ -s "$R/$f" ]; check "results/$f exists" $?
 done
