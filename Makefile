@@ -199,7 +199,7 @@ $(BUILD)/heat/pvm.o: CFLAGS += -Iruntime
 # ---- netpipe (end)
 
 # ---- targets ----------------------------------------------------------------
-.PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag \
+.PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
         reproduce-heymann reproduce-yoon league run \
         install uninstall
 
@@ -243,6 +243,12 @@ reproduce-tables: deps
 reproduce-diaz: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) scripts/reproduce-diaz $(if $(filter 1,$(QUICK)),--quick)
+
+# Xu & Chronopoulos's claims under every reading of the paper, simulated ->
+# results/readings.md, readings.png, w4-load.md (docs/readings.md).
+reproduce-readings: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce-readings $(if $(filter 1,$(QUICK)),--quick)
 
 # Singh et al. Figures 5-7 and the CCR / shape sweep -> results/dag/
 # (docs/dag.md). QUICK=1: a few graphs per point; GRAPHS=N graphs per point.
@@ -322,11 +328,12 @@ help:
 	@echo "make bench            benchmarks (kernel, chunk cost, DAG, simulator, PVM, cluster)"
 	@echo "make reproduce-tables the papers' tables and plots into results/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
+	@echo "make reproduce-readings  Xu's claims under every reading of the paper, simulated [QUICK=1]"
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
 	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N]"
 	@echo "make league           every scheme x scenario x link against the ideal into results/league.md [QUICK=1] [SIM=1]"
 	@echo "make reproduce-yoon   Yoon et al. Figures 4-9, task model and heat on PVM into results/yoon/ [QUICK=1] [RUNS=N]"
-	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s] [ARGS=\"-S 600\"]  one run on the cluster, with load"
+	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s|P%] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, dtss.pc, dtss(3)"
 	@echo "make uninstall [PREFIX=...]       remove exactly what install put there"
