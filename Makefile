@@ -250,8 +250,10 @@ reproduce-readings: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) scripts/reproduce-readings $(if $(filter 1,$(QUICK)),--quick)
 
-# Singh et al. Figures 5-7 and the CCR / shape sweep -> results/dag/
-# (docs/dag.md). QUICK=1: a few graphs per point; GRAPHS=N graphs per point.
+# Singh et al. Figures 5-7 (random, FFT and Gaussian-elimination graphs; the
+# x-axis read as tasks and as processors) and the CCR / shape sweep ->
+# results/dag/ (docs/dag.md). QUICK=1: a few graphs per point; GRAPHS=N
+# graphs per point.
 reproduce-dag: export MAKE_GRAPHS = $(GRAPHS)
 reproduce-dag: deps
 	@$(MAKE) --no-print-directory all

@@ -109,13 +109,22 @@ dag *dag_read_file(const char *path, int format, dag_err *err);
  * DOT; costs with 15 significant digits. DAG_EIO on a write error. */
 int dag_write(FILE *f, const dag *g, int format, dag_err *err);
 
-/* ---- the random task graph generator (random.c) ------------------------- */
+/* ---- task graph generators (random.c, fft.c, gauss.c) ------------------
+ * A generator is a type (its structure: one file each, listed in
+ * dag_gen_types[], found by name); the costs are drawn alike for every type:
+ *   w_i ~ U[0, 2 W_DAG),  w(i,p) ~ U[w_i (1 - beta/2), w_i (1 + beta/2)),
+ *   c(i,j) ~ U[0, 2 CCR W_DAG)
+ * from GSL's mt19937 seeded with 'seed' (Singh Sec. 4, Topcuoglu Sec. 5.1). */
 
-/* Singh et al. Sec. 4 (after Topcuoglu et al. Sec. 5.1). */
+typedef struct dag_gen_type dag_gen_type;
+
 typedef struct dag_gen {
-    int v;              /* tasks, >= 1 */
-    double alpha;       /* shape: height ~ sqrt(v)/alpha, width ~ alpha sqrt(v) */
-    int out_degree;     /* children per task, >= 1 (capped by the tasks below) */
+    const dag_gen_type *type;   /* the structure (dag_gen_init: &dag_gen_random) */
+    int v;              /* random: tasks, >= 1 */
+    double alpha;       /* random: height ~ sqrt(v)/alpha, width ~ alpha sqrt(v) */
+    int out_degree;     /* random: children per task, >= 1 (capped by the tasks below) */
+    int size;           /* fft: input points m, a power of 2 >= 2;
+                           gauss: matrix size m >= 2 */
     double ccr;         /* mean communication / mean computation cost, >= 0 */
     double wdag;        /* mean computation cost W_DAG, > 0 */
     double beta;        /* heterogeneity: w(i,p) in w_i [1 - beta/2, 1 + beta/2] */
@@ -123,16 +132,44 @@ typedef struct dag_gen {
     unsigned long seed; /* GSL mt19937 seed */
 } dag_gen;
 
-/* Sets p to the defaults: v = 20, alpha = 1, out_degree = 3, ccr = 1,
- * wdag = 50, beta = 0.5, q = 4, seed = 1. */
+struct dag_costs;       /* the cost draws a generator is given (generate.c) */
+
+struct dag_gen_type {
+    const char *name;
+    const char *summary;    /* one line for --help, with citation */
+    /* DAG_EINVAL naming the bad structure parameter (v, alpha, out_degree or
+     * size), at most DAG_GEN_MAX_TASKS tasks included. */
+    int (*check)(const dag_gen *p, dag_err *err);
+    /* The number of tasks p's structure gives (p checked). */
+    long (*tasks)(const dag_gen *p);
+    /* Adds the tasks and edges to the empty graph g, their costs from dc. */
+    int (*build)(dag *g, const dag_gen *p, struct dag_costs *dc, dag_err *err);
+};
+
+#define DAG_GEN_MAX_TASKS 10000000
+
+/* The list of all generator types, NULL-terminated. */
+extern const dag_gen_type *const dag_gen_types[];
+extern const dag_gen_type dag_gen_random, dag_gen_fft, dag_gen_gauss;
+
+/* Finds a generator type by name (case-insensitive); on an unknown name NULL
+ * and DAG_ENOENT with the valid names. */
+const dag_gen_type *dag_gen_find(const char *name, dag_err *err);
+
+/* Sets p to the defaults: the random type, v = 20, alpha = 1, out_degree = 3,
+ * size = 8, ccr = 1, wdag = 50, beta = 0.5, q = 4, seed = 1. */
 void dag_gen_init(dag_gen *p);
 
-/* Checks the parameters; DAG_EINVAL naming the bad one. */
+/* Checks the parameters (the type's and the costs'); DAG_EINVAL naming the
+ * bad one. */
 int dag_gen_check(const dag_gen *p, dag_err *err);
 
 /* Generates a finished graph (the same for the same parameters), or NULL with
  * err set. Costs are kept to 6 significant digits so that the graph read back
- * from dag_write's output is the same graph. */
+ * from dag_write's output is the same graph. The costs on the processors are
+ * drawn last, processor by processor: with q processors the graph is the
+ * first q processors of the same parameters' graph on more. The caller frees
+ * it with dag_free. */
 dag *dag_generate(const dag_gen *p, dag_err *err);
 
 /* ---- graph properties (graph.c) ----------------------------------------- */

@@ -2,6 +2,8 @@
 #ifndef DAG_IMPL_H
 #define DAG_IMPL_H
 
+#include <gsl/gsl_rng.h>
+
 #include "dag.h"
 #include "sched/lines.h"
 
@@ -12,6 +14,28 @@ int dag_fail(dag_err *err, int code, const char *fmt, ...)
 
 /* Mean cost of task i over the processors (Topcuoglu's wbar_i). */
 double dag_wbar(const dag *g, int i);
+
+/* ---- generating (generate.c) --------------------------------------------
+ * What dag_generate hands a generator type's build: the random stream (for
+ * the structure's own draws too) and the cost parameters. */
+struct dag_costs {
+    gsl_rng *r;
+    int q;
+    double wdag, beta;
+    double cmax;            /* 2 CCR W_DAG: edge costs are U[0, cmax) */
+    double *w;              /* room for q costs */
+    double *mean;           /* the tasks' w_i so far, n of them (room: cap) */
+    int n, cap;
+};
+
+/* Adds a task named 'name' (its index the next one) and draws its mean cost
+ * w_i (dag.h); its costs on the processors are drawn by dag_generate once the
+ * type's build is done. DAG_OK, or DAG_ENOMEM with err set. */
+int dag_costs_task(struct dag_costs *dc, dag *g, const char *name, dag_err *err);
+
+/* Adds the edge from -> to with a cost drawn from U[0, cmax) (6 significant
+ * digits); DAG_OK or dag_add_edge's error. */
+int dag_costs_edge(struct dag_costs *dc, dag *g, int from, int to, dag_err *err);
 
 /* ---- placing copies (schedule.c) ----------------------------------------
  * Each processor keeps its copies sorted by start time; they never overlap,

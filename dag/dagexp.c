@@ -1,5 +1,6 @@
-/* dagexp.c: bin/dagexp, the experiment of Singh et al. Sec. 6: many random
- * graphs, each scheduled by every algorithm, one CSV line per graph. */
+/* dagexp.c: bin/dagexp, the experiment of Singh et al. Sec. 6: many generated
+ * graphs (random, FFT or Gaussian elimination), each scheduled by every
+ * algorithm, one CSV line per graph. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,26 +20,31 @@ static void usage(FILE *f)
     fprintf(f,
 "usage: dagexp [options] > graphs.csv\n"
 "\n"
-"For every number of tasks v, shape alpha and CCR given, generates N random\n"
-"task graphs (bin/daggen's generator) and schedules each with every algorithm\n"
-"(heft, cpop, dcpop), checking every schedule. Each graph's out-degree, beta,\n"
-"processors and W_DAG are drawn uniformly from their lists. Prints one CSV\n"
-"line per graph:\n"
-"  v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,cp_min,sequential,\n"
-"  then per algorithm A: A_makespan,A_slr,A_speedup,A_us,A_dups\n"
-"(A_us: the scheduler's own running time in microseconds; A_dups: tasks\n"
-"duplicated). `daggen -v V --alpha .. --outdeg .. --ccr .. --wdag .. --beta ..\n"
-"-q .. --seed SEED` writes that very graph. Progress goes to standard error.\n"
+"For every number of tasks v (or size m), shape alpha and CCR given, generates\n"
+"N task graphs (bin/daggen's generators) and schedules each with every\n"
+"algorithm (heft, cpop, dcpop), checking every schedule. Each graph's\n"
+"out-degree, beta, processors and W_DAG are drawn uniformly from their lists.\n"
+"Prints one CSV line per graph:\n"
+"  graph,size,v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,cp_min,\n"
+"  sequential, then per algorithm A: A_makespan,A_slr,A_speedup,A_us,A_dups\n"
+"(v: the graph's tasks; size, alpha, outdeg empty where the type has none;\n"
+"A_us: the scheduler's own running time in microseconds; A_dups: tasks\n"
+"duplicated). `daggen --graph G -v V (or --size M) --alpha .. --outdeg ..\n"
+"--ccr .. --wdag .. --beta .. --procs Q --seed SEED` writes that very graph.\n"
+"Progress goes to standard error.\n"
 "\n"
 "options (LIST: comma-separated values):\n"
-"  -v, --tasks LIST    numbers of tasks (default 20,40,60,80)\n"
-"      --alpha LIST    shapes (default 0.5)\n"
+"      --graph TYPE    random, fft or gauss (default random; daggen --help)\n"
+"  -v, --tasks LIST    random: numbers of tasks (default 20,40,60,80)\n"
+"  -S, --size LIST     fft: input points (powers of 2); gauss: matrix sizes\n"
+"                      (needed for fft and gauss)\n"
+"      --alpha LIST    random: shapes (default 0.5)\n"
 "      --ccr LIST      communication to computation ratios (default 0.1)\n"
-"      --outdeg LIST   out-degrees, 0 meaning v (default 1,2,3,4,5,0)\n"
+"      --outdeg LIST   random: out-degrees, 0 meaning v (default 1,2,3,4,5,0)\n"
 "  -b, --beta LIST     heterogeneity ranges (default 0.1,0.25,0.5,0.75,1)\n"
 "      --procs LIST    numbers of processors (default 2,4,8)\n"
 "      --wdag LIST     mean computation costs (default 20,50,100)\n"
-"  -n, --graphs N      graphs per (v, alpha, CCR) (default 1000)\n"
+"  -n, --graphs N      graphs per (v or size, alpha, CCR) (default 1000)\n"
 "      --seed S        seed of the parameter draws (default 1)\n"
 "  -h, --help          this help\n"
 "exit status: 0 done; 1 an experiment failed (said); 2 a bad option or value\n");
@@ -94,7 +100,9 @@ static int height(const dag *g)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
+        {"graph", required_argument, NULL, 1007},
         {"tasks", required_argument, NULL, 'v'},
+        {"size", required_argument, NULL, 'S'},
         {"alpha", required_argument, NULL, 1001},
         {"ccr", required_argument, NULL, 1002},
         {"outdeg", required_argument, NULL, 1003},
@@ -108,24 +116,42 @@ int main(int argc, char **argv)
     };
     list V = {{20, 40, 60, 80}, 4}, alpha = {{0.5}, 1}, ccr = {{0.1}, 1};
     list outdeg = {{1, 2, 3, 4, 5, 0}, 6}, beta = {{0.1, 0.25, 0.5, 0.75, 1}, 5};
-    list procs = {{2, 4, 8}, 3}, wdag = {{20, 50, 100}, 3};
+    list procs = {{2, 4, 8}, 3}, wdag = {{20, 50, 100}, 3}, size = {{0}, 0};
+    const dag_gen_type *type = &dag_gen_random;
+    const char *random_only = NULL;     /* an option only the random type takes */
     long graphs = 1000, seed = 1;
     int c, rc;
     parse_gsl_errors("dagexp", 1);
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:b:n:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":v:S:b:n:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'v': if ((rc = get_list("tasks", optarg, &V, 1))) return rc; break;
+        case 1007: {
+            dag_err e;
+            if (!(type = dag_gen_find(optarg, &e)))
+                return fail("--graph: %s", e.msg);
+            break;
+        }
+        case 'v':
+            if ((rc = get_list("tasks", optarg, &V, 1)))
+                return rc;
+            random_only = "--tasks";
+            break;
+        case 'S': if ((rc = get_list("size", optarg, &size, 1))) return rc; break;
         case 1001:
             if ((rc = get_list("alpha", optarg, &alpha, 0)))
                 return rc;
+            random_only = "--alpha";
             for (int i = 0; i < alpha.n; i++)
                 if (!(alpha.x[i] > 0 && alpha.x[i] <= MAX_ALPHA))
                     return fail("--alpha: '%g' must be a number in (0, %g]", alpha.x[i],
                                 MAX_ALPHA);
             break;
         case 1002: if ((rc = get_list("ccr", optarg, &ccr, 0))) return rc; break;
-        case 1003: if ((rc = get_list("outdeg", optarg, &outdeg, 1))) return rc; break;
+        case 1003:
+            if ((rc = get_list("outdeg", optarg, &outdeg, 1)))
+                return rc;
+            random_only = "--outdeg";
+            break;
         case 'b': if ((rc = get_list("beta", optarg, &beta, 0))) return rc; break;
         case 1004: if ((rc = get_list("procs", optarg, &procs, 1))) return rc; break;
         case 1005: if ((rc = get_list("wdag", optarg, &wdag, 0))) return rc; break;
@@ -143,18 +169,32 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return fail("unexpected argument '%s' (try --help)", argv[optind]);
+    int structured = type != &dag_gen_random;
+    if (structured && random_only)
+        return fail("%s is for --graph random; --graph %s takes --size",
+                    random_only, type->name);
+    if (structured && size.n == 0)
+        return fail("--graph %s needs --size LIST (%s)", type->name, type->summary);
+    if (!structured && size.n > 0)
+        return fail("--size is for --graph fft or gauss; a random graph has -v LIST");
+    /* The first dimension of the groups: v for random graphs, else the size;
+     * alpha has no meaning for the structured types (one pass, not printed). */
+    const list *X = structured ? &size : &V;
+    if (structured)
+        alpha = (list){{0}, 1};
 
     /* Every value once, before any work: a bad value fails at once. */
     dag_err err;
-    const list *lists[] = {&V, &alpha, &ccr, &outdeg, &beta, &procs, &wdag};
+    const list *lists[] = {X, &alpha, &ccr, &outdeg, &beta, &procs, &wdag};
     for (int l = 0; l < 7; l++)
         for (int i = 0; i < lists[l]->n; i++) {
             dag_gen p;
             dag_gen_init(&p);
+            p.type = type;
             double x = lists[l]->x[i];
             switch (l) {
-            case 0: p.v = (int)x; break;
-            case 1: p.alpha = x; break;
+            case 0: if (structured) p.size = (int)x; else p.v = (int)x; break;
+            case 1: if (!structured) p.alpha = x; break;
             case 2: p.ccr = x; break;
             case 3: p.out_degree = x ? (int)x : 1; break;
             case 4: p.beta = x; break;
@@ -169,23 +209,31 @@ int main(int argc, char **argv)
     if (!r)
         return fail("out of memory");
     gsl_rng_set(r, (unsigned long)seed);
-    printf("v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,cp_min,sequential");
+    printf("graph,size,v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,cp_min,sequential");
     for (int i = 0; dag_algos[i]; i++) {
         const char *A = dag_algos[i]->name;
         printf(",%s_makespan,%s_slr,%s_speedup,%s_us,%s_dups", A, A, A, A, A);
     }
     printf("\n");
-    int groups = V.n * alpha.n * ccr.n, group = 0;
+    int groups = X->n * alpha.n * ccr.n, group = 0;
     double t0 = now();
-    for (int a = 0; a < V.n; a++)
+    for (int a = 0; a < X->n; a++)
         for (int b = 0; b < alpha.n; b++)
             for (int k = 0; k < ccr.n; k++) {
                 double tg = now();
                 for (long n = 0; n < graphs; n++) {
                     dag_gen p;
-                    p.v = (int)V.x[a];
-                    p.alpha = alpha.x[b];
+                    dag_gen_init(&p);
+                    p.type = type;
+                    if (structured)
+                        p.size = (int)X->x[a];
+                    else {
+                        p.v = (int)X->x[a];
+                        p.alpha = alpha.x[b];
+                    }
                     p.ccr = ccr.x[k];
+                    /* Drawn for every type, so a seed draws the same beta,
+                     * processors and W_DAG whatever the type. */
                     int d = (int)outdeg.x[gsl_rng_uniform_int(r, (unsigned long)outdeg.n)];
                     p.out_degree = d ? d : p.v;
                     p.beta = beta.x[gsl_rng_uniform_int(r, (unsigned long)beta.n)];
@@ -197,8 +245,12 @@ int main(int argc, char **argv)
                         fprintf(stderr, "dagexp: %s\n", err.msg);
                         return 1;
                     }
-                    printf("%d,%g,%g,%d,%g,%d,%g,%lu,%d,%d,%.10g,%.10g", p.v,
-                           p.alpha, p.ccr, p.out_degree, p.beta, p.q, p.wdag,
+                    printf("%s,", type->name);
+                    if (structured)
+                        printf("%d,%d,,%g,,", p.size, g->n_user, p.ccr);
+                    else
+                        printf(",%d,%g,%g,%d,", p.v, p.alpha, p.ccr, p.out_degree);
+                    printf("%g,%d,%g,%lu,%d,%d,%.10g,%.10g", p.beta, p.q, p.wdag,
                            p.seed, height(g), g->m_user, dag_cp_min(g),
                            dag_sequential(g));
                     for (int i = 0; dag_algos[i]; i++) {
@@ -217,10 +269,22 @@ int main(int argc, char **argv)
                     printf("\n");
                     dag_free(g);
                 }
+                /* One write per line: experiments run side by side share
+                 * the terminal. */
+                char what[160];
                 group++;
-                fprintf(stderr, "dagexp: [%d/%d] v=%g alpha=%g ccr=%g: %ld graphs "
-                        "in %.1f s (%.1f s elapsed)\n", group, groups, V.x[a],
-                        alpha.x[b], ccr.x[k], graphs, now() - tg, now() - t0);
+                if (structured) {
+                    dag_gen p;
+                    dag_gen_init(&p);
+                    p.type = type;
+                    p.size = (int)X->x[a];
+                    snprintf(what, sizeof what, "%s size=%g (%ld tasks) ccr=%g",
+                             type->name, X->x[a], type->tasks(&p), ccr.x[k]);
+                } else
+                    snprintf(what, sizeof what, "v=%g alpha=%g ccr=%g", X->x[a],
+                             alpha.x[b], ccr.x[k]);
+                fprintf(stderr, "dagexp: [%d/%d] %s: %ld graphs in %.1f s (%.1f s "
+                        "elapsed)\n", group, groups, what, graphs, now() - tg, now() - t0);
             }
     gsl_rng_free(r);
     if (fflush(stdout) != 0 || ferror(stdout))

@@ -1,4 +1,5 @@
-/* daggen.c: bin/daggen, write a random task graph (Singh et al. Sec. 4). */
+/* daggen.c: bin/daggen, write a task graph: random (Singh et al. Sec. 4), FFT
+ * or Gaussian elimination (Singh Figs. 1-2, after Topcuoglu et al. 2002). */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -13,17 +14,26 @@ static void usage(FILE *f)
     dag_gen d;
     dag_gen_init(&d);
     fprintf(f,
-"usage: daggen -v TASKS [options]\n"
+"usage: daggen [--graph TYPE] [-v TASKS | -S SIZE] [options]\n"
 "\n"
-"Writes a random task graph in the text format (or DOT) that bin/dagsched\n"
-"reads: levels of random width, each task with a parent in the level above\n"
-"and children drawn from the levels below, costs drawn around W_DAG\n"
-"(docs/dag.md). The same parameters and seed give the same graph.\n"
+"Writes a task graph in the text format (or DOT) that bin/dagsched reads.\n"
+"Its structure is the graph type's; costs are drawn around W_DAG alike for\n"
+"every type (docs/dag.md). The same parameters and seed give the same graph.\n"
+"\n"
+"graph types (--graph):\n");
+    for (int i = 0; dag_gen_types[i]; i++)
+        fprintf(f, "  %-8s %s\n", dag_gen_types[i]->name, dag_gen_types[i]->summary);
+    fprintf(f,
 "\n"
 "options:\n"
-"  -v, --tasks N       number of tasks (default %d)\n"
-"      --alpha A       shape: height ~ sqrt(v)/A, width ~ A sqrt(v) (default %g)\n"
-"      --outdeg D      children per task, or 'v' for every lower task (default %d)\n"
+"      --graph TYPE    the structure, one of the types above (default %s)\n"
+"  -v, --tasks N       random: number of tasks (default %d)\n"
+"      --alpha A       random: shape, height ~ sqrt(v)/A, width ~ A sqrt(v)\n"
+"                      (default %g)\n"
+"      --outdeg D      random: children per task, or 'v' for every lower task\n"
+"                      (default %d)\n"
+"  -S, --size M        fft: input points (a power of 2); gauss: matrix size\n"
+"                      (default %d)\n"
 "      --ccr C         communication to computation ratio (default %g)\n"
 "      --wdag W        mean computation cost W_DAG (default %g)\n"
 "  -b, --beta B        heterogeneity, 0 to 2: a task's costs spread over\n"
@@ -35,7 +45,8 @@ static void usage(FILE *f)
 "  -h, --help          this help\n"
 "exit status: 0 done; 1 the graph could not be made or written (said); 2 a bad\n"
 "option or value\n",
-            d.v, d.alpha, d.out_degree, d.ccr, d.wdag, d.beta, d.q, d.seed);
+            d.type->name, d.v, d.alpha, d.out_degree, d.size, d.ccr, d.wdag, d.beta,
+            d.q, d.seed);
 }
 
 #define fail(...) parse_fail("daggen", __VA_ARGS__)
@@ -47,7 +58,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
+        {"graph", required_argument, NULL, 1007},
         {"tasks", required_argument, NULL, 'v'},
+        {"size", required_argument, NULL, 'S'},
         {"alpha", required_argument, NULL, 1001},
         {"outdeg", required_argument, NULL, 1002},
         {"ccr", required_argument, NULL, 1003},
@@ -64,20 +77,35 @@ int main(int argc, char **argv)
     dag_gen d;
     dag_gen_init(&d);
     const char *out = NULL, *outdeg = NULL;
+    const char *random_only = NULL;     /* an option only the random type takes */
+    int size_given = 0;
     int format = DAG_FORMAT_TEXT, c;
     long seed;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:b:f:o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":v:S:b:f:o:h", opts, NULL)) != -1) {
         switch (c) {
+        case 1007: {
+            dag_err e;
+            if (!(d.type = dag_gen_find(optarg, &e)))
+                return fail("--graph: %s", e.msg);
+            break;
+        }
         case 'v':
             if (parse_int_in(optarg, 1, 10000000, &d.v) != 0)
                 return fail("--tasks '%s' must be an integer in [1, 10000000]", optarg);
+            random_only = "--tasks";
+            break;
+        case 'S':
+            if (parse_int_in(optarg, 1, INT_MAX, &d.size) != 0)
+                return fail("--size '%s' must be a positive integer", optarg);
+            size_given = 1;
             break;
         case 1001:
             if (parse_double(optarg, &d.alpha) != 0 || !(d.alpha > 0 && d.alpha <= MAX_ALPHA))
                 return fail("--alpha '%s' must be a number in (0, %g]", optarg, MAX_ALPHA);
+            random_only = "--alpha";
             break;
-        case 1002: outdeg = optarg; break;
+        case 1002: outdeg = optarg; random_only = "--outdeg"; break;
         case 1003: if (parse_double(optarg, &d.ccr) != 0) return fail("--ccr '%s' is not a number", optarg); break;
         case 1004: if (parse_double(optarg, &d.wdag) != 0) return fail("--wdag '%s' is not a number", optarg); break;
         case 'b': if (parse_double(optarg, &d.beta) != 0) return fail("--beta '%s' is not a number", optarg); break;
@@ -105,6 +133,11 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return fail("unexpected argument '%s' (try --help)", argv[optind]);
+    if (d.type != &dag_gen_random && random_only)
+        return fail("%s is for --graph random; --graph %s takes --size",
+                    random_only, d.type->name);
+    if (d.type == &dag_gen_random && size_given)
+        return fail("--size is for --graph fft or gauss; a random graph has -v TASKS");
     if (outdeg && strcmp(outdeg, "v") == 0)
         d.out_degree = d.v;
     else if (outdeg && parse_int_in(outdeg, 1, INT_MAX, &d.out_degree) != 0)
@@ -123,9 +156,16 @@ int main(int argc, char **argv)
         dag_free(g);
         return 1;
     }
-    fprintf(f, "%s daggen -v %d --alpha %g --outdeg %d --ccr %g --wdag %g "
-            "--beta %g -q %d --seed %lu\n", format == DAG_FORMAT_DOT ? "//" : "#",
-            d.v, d.alpha, d.out_degree, d.ccr, d.wdag, d.beta, d.q, d.seed);
+    /* The command that writes this very graph. */
+    const char *c0 = format == DAG_FORMAT_DOT ? "//" : "#";
+    if (d.type == &dag_gen_random)
+        fprintf(f, "%s daggen -v %d --alpha %g --outdeg %d", c0, d.v, d.alpha, d.out_degree);
+    else
+        fprintf(f, "%s daggen --graph %s --size %d", c0, d.type->name, d.size);
+    fprintf(f, " --ccr %g --wdag %g --beta %g --procs %d --seed %lu\n", d.ccr, d.wdag,
+            d.beta, d.q, d.seed);
+    if (d.type != &dag_gen_random)
+        fprintf(f, "%s %d tasks, %d edges\n", c0, g->n_user, g->m_user);
     int rc = dag_write(f, g, format, &err);
     dag_free(g);
     if (rc != DAG_OK) {

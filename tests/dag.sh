@@ -1,7 +1,8 @@
 #!/bin/sh
 # dag.sh: bin/dagsched, bin/daggen, bin/dagexp and scripts/reproduce-dag as a
-# user runs them: known schedules of the example files, the generator's
-# graphs read back, an experiment line regenerated, bad input refused with
+# user runs them: known schedules of the example files, the generators'
+# graphs read back (random, FFT, Gaussian elimination), an experiment line
+# regenerated, bad input refused with
 # one line naming it, bin/stats --groups (reproduce-dag's statistics), the
 # quick reproduction end to end.
 set -u
@@ -87,6 +88,37 @@ for a in heft cpop dcpop; do
     x=$(makespan $a "$tmp/a.dag") y=$(makespan $a "$tmp/a.dot")
     [ -n "$x" ] && [ "$x" = "$y" ]; check "daggen text and DOT schedule alike ($a: $x, $y)" $?
 done
+# The structured generators: counts (Topcuoglu et al. 2002: FFT 2m-1 + m log2 m
+# tasks, Gaussian elimination (m^2+m-2)/2), the command in the header.
+run "daggen --help lists the graph types" 0 "gauss .*(m^2+m-2)/2 tasks" "$BIN/daggen" --help
+for t in fft:4:15:22 fft:16:95:158 gauss:5:14:19 gauss:13:90:155; do
+    g=${t%%:*} rest=${t#*:}; m=${rest%%:*} rest=${rest#*:}; n=${rest%%:*} e=${rest#*:}
+    "$BIN/daggen" --graph "$g" -S "$m" --procs 3 --seed 2 >"$tmp/s.dag"
+    nt=$(grep -c "^task " "$tmp/s.dag") ne=$(grep -c "^edge " "$tmp/s.dag")
+    [ "$nt" = "$n" ] && [ "$ne" = "$e" ] && grep -qx "# daggen --graph $g --size $m --ccr 1 --wdag 50 --beta 0.5 --procs 3 --seed 2" "$tmp/s.dag"
+    check "daggen --graph $g -S $m: $n tasks, $e edges, its command in the header (got $nt, $ne)" $?
+    for a in heft cpop dcpop; do
+        [ -n "$(makespan $a "$tmp/s.dag")" ] || { check "dagsched $a schedules daggen's $g graph" 1; continue 2; }
+    done
+done
+"$BIN/daggen" --graph gauss -S 4 --procs 2 --seed 3 | grep "^edge " | awk '{ print $2 ">" $3 }' | sort | tr '\n' ' ' >"$tmp/ge4"
+[ "$(cat "$tmp/ge4")" = "T1_1>T1_2 T1_1>T1_3 T1_1>T1_4 T1_2>T2_2 T1_3>T2_3 T1_4>T2_4 T2_2>T2_3 T2_2>T2_4 T2_3>T3_3 T2_4>T3_4 T3_3>T3_4 " ]
+check "daggen --graph gauss -S 4: the 11 edges of Gaussian elimination on a 4 x 4 matrix ($(cat "$tmp/ge4"))" $?
+"$BIN/daggen" --graph fft -S 8 --procs 4 --seed 9 -f dot -o "$tmp/f.dot" &&
+    "$BIN/daggen" --graph fft -S 8 --procs 4 --seed 9 >"$tmp/f.dag"
+check "daggen --graph fft, text and DOT" $?
+for a in heft cpop dcpop; do
+    x=$(makespan $a "$tmp/f.dag") y=$(makespan $a "$tmp/f.dot")
+    [ -n "$x" ] && [ "$x" = "$y" ]; check "daggen fft text and DOT schedule alike ($a: $x, $y)" $?
+done
+run "daggen --graph fft -S 12 refused" 2 "size=12: the FFT's input points must be a power of 2 from 2 to 262144" \
+    "$BIN/daggen" --graph fft -S 12
+run "daggen --graph gauss -S 1 refused" 2 "size=1: the matrix size must be 2 to 4471" "$BIN/daggen" --graph gauss -S 1
+run "daggen --graph gauss -S 5000 refused" 2 "size=5000: the matrix size must be 2 to 4471" "$BIN/daggen" --graph gauss -S 5000
+run "daggen --graph fft with --alpha refused" 2 "--alpha is for --graph random" "$BIN/daggen" --graph fft --alpha 2
+run "daggen --size on a random graph refused" 2 "--size is for --graph fft or gauss" "$BIN/daggen" -S 8
+run "daggen unknown --graph" 2 "unknown graph type 'cholesky' (valid: random, fft, gauss)" "$BIN/daggen" --graph cholesky
+run "daggen --size not a number" 2 "--size 'x' must be a positive integer" "$BIN/daggen" --graph fft --size x
 run "daggen bad alpha" 2 "--alpha '0' must be a number in (0, 10000\]" "$BIN/daggen" -v 10 --alpha 0
 # alpha 3e9: a level's width 3e9 sqrt(v) cast to int, then GSL's
 # gsl_rng_uniform_int(r, n > 2^32) aborted the program (exit 134).
@@ -115,8 +147,8 @@ check "dagexp runs" $?
 lines=$(wc -l <"$tmp/exp.csv")
 [ "$lines" = 6 ]; check "dagexp: header and 5 graphs (got $lines lines)" $?
 grep -q "^dagexp: \[1/1\] v=30 .*5 graphs" "$tmp/exp.err"; check "dagexp reports progress" $?
-# v,alpha,ccr,outdeg,beta,q,wdag,seed,...,heft_makespan (13), cpop (18), dcpop (23)
-sed -n 3p "$tmp/exp.csv" | awk -F, '{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $18, $23 }' >"$tmp/line"
+# graph,size,v,alpha,ccr,outdeg,beta,q,wdag,seed,...,heft_makespan (15), cpop (20), dcpop (25)
+sed -n 3p "$tmp/exp.csv" | awk -F, '{ print $3, $4, $5, $6, $7, $8, $9, $10, $15, $20, $25 }' >"$tmp/line"
 read -r v al cc od be q w seed mh mc md <"$tmp/line"
 "$BIN/daggen" -v "$v" --alpha "$al" --ccr "$cc" --outdeg "$od" --beta "$be" --procs "$q" \
     --wdag "$w" --seed "$seed" >"$tmp/line.dag"
@@ -127,6 +159,38 @@ for pair in heft:$mh cpop:$mc dcpop:$md; do
     awk -v x="$got" -v y="$want" 'BEGIN { exit !(x != "" && (x - y) ^ 2 < 1e-12 * y * y) }' || ok=0
 done
 [ $ok = 1 ]; check "dagexp's graph (seed $seed), rewritten by daggen, schedules to the same makespans" $?
+head -n 1 "$tmp/exp.csv" | grep -q '^graph,size,v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,'
+check "dagexp's header names the graph type and size first" $?
+
+# The same for an FFT and a Gaussian-elimination experiment: a line's graph,
+# rewritten by daggen --graph, schedules to the same makespans.
+for kind in fft:8:39 gauss:7:27; do
+    g=${kind%%:*} rest=${kind#*:}; m=${rest%%:*} n=${rest#*:}
+    "$BIN/dagexp" --graph "$g" -S "$m" --ccr 1 --procs 3,5 -n 4 --seed 5 >"$tmp/$g.csv" 2>/dev/null
+    check "dagexp --graph $g runs" $?
+    awk -F, -v g="$g" -v m="$m" -v n="$n" 'NR > 1 && !($1 == g && $2 == m && $3 == n && $4 == "" && $6 == "") { bad++ }
+        END { exit !(NR == 5 && bad == 0) }' "$tmp/$g.csv"
+    check "dagexp --graph $g -S $m: 4 lines of $n tasks, alpha and outdeg empty" $?
+    sed -n 2p "$tmp/$g.csv" | awk -F, '{ print $5, $7, $8, $9, $10, $15, $20, $25 }' >"$tmp/line"
+    read -r cc be q w seed mh mc md <"$tmp/line"
+    "$BIN/daggen" --graph "$g" --size "$m" --ccr "$cc" --beta "$be" --procs "$q" --wdag "$w" \
+        --seed "$seed" >"$tmp/line.dag"
+    ok=1
+    for pair in heft:$mh cpop:$mc dcpop:$md; do
+        a=${pair%%:*} want=${pair#*:}
+        got=$(makespan "$a" "$tmp/line.dag")
+        awk -v x="$got" -v y="$want" 'BEGIN { exit !(x != "" && (x - y) ^ 2 < 1e-12 * y * y) }' || ok=0
+    done
+    [ $ok = 1 ]; check "dagexp's $g graph (seed $seed), rewritten by daggen, schedules to the same makespans" $?
+done
+run "dagexp --graph fft without --size" 2 "--graph fft needs --size LIST" "$BIN/dagexp" --graph fft
+run "dagexp --graph gauss with --tasks" 2 "--tasks is for --graph random" \
+    "$BIN/dagexp" --graph gauss -S 5 -v 20
+run "dagexp --size on random graphs" 2 "--size is for --graph fft or gauss" "$BIN/dagexp" -S 5
+run "dagexp --graph fft -S 6 (not a power of 2)" 2 "size=6: the FFT's input points must be a power of 2" \
+    "$BIN/dagexp" --graph fft -S 8,6
+run "dagexp unknown --graph" 2 "unknown graph type 'lu' (valid: random, fft, gauss)" \
+    "$BIN/dagexp" --graph lu
 run "dagexp bad list" 2 "--ccr 'x'" "$BIN/dagexp" --ccr x
 run "dagexp bad beta value" 2 "beta=4" "$BIN/dagexp" -b 0.5,4
 
@@ -173,22 +237,41 @@ if command -v gnuplot >/dev/null 2>&1; then
     check "reproduce-dag --quick finishes (exit $rc)" $rc
     [ $rc = 0 ] || tail -n 5 "$tmp/repro.log"
     R=$tmp/results/dag
-    for f in README.md figures.csv sweep.csv graphs-fig.csv graphs-sweep.csv \
-             fig5-running-time.png fig5b-scheduler-time.png fig6-slr.png fig7-speedup.png; do
+    for f in README.md figures-tasks.csv figures-procs.csv times-tasks.csv times-procs.csv \
+             sweep.csv graphs-tasks.csv graphs-procs.csv graphs-sweep.csv fig5-running-time.png \
+             fig5b-scheduler-time.png fig6-slr.png fig7-speedup.png gain.png; do
         [ -s "$R/$f" ]; check "reproduce-dag: $f" $?
     done
-    n=$(awk -F, 'NR > 1' "$R/figures.csv" | wc -l)
-    [ "$n" = 8 ]; check "figures.csv: 8 values of v (got $n)" $?
-    n=$(awk -F, 'NR > 1' "$R/graphs-fig.csv" | wc -l)
-    [ "$n" = 240 ]; check "graphs-fig.csv: 8 x 30 graphs (got $n)" $?
-    n=$(grep -c "^| DCPOP about" "$R/README.md")
-    [ "$n" = 2 ] && grep -q "held" "$R/README.md"
-    check "README.md states the paper's claims and whether they held" $?
-    # Every SLR at least 1, in every graph of both experiments.
-    bad=$(awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_slr$/) s[i] = 1; next }
+    # x = tasks: random v = 20 .. 90 (8), FFT 4, 8, 16 points (15, 39, 95
+    # tasks), Gaussian elimination m = 6 .. 13 (20 .. 90 tasks).
+    got=$(awk -F, 'NR > 1 { printf "%s:%s ", $1, $2 }' "$R/figures-tasks.csv")
+    [ "$got" = "random:20 random:30 random:40 random:50 random:60 random:70 random:80 random:90 fft:15 fft:39 fft:95 gauss:20 gauss:27 gauss:35 gauss:44 gauss:54 gauss:65 gauss:77 gauss:90 " ]
+    check "figures-tasks.csv: the kinds and numbers of tasks (got $got)" $?
+    n=$(awk -F, 'NR > 1' "$R/graphs-tasks.csv" | wc -l)
+    [ "$n" = 570 ]; check "graphs-tasks.csv: 19 x 30 graphs (got $n)" $?
+    got=$(awk -F, 'NR > 1 { n[$1]++; if ($1 == "random") q = q $2 " " } END { print n["random"], n["fft"], n["gauss"], q }' "$R/figures-procs.csv")
+    [ "$got" = "8 8 8 20 30 40 50 60 70 80 90 " ]
+    check "figures-procs.csv: q = 20 .. 90 for each kind (got $got)" $?
+    # The processors reading schedules the same graphs at every q.
+    got=$(awk -F, 'NR > 1 { s[$8] = s[$8] $1 $2 $10 "," } END { for (q in s) print s[q] }' "$R/graphs-procs.csv" | sort -u | wc -l)
+    [ "$got" = 1 ]; check "graphs-procs.csv: the same graphs (kind, size, seed) at every q (got $got sets)" $?
+    n=$(grep -c "^| .* | [0-9]* of 6 readings |$" "$R/README.md")
+    [ "$n" = 10 ] && grep -q "^| DCPOP 30-40% better than CPOP" "$R/README.md" &&
+        grep -q '^\*\*Which reading gives the "decreasing average time"?\*\* .* in$' "$R/README.md"
+    check "README.md: the paper's claims under the six readings, 'held in X of 6' ($n rows)" $?
+    # Every SLR at least 1, in every graph of every experiment.
+    bad=$(awk -F, 'FNR == 1 { delete s; for (i = 1; i <= NF; i++) if ($i ~ /_slr$/) s[i] = 1; next }
                    { for (i in s) if ($i < 1 - 1e-9) n++ } END { print n + 0 }' \
-          "$R/graphs-fig.csv" "$R/graphs-sweep.csv")
+          "$R/graphs-tasks.csv" "$R/graphs-procs.csv" "$R/graphs-sweep.csv")
     [ "$bad" = 0 ]; check "SLR >= 1 in every experiment line (got $bad below)" $?
+    # A gain column is the mean of the graphs' own gains: recomputed here
+    # for the first point.
+    want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+           $1 == "random" && $3 == 20 { s += 100 * ($c["cpop_makespan"] - $c["dcpop_makespan"]) / $c["cpop_makespan"]; n++ }
+           END { printf "%.4f", s / n }' "$R/graphs-tasks.csv")
+    got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } NR == 2 { printf "%.4f", $c["dcpop_gain_cpop"] }' "$R/figures-tasks.csv")
+    [ -n "$want" ] && awk -v a="$want" -v b="$got" 'BEGIN { exit !((a - b) ^ 2 < 1e-6) }'
+    check "figures-tasks.csv: DCPOP's gain over CPOP is the mean per-graph gain ($got, recomputed $want)" $?
 else
     skip "gnuplot not found: reproduce-dag not tested"
 fi

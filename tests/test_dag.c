@@ -1,5 +1,6 @@
 /* test_dag.c: dag/ against known answers (Topcuoglu et al.'s sample graph,
- * small graphs worked by hand), invariants over generated graphs, the
+ * small graphs worked by hand, the FFT and Gaussian-elimination graphs'
+ * counts and structure), invariants over generated graphs of every type, the
  * generator's statistics, reading and writing, and bad input. */
 #include <math.h>
 #include <stdio.h>
@@ -578,6 +579,281 @@ static void test_generator(void)
     }
 }
 
+/* ---- the FFT and Gaussian-elimination generators ---------------------------- */
+
+/* Non-zero when g has the edge a -> b between tasks so named. */
+static int has_edge(const dag *g, const char *a, const char *b)
+{
+    int i = task_index(g, a), j = task_index(g, b);
+    if (i < 0 || j < 0)
+        return 0;
+    for (int e = g->succ_at[i]; e < g->succ_at[i + 1]; e++)
+        if (g->succ[e] == j)
+            return 1;
+    return 0;
+}
+
+/* The longest chain of the given tasks, counted in tasks. */
+static int chain(const dag *g)
+{
+    int *h = calloc((size_t)g->n, sizeof *h), best = 0;
+    for (int t = 0; h && t < g->n; t++) {
+        int i = g->topo[t];
+        if (i >= g->n_user)
+            continue;
+        for (int e = g->pred_at[i]; e < g->pred_at[i + 1]; e++)
+            if (g->pred[e] < g->n_user && h[g->pred[e]] > h[i])
+                h[i] = h[g->pred[e]];
+        h[i]++;
+        best = h[i] > best ? h[i] : best;
+    }
+    free(h);
+    return best;
+}
+
+/* Generates a graph of 'type' with size m on q processors (seed 1). */
+static dag *structured(const dag_gen_type *type, int m, int q, dag_err *err)
+{
+    dag_gen p;
+    dag_gen_init(&p);
+    p.type = type;
+    p.size = m;
+    p.q = q;
+    return dag_generate(&p, err);
+}
+
+/* An exact structure: the tasks named in order, and these edges, no more. */
+static void expect_structure(const dag *g, const char *what, const char *const *names,
+                             int n, const char *const (*edges)[2], int m)
+{
+    int ok = g && g->n_user == n && g->m_user == m;
+    for (int i = 0; ok && i < n; i++)
+        ok = strcmp(g->name[i], names[i]) == 0;
+    for (int e = 0; ok && e < m; e++)
+        if (!has_edge(g, edges[e][0], edges[e][1])) {
+            test_condf(0, "%s: edge %s -> %s missing", what, edges[e][0], edges[e][1]);
+            return;
+        }
+    test_condf(ok, "%s: exactly %d tasks named in order and these %d edges (got %d, %d)",
+               what, n, m, g ? g->n_user : -1, g ? g->m_user : -1);
+}
+
+static void test_structured(void)
+{
+    dag_err err;
+    /* Lookup by name; an unknown name lists the valid ones. */
+    test_cond("dag_gen_find finds random, fft, gauss (any case)",
+              dag_gen_find("random", &err) == &dag_gen_random &&
+              dag_gen_find("FFT", &err) == &dag_gen_fft &&
+              dag_gen_find("gauss", &err) == &dag_gen_gauss);
+    test_condf(!dag_gen_find("lu", &err) && err.code == DAG_ENOENT &&
+               strstr(err.msg, "'lu' (valid: random, fft, gauss)"),
+               "an unknown graph type names the valid ones (%s)", err.msg);
+
+    /* Topcuoglu et al. 2002 Sec. 6.2: "for an input vector of size m, there
+     * are 2 x m - 1 recursive call tasks and m x log2 m butterfly operation
+     * tasks"; each butterfly has two parents, each inner call two children:
+     * 2(m - 1) + 2 m log2 m edges. The longest chain: log2 m + 1 levels of
+     * calls, then log2 m of butterflies. m = 4: 15 tasks (their Fig. 11). */
+    int ok = 1;
+    for (int k = 1; k <= 6; k++) {
+        int m = 1 << k;
+        dag *g = structured(&dag_gen_fft, m, 3, &err);
+        int n = 2 * m - 1 + m * k, e = 2 * (m - 1) + 2 * m * k;
+        dag_gen p;
+        dag_gen_init(&p);
+        p.type = &dag_gen_fft;
+        p.size = m;
+        if (!g || g->n_user != n || g->m_user != e || chain(g) != 2 * k + 1 ||
+            dag_gen_fft.tasks(&p) != n || g->n != n + 1 || g->entry != 0) {
+            test_condf(0, "fft m=%d: %d tasks, %d edges, chain %d, one pseudo exit "
+                       "(got %d, %d, %d)%s%s", m, n, e, 2 * k + 1, g ? g->n_user : -1,
+                       g ? g->m_user : -1, g ? chain(g) : -1, g ? "" : ": ",
+                       g ? "" : err.msg);
+            ok = 0;
+        }
+        dag_free(g);
+    }
+    test_cond("fft m = 2 .. 64: 2m-1 + m log2 m tasks, 2(m-1) + 2m log2 m edges, "
+              "chain 2 log2 m + 1, entry r1, the m last butterflies joined by a "
+              "pseudo exit (Topcuoglu et al. Sec. 6.2)", ok);
+
+    /* Sec. 6.1: "the total number of tasks in the graph is (m^2 + m - 2)/2";
+     * each update has the pivot and the column of the step before as parents:
+     * m^2 - m - 1 edges; the longest chain alternates pivot and next column,
+     * 2(m - 1) tasks; one entry, one exit. m = 5: 14 tasks (their Fig. 9). */
+    ok = 1;
+    for (int m = 2; m <= 30; m++) {
+        dag *g = structured(&dag_gen_gauss, m, 2, &err);
+        int n = (m * m + m - 2) / 2, e = m * m - m - 1;
+        if (!g || g->n_user != n || g->m_user != e || chain(g) != 2 * (m - 1) ||
+            g->n != n) {
+            test_condf(0, "gauss m=%d: %d tasks, %d edges, chain %d, no pseudo task "
+                       "(got %d, %d, %d)", m, n, e, 2 * (m - 1), g ? g->n_user : -1,
+                       g ? g->m_user : -1, g ? chain(g) : -1);
+            ok = 0;
+        }
+        dag_free(g);
+    }
+    test_cond("gauss m = 2 .. 30: (m^2+m-2)/2 tasks, m^2-m-1 edges, chain 2(m-1), "
+              "one entry and one exit (Topcuoglu et al. Sec. 6.1)", ok);
+    dag *g = structured(&dag_gen_gauss, 5, 2, &err);
+    test_condf(g && g->n_user == 14 && g->m_user == 19, "gauss m=5: Topcuoglu's Fig. 9, "
+               "14 tasks, 19 edges (got %d, %d)", g ? g->n_user : -1, g ? g->m_user : -1);
+    dag_free(g);
+
+    /* m = 4, spelled out: step k's pivot T_k_k feeds its updates T_k_j, which
+     * feed step k+1's T_(k+1)_j (T_k_(k+1) becomes the next pivot). */
+    static const char *const ge_names[] = {"T1_1", "T1_2", "T1_3", "T1_4", "T2_2",
+                                           "T2_3", "T2_4", "T3_3", "T3_4"};
+    static const char *const ge_edges[][2] = {
+        {"T1_1", "T1_2"}, {"T1_1", "T1_3"}, {"T1_1", "T1_4"},
+        {"T1_2", "T2_2"}, {"T1_3", "T2_3"}, {"T1_4", "T2_4"},
+        {"T2_2", "T2_3"}, {"T2_2", "T2_4"},
+        {"T2_3", "T3_3"}, {"T2_4", "T3_4"},
+        {"T3_3", "T3_4"},
+    };
+    g = structured(&dag_gen_gauss, 4, 2, &err);
+    expect_structure(g, "gauss m=4", ge_names, 9, ge_edges, 11);
+    dag_free(g);
+
+    /* m = 4 points: the calls r1 (r2, r3), r2 (r4, r5), r3 (r6, r7); leaves r4
+     * .. r7 at positions 0 .. 3; level 1 pairs positions i and i^1, level 2
+     * i and i^2 (Topcuoglu's Fig. 11b). */
+    static const char *const fft_names[] = {"r1", "r2", "r3", "r4", "r5", "r6", "r7",
+                                            "b1_0", "b1_1", "b1_2", "b1_3",
+                                            "b2_0", "b2_1", "b2_2", "b2_3"};
+    static const char *const fft_edges[][2] = {
+        {"r1", "r2"}, {"r1", "r3"}, {"r2", "r4"}, {"r2", "r5"}, {"r3", "r6"}, {"r3", "r7"},
+        {"r4", "b1_0"}, {"r5", "b1_0"}, {"r4", "b1_1"}, {"r5", "b1_1"},
+        {"r6", "b1_2"}, {"r7", "b1_2"}, {"r6", "b1_3"}, {"r7", "b1_3"},
+        {"b1_0", "b2_0"}, {"b1_2", "b2_0"}, {"b1_1", "b2_1"}, {"b1_3", "b2_1"},
+        {"b1_0", "b2_2"}, {"b1_2", "b2_2"}, {"b1_1", "b2_3"}, {"b1_3", "b2_3"},
+    };
+    g = structured(&dag_gen_fft, 4, 2, &err);
+    expect_structure(g, "fft m=4", fft_names, 15, fft_edges, 22);
+    test_cond("fft m=4: the pseudo exit joins b2_0 .. b2_3", g && g->exit == 15 &&
+              g->pred_at[16] - g->pred_at[15] == 4);
+    dag_free(g);
+
+    /* Costs: drawn as for the random graphs (mean W_DAG, CCR), over 300
+     * graphs of Gaussian elimination m = 10 (54 tasks, 89 edges): a task's
+     * mean cost has sd 50/sqrt(3) = 29, so the mean of 16200 is within 0.7 of
+     * 50 at 3 sd. */
+    double wsum = 0, csum = 0;
+    long nw = 0, nc = 0;
+    for (int k = 0; k < 300; k++) {
+        dag_gen p;
+        dag_gen_init(&p);
+        p.type = &dag_gen_gauss;
+        p.size = 10;
+        p.ccr = 2;
+        p.wdag = 50;
+        p.q = 3;
+        p.seed = (unsigned long)k + 1;
+        g = dag_generate(&p, &err);
+        if (!g) {
+            test_condf(0, "gauss generate: %s", err.msg);
+            return;
+        }
+        for (int i = 0; i < g->n_user; i++, nw++)
+            wsum += (DAG_W(g, i, 0) + DAG_W(g, i, 1) + DAG_W(g, i, 2)) / 3;
+        for (int e = 0; e < g->m_user; e++, nc++)
+            csum += g->c[e];
+        dag_free(g);
+    }
+    test_condf(fabs(wsum / nw - 50) < 0.7 && fabs(csum / nc / (wsum / nw) - 2) < 0.06,
+               "gauss costs: mean W_DAG = 50 (got %.3f), CCR = 2 (got %.3f)",
+               wsum / nw, csum / nc / (wsum / nw));
+
+    /* Every type: the same parameters, the same graph; the number of tasks
+     * the type announces; every algorithm's schedule valid with SLR >= 1. */
+    int graphs = 0, valid = 0;
+    for (int t = 0; dag_gen_types[t]; t++)
+        for (int k = 0; k < 40; k++) {
+            dag_gen p;
+            dag_gen_init(&p);
+            p.type = dag_gen_types[t];
+            p.v = 5 + k;
+            p.size = p.type == &dag_gen_fft ? 2 << (k % 5) : 2 + k % 12;
+            p.ccr = (k % 4) * 2.5;
+            p.q = 1 + k % 6;
+            p.beta = (k % 5) * 0.4;
+            p.seed = 500 + (unsigned long)k;
+            dag *a = dag_generate(&p, &err), *b = dag_generate(&p, &err);
+            if (!a || !b || a->n_user != p.type->tasks(&p) || a->m != b->m ||
+                memcmp(a->w, b->w, (size_t)a->n * (size_t)a->q * sizeof *a->w) != 0 ||
+                memcmp(a->succ_c, b->succ_c, (size_t)a->m * sizeof *a->succ_c) != 0) {
+                test_condf(0, "%s graph %d: deterministic, %ld tasks", p.type->name, k,
+                           p.type->tasks(&p));
+                dag_free(a); dag_free(b);
+                continue;
+            }
+            graphs++;
+            for (int i = 0; dag_algos[i]; i++) {
+                dag_schedule *s = dag_schedule_new(dag_algos[i], a, &err);
+                if (s && dag_schedule_check(s, &err) == DAG_OK &&
+                    dag_slr(s) >= 1 - 1e-12)
+                    valid++;
+                else
+                    test_condf(0, "%s graph %d, %s: %s", p.type->name, k,
+                               dag_algos[i]->name, err.msg);
+                dag_schedule_free(s);
+            }
+            dag_free(a); dag_free(b);
+        }
+    test_condf(graphs == 120 && valid == 360, "every type, 40 graphs each: deterministic, "
+               "the announced number of tasks, 3 valid schedules with SLR >= 1 "
+               "(%d graphs, %d schedules)", graphs, valid);
+
+    /* More processors are added, not drawn anew: the graph on 3 processors
+     * is the first 3 processors of the same graph on 8 (same tasks, edges
+     * and edge costs), for every type. */
+    ok = 1;
+    for (int t = 0; dag_gen_types[t]; t++) {
+        dag_gen p;
+        dag_gen_init(&p);
+        p.type = dag_gen_types[t];
+        p.v = 40;
+        p.size = 8;
+        p.seed = 77;
+        p.q = 3;
+        dag *small = dag_generate(&p, &err);
+        p.q = 8;
+        dag *big = dag_generate(&p, &err);
+        int same = small && big && small->n == big->n && small->m == big->m &&
+                   memcmp(small->succ, big->succ, (size_t)small->m * sizeof *small->succ) == 0 &&
+                   memcmp(small->succ_c, big->succ_c, (size_t)small->m * sizeof *small->succ_c) == 0;
+        for (int i = 0; same && i < small->n; i++)
+            for (int q = 0; q < 3; q++)
+                same &= DAG_W(small, i, q) == DAG_W(big, i, q);
+        same &= big && DAG_W(big, 0, 3) != DAG_W(big, 0, 0);
+        test_condf(same, "%s: the graph on 3 processors is the first 3 of the same "
+                   "graph on 8", p.type->name);
+        dag_free(small); dag_free(big);
+    }
+
+    /* Bad sizes, each named. */
+    static const struct { const dag_gen_type *type; int size; const char *msg; } bad[] = {
+        {&dag_gen_fft, 1, "size=1: the FFT's input points must be a power of 2 from 2"},
+        {&dag_gen_fft, 6, "size=6: the FFT's input points must be a power of 2"},
+        {&dag_gen_fft, 1 << 19, "size=524288: the FFT's"},
+        {&dag_gen_gauss, 1, "size=1: the matrix size must be 2 to 4471"},
+        {&dag_gen_gauss, 4472, "size=4472: the matrix size must be 2 to 4471"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        g = structured(bad[k].type, bad[k].size, 2, &err);
+        test_condf(!g && err.code == DAG_EINVAL && strstr(err.msg, bad[k].msg),
+                   "%s refuses size %d (message: %s)", bad[k].type->name, bad[k].size,
+                   g ? "-" : err.msg);
+        dag_free(g);
+    }
+    dag_gen p;
+    dag_gen_init(&p);
+    p.type = NULL;
+    test_cond("no graph type refused", !dag_generate(&p, &err) && err.code == DAG_EINVAL);
+}
+
 /* ---- reading and writing ---------------------------------------------------- */
 
 /* Writes g in 'format' to memory and reads it back. */
@@ -819,6 +1095,7 @@ int main(void)
     test_invariants();
     test_checker();
     test_generator();
+    test_structured();
     test_io();
     test_long_lines();
     test_bad_input();
