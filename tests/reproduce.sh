@@ -26,17 +26,32 @@ rc=$?
 check "reproduce --quick finishes (exit $rc)" $rc
 [ $rc -eq 0 ] || tail -n 20 "$tmp/log"
 R=$tmp/results
-grep -q "^\[12/12\] .* elapsed .* left$" "$tmp/log"; check "progress: run count, elapsed, time left" $?
+grep -q "^\[24/24\] .* elapsed .* left$" "$tmp/log"; check "progress: run count, elapsed, time left" $?
 
 for f in README.md table1.md table1.csv table1-runs.csv table2.md table2.csv table2-runs.csv \
-         midrun.md sampling.md fig3.png fig3-costs.csv chunks-tss.png chunks-dtss.png chunks-tree.png; do
+         midrun.md sampling.md fig3.png fig3-costs.csv fig3-costs-columns.csv chunks-tss.png \
+         chunks-dtss.png chunks-tree.png readings.md readings.png w4-load.md \
+         readings/readings-claims.csv readings/readings-runs.csv; do
     [ -s "$R/$f" ]; check "results/$f exists" $?
 done
-for f in "$R"/runs/table1/*/*.csv "$R"/runs/table2/*/*.csv "$R"/runs/midrun/*.csv "$R"/runs/sampling/*.csv; do
+for f in "$R"/runs/table[12]*/*/*.csv "$R"/runs/midrun*/*.csv "$R"/runs/sampling/*.csv; do
     [ -s "${f%.csv}.png" ]; check "timeline for $(basename "$(dirname "$f")")/$(basename "$f")" $?
 done
+# Tables 1 and 2 in both loops (4 runs a table a loop), the mid-run load in
+# both (2 each), R = 32 (2), Table 2 loaded with W4 + 6 (2); the W4 + 6
+# reading's dedicated case is a link to Table 2's rows (4 more names).
 n=$(ls "$R"/runs/*/*.csv "$R"/runs/*/*/*.csv 2>/dev/null | wc -l)
-[ "$n" = 12 ]; check "12 run records (got $n)" $?
+[ "$n" = 28 ]; check "24 run records, 28 names (got $n)" $?
+[ -L "$R/runs/table2-w4+6/dedicated" ] && [ "$(readlink "$R/runs/table2-w4+6/dedicated")" = ../table2/dedicated ]
+check "W4 + 6's dedicated case: Table 2's rows' runs, linked" $?
+bad=0
+for f in "$R"/runs/table[12]-columns/*/*.csv "$R"/runs/midrun-columns/*.csv; do
+    [ "$("$BIN/record" "$f" run loop)" = columns ] || bad=$((bad + 1))
+done
+for f in "$R"/runs/table[12]/*/*.csv "$R"/runs/midrun/*.csv; do
+    [ "$("$BIN/record" "$f" run loop)" = rows ] || bad=$((bad + 1))
+done
+[ "$bad" = 0 ]; check "the column runs' records say loop=columns, the others rows" $?
 
 # Every record (its fields by name, bin/record): the image's checksum is
 # bin/mandel's (every row computed, once, right); done chunks cover every row
@@ -45,7 +60,7 @@ n=$(ls "$R"/runs/*/*.csv "$R"/runs/*/*/*.csv 2>/dev/null | wc -l)
 size=600 maxiter=8000
 want=$("$BIN/mandel" -S $size -m $maxiter |
        sed 's/.*checksum \([0-9a-f]*\).*/\1/')
-for f in "$R"/runs/*/*/*.csv "$R"/runs/midrun/*.csv "$R"/runs/sampling/*.csv; do
+for f in "$R"/runs/*/*/*.csv "$R"/runs/midrun*/*.csv "$R"/runs/sampling/*.csv; do
     name=$(echo "$f" | sed "s|$R/runs/||")
     ck=$("$BIN/record" "$f" run checksum)
     [ "$ck" = "$want" ]; check "$name: image checksum is bin/mandel's" $?
@@ -67,14 +82,26 @@ done
 # The tables parse (columns by the header's names): four rows of ours, four
 # of the paper's, numbers sane.
 for t in 1 2; do
-    awk -F, 'NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
-             $col["source"] == "ours" { n++; if (!($col["finish"] > 0) || $col["runs"] < 1) bad = 1 }
+    nr=$([ $t = 1 ] && echo 2 || echo 3)
+    awk -F, -v nr="$nr" 'NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
+             $col["source"] == "ours" { n++; r[$col["reading"]]++; if (!($col["finish"] > 0) || $col["runs"] < 1) bad = 1 }
              $col["source"] == "paper" { p++ }
-             END { exit !(n == 4 && p == 4 && !bad) }' "$R/table$t.csv"
-    check "table$t.csv: 4 rows ours, 4 paper, finish times > 0" $?
+             END { for (x in r) { k++; if (r[x] != 4) bad = 1 }
+                   exit !(n == 4 * nr && k == nr && p == 4 && !bad) }' "$R/table$t.csv"
+    check "table$t.csv: 4 rows ours in each of $nr readings, 4 paper, finish times > 0" $?
     grep -q "^- \*\*\(held\|did not hold\)\*\*" "$R/table$t.md"; check "table$t.md states the shape checks" $?
     grep -q "| DTSS | Not dedicated |" "$R/table$t.md"; check "table$t.md has the DTSS rows" $?
+    n=$(grep -c "^- Table $t .*: \*\*held in [0-9] of $nr readings\*\* (rows: " "$R/table$t.md")
+    [ "$n" = $([ $t = 1 ] && echo 4 || echo 5) ]; check "table$t.md: each claim held in X of $nr readings (got $n)" $?
+    grep -q "^| TSS | Dedicated | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* | 29 / 2 |$\|^| Tree | Dedicated | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* | 12 / 0 |$" "$R/table$t.md"
+    check "table$t.md: the readings side by side, the paper beside" $?
 done
+n=$(grep -c "^| \(rows\|columns\) | \(TSS\|DTSS\) | [0-9.]* | " "$R/midrun.md")
+[ "$n" = 4 ]; check "midrun.md: TSS and DTSS in both loops (got $n)" $?
+n=$(grep -c "^- \*\*\(held\|did not hold\)\*\*, loop over \(rows\|columns\): DTSS re-plans" "$R/midrun.md")
+[ "$n" = 2 ]; check "midrun.md: the claim in each loop (got $n)" $?
+n=$(grep -c "^| 1 | columns |\|^| 2 | columns |\|^| 2 | rows-W4+6 |" "$R/sim-xu.md")
+[ "$n" = 10 ]; check "sim-xu.md: the columns' cases and Table 2 with W4 + 6, simulated (got $n)" $?
 grep -q "Made by .make reproduce-tables QUICK=1. on" "$R/README.md"; check "README.md says how and when" $?
 
 # Part 1b, the matrix products on the emulated cluster (bin/matrix on libdtss).
@@ -158,28 +185,33 @@ for f in dag/README.md dag/fig5-running-time.png dag/fig6-slr.png dag/fig7-speed
 done
 ! grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" "$R/heymann/table.md" >/dev/null 2>&1
 check "one-run tables print no '± 0.00' ($(grep -l "±" "$R/table1.md" "$R/table2.md" "$R/sampling.md" "$R/matrix/table.md" "$R/heymann/table.md" 2>/dev/null | tr '\n' ' '))" $?
-grep -q "the 600-row image at maxiter 8000 in" "$R/sim-xu.md"
-check "sim-xu.md names this run's image (600 rows, maxiter 8000)" $?
-n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* (one run) ' "$R/sim-xu.md")
-[ "$n" = 8 ]; check "sim-xu.md: 8 cases, simulated beside emulated (got $n)" $?
+grep -q "the 600-line image at maxiter 8000 in" "$R/sim-xu.md"
+check "sim-xu.md names this run's image (600 lines, maxiter 8000)" $?
+# Tables 1 and 2 in both loops (16 cases) and Table 2 loaded with W4 + 6
+# (2), simulated beside emulated.
+n=$(grep -c '^| [12] | [a-zW46+-]* | [A-Z]* | [a-z]* | [0-9.]* / [0-9.]* | [0-9.]* / [0-9.]* (one run) ' "$R/sim-xu.md")
+[ "$n" = 18 ]; check "sim-xu.md: 18 cases, simulated beside emulated (got $n)" $?
 # Emulated against simulated (issue 15): each case's difference, the mid-run
 # load simulated when it arrived in each emulated run (its record's started=).
-n=$(grep -c '^| [12] | [A-Z]* | [a-z]* | .* | [-+][0-9.]*% | [0-9]* / [0-9]* |$' "$R/sim-xu.md")
-[ "$n" = 8 ]; check "sim-xu.md: emulated / simulated on the 8 cases (got $n)" $?
-for s in tss dtss; do
-    st=$("$BIN/record" "$R/runs/midrun/$s.csv" run started)
-    la=$(cat "$R/runs/midrun/$s.load_at" 2>/dev/null)
-    # the load was asked for at 30% of the dedicated finish (about 0.3 s here)
-    # and lands a little earlier on the run's clock (its start-up)
-    awk -v st="$st" -v la="$la" 'BEGIN { exit !(st > 1.7e9 && la > 0 && la < 0.5) }'
-    check "midrun $s: started=$st, the load at $la s of the run" $?
-    grep -q "^| $(echo $s | tr a-z A-Z) | [0-9.]* / [0-9.]* | [0-9]* | $la s | [0-9.]* | [0-9.]* | [-+][0-9.]*% |$" "$R/sim-xu.md"
-    check "sim-xu.md: midrun $s simulated with the load at $la s" $?
+n=$(grep -c '^| [12] | [a-zW46+-]* | [A-Z]* | [a-z]* | .* | [-+][0-9.]*% | [0-9]* / [0-9]* |$' "$R/sim-xu.md")
+[ "$n" = 18 ]; check "sim-xu.md: emulated / simulated on the 18 cases (got $n)" $?
+for loop in rows columns; do
+    md=$R/runs/midrun$([ $loop = columns ] && echo -columns)
+    for s in tss dtss; do
+        st=$("$BIN/record" "$md/$s.csv" run started)
+        la=$(cat "$md/$s.load_at" 2>/dev/null)
+        # the load was asked for at 30% of the dedicated finish (about 0.3 s here)
+        # and lands a little earlier on the run's clock (its start-up)
+        awk -v st="$st" -v la="$la" 'BEGIN { exit !(st > 1.7e9 && la > 0 && la < 0.5) }'
+        check "midrun $loop $s: started=$st, the load at $la s of the run" $?
+        grep -q "^| $loop | $(echo $s | tr a-z A-Z) | [0-9.]* / [0-9.]* (load at [0-9.]* s) | [0-9]* | $la s | [0-9.]* | [0-9.]* | [-+][0-9.]*% |$" "$R/sim-xu.md"
+        check "sim-xu.md: midrun $loop $s simulated with the load at $la s" $?
+    done
 done
-grep -q "^Emulated within 3% of simulated (finish) on every Xu case: \*\*[a-z ]*\*\* ([0-9]* of 10; " "$R/sim-xu.md"
-check "sim-xu.md: the target measured over the 10 Xu cases" $?
+grep -q "^Emulated within 3% of simulated (finish) on every Xu case: \*\*[a-z ]*\*\* ([0-9]* of 22; " "$R/sim-xu.md"
+check "sim-xu.md: the target measured over the 22 Xu cases" $?
 n=$(grep -c '^| [A-Za-z]* | [A-Za-z ]* | .* | [0-9.]* s | [0-9.]* | [0-9.]* s | [0-9.]* |$' "$R/table1.md")
-[ "$n" = 4 ]; check "table1.md: the ideal of the delivered speeds on the 4 cases (got $n)" $?
+[ "$n" = 8 ]; check "table1.md: the ideal of the delivered speeds on the 4 cases of both loops (got $n)" $?
 n=$(grep -c '^delivered w[1-4] 0\.[0-9]*$' "$R/runs/table2/nondedicated/info")
 [ "$n" = 4 ]; check "table2's info: what the 4 hosts delivered (got $n)" $?
 
