@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 /* Default maximum iteration count: the sequential 1200 x 1200 image takes
- * about 5.6 s on one core of the reference machine (README, "Workload"). */
+ * about 5.6 s on one core of the reference machine (docs/schemes.md, "The workload"). */
 #define MANDEL_DEFAULT_MAXITER 16000u
 #define MANDEL_DEFAULT_SIZE 1200
 
