@@ -242,8 +242,24 @@ CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --out "$tmp/two" -- -S 100 
 rc=$?
 [ $rc != 0 ] && [ ! -e "$tmp/two/run-dtss.csv" ]
 check "run-one: a failed coordinator fails the run and leaves no older record (exit $rc)" $?
+# --after P%: the load at P% of the run's ideal dedicated length, the image
+# (800 x 600, maxiter 3000) timed on a sixteenth of it (200 x 150) over the
+# cluster's CPU shares (4 x 25%: 1 core).
+CLUSTER_DIR=$tmp/cl BIN=$BIN "$REPO/scripts/run-one" --scheme dtss --load "w1:3 w2:2 w3:1" --after 30% \
+    --out "$tmp/two" -- -W 800 -H 600 -m 3000 -q >"$tmp/two.log" 2>&1
+rc=$?
+seq16=$("$BIN/mandel" -W 200 -H 150 -m 3000 | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')
+line=$(grep "^run-one: the load arrives at [0-9.]* s: 30% of the dedicated run's ideal length, [0-9.]* s (the 800x600 image at maxiter 3000, timed on a 200x150 one, over the cluster's 1 cores)$" "$tmp/two.log")
+at=$(echo "$line" | sed 's/.* arrives at \([0-9.]*\) s.*/\1/') ideal=$(echo "$line" | sed 's/.* length, \([0-9.]*\) s.*/\1/')
+[ $rc = 0 ] && [ -n "$line" ] && awk -v a="$at" -v i="$ideal" -v s="$seq16" \
+    'BEGIN { exit !(a == sprintf("%.1f", 0.3 * i) && i > 8 * s && i < 32 * s) }'
+check "run-one --after 30%: the load at 0.3 x the ideal ($at of $ideal s; 16 x a sixteenth here: $seq16 s x 16)" $?
 [ -e "$tmp/cl/env" ]; check "run-one leaves up a cluster it did not bring up" $?
 CLUSTER_DIR=$tmp/cl "$REPO/scripts/cluster" down >/dev/null 2>&1
+for a in 0% 150% 3x -1; do
+    "$REPO/scripts/run-one" --after "$a" >"$tmp/bad.log" 2>&1
+    [ $? -eq 2 ] && grep -q "run-one: --after '$a'" "$tmp/bad.log"; check "run-one refuses --after $a, naming it" $?
+done
 "$REPO/scripts/run-one" --load "w1:x" >/dev/null 2>&1
 [ $? -eq 2 ]; check "run-one refuses a bad load" $?
 finish
