@@ -88,4 +88,20 @@ for h in "## On the 10 Mbit/s link, against the ideal with the transfer" \
 done
 n=$(grep -c '^| \(none\|10mbit\) | ' "$O/league.md"); [ "$n" = 14 ]
 check "league.md: a best-scheme row per scenario and link ($n)" $?
+
+# --columns: the image's loop over its columns (issue 25); the image is SIZE
+# wide and WIDTH tall, so the loop keeps its SIZE iterations of WIDTH pixels.
+QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --columns --out "$tmp/c" >"$tmp/clog" 2>&1
+check "league --sim-only --columns runs" $?
+grep -q "^league: the image's 600 columns of 300 pixels" "$tmp/clog" && grep -q "600 columns of 300 pixels" "$tmp/c/league.md"
+check "league --columns: says the loop, the log and the page" $?
+head -n 1 "$tmp/c/league/costs.csv" | grep -qx "index,column,cost,sampled_column,sampled_cost" &&
+    [ "$(awk 'END { print NR - 1 }' "$tmp/c/league/costs.csv")" = 600 ]
+check "league --columns: 600 column costs" $?
+a=$(awk -F, '$3 == "t1-load" && $4 == "tss" { print $5 }' "$O/league/sim.csv" | head -n 1)
+b=$(awk -F, '$3 == "t1-load" && $4 == "tss" { print $5 }' "$tmp/c/league/sim.csv" | head -n 1)
+c=$(awk -F, '$3 == "inc" && $4 == "tss" { print $7 }' "$O/league/sim.csv" | head -n 1)
+d=$(awk -F, '$3 == "inc" && $4 == "tss" { print $7 }' "$tmp/c/league/sim.csv" | head -n 1)
+[ -n "$a" ] && [ "$a" != "$b" ] && [ -n "$c" ] && [ "$c" = "$d" ]
+check "league --columns: another Mandelbrot loop ($a, $b), the same Fig. 1 loop ($c, $d)" $?
 finish
