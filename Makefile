@@ -48,10 +48,11 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
               $(BIN)/test_matrix
 # The test programs' scripts, run by make test after $(TESTS), in this order
 # (the emulated cluster's last: they take longest).
-TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/league.sh tests/golden.sh \
+TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/league.sh tests/figures.sh \
+              tests/golden.sh \
               tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
               tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \
-              tests/coordinator_cluster.sh tests/real.sh tests/reproduce.sh tests/fuzz.sh \
+              tests/coordinator_cluster.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
               tests/fuzz_argv.sh
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
               $(BIN)/bench_runtime \
@@ -200,7 +201,7 @@ $(BUILD)/heat/pvm.o: CFLAGS += -Iruntime
 
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
-        reproduce-heymann reproduce-yoon league run \
+        reproduce-heymann reproduce-yoon reproduce-xu-extra league run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -279,6 +280,16 @@ reproduce-yoon: deps
 	@BIN=$(abspath $(BIN)) scripts/reproduce-yoon $(if $(filter 1,$(QUICK)),--quick) \
 	    $${MAKE_RUNS:+--runs "$$MAKE_RUNS"}
 
+# Xu Fig. 2 (the sampled linear loops) and Sec. 3.1's example (w1 at speed
+# 1, three at 9: TSS on four slower than on three), emulated + simulated ->
+# results/fig2.png, results/sec31.md. QUICK=1: a small version into
+# results/quick/; REPS=N runs per case.
+reproduce-xu-extra: export MAKE_REPS = $(REPS)
+reproduce-xu-extra: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce-xu-extra $(if $(filter 1,$(QUICK)),--quick) \
+	    $${MAKE_REPS:+--reps "$$MAKE_REPS"}
+
 # The league: every scheme x scenario x link, simulated and emulated, against
 # the ideal -> results/league.md, league.png, league/ (also a part of
 # reproduce-tables). QUICK=1: a small version; SIM=1: the simulator only.
@@ -335,6 +346,7 @@ help:
 	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N]"
 	@echo "make league           every scheme x scenario x link against the ideal into results/league.md [QUICK=1] [SIM=1]"
 	@echo "make reproduce-yoon   Yoon et al. Figures 4-9, task model and heat on PVM into results/yoon/ [QUICK=1] [RUNS=N]"
+	@echo "make reproduce-xu-extra Xu Fig. 2 and Sec. 3.1's example into results/fig2.png, sec31.md [QUICK=1] [REPS=N]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s|P%] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, dtss.pc, dtss(3)"

@@ -37,6 +37,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "usage: sim SCENARIO [options]\n"
+"       sim [SCENARIO] --costs FILE [-w WORKLOAD] [-R R] [--seed N]\n"
 "\n"
 "Simulates one run of a loop self-scheduling scheme on a platform of\n"
 "heterogeneous, loaded hosts, with the PVM coordinator's own scheduling code,\n"
@@ -53,6 +54,13 @@ static void usage(FILE *f)
 "      --seed N          seed of the random workloads\n"
 "      --acp-int         the paper's integer A_i\n"
 "  -r, --record FILE     write the run record (CSV, as bin/coordinator's)\n"
+"  -c, --costs FILE      simulate nothing: write the workload's cost of each\n"
+"                        iteration as CSV, index,iteration,cost,\n"
+"                        sampled_iteration,sampled_cost, where\n"
+"                        sampled_iteration is the iteration the scheduled\n"
+"                        (pseudo-uniformly sampled, -R) loop visits at that\n"
+"                        index ('-' = stdout; Xu Fig. 2). The scenario file\n"
+"                        may be left out when -w gives the workload\n"
 "      --chunks          print the number of chunks too\n"
 "      --stats           print the simulation's own cost: CPU seconds, peak\n"
 "                        memory (for make bench)\n"
@@ -198,6 +206,32 @@ bad:
     return -1;
 }
 
+/* Writes the cost of every iteration of w (already sampled with w->sample),
+ * in the original order and in the scheduled one: row k holds original
+ * iteration k and its cost, then the iteration the scheduled loop visits k-th
+ * (sched_sample, the order every run uses) and its cost. Returns 0, or -1
+ * with the reason in msg (the file is then as it was). */
+static int write_costs(const char *path, const sim_workload *w, char *msg, size_t len)
+{
+    outfile o;
+    if (outfile_open(&o, path, "w") != 0) {
+        snprintf(msg, len, "--costs %s: %s", path, strerror(errno));
+        return -1;
+    }
+    long n = w->n, R = w->sample;
+    fprintf(o.f, "index,iteration,cost,sampled_iteration,sampled_cost\n");
+    for (long k = 0; k < n; k++)
+        fprintf(o.f, "%ld,%ld,%.12g,%ld,%.12g\n", k, k,
+                sim_work(w, sched_unsample(k, n, R), 1), sched_sample(k, n, R),
+                sim_work(w, k, 1));
+    const char *call;
+    if (outfile_close(&o, &call) != 0) {
+        snprintf(msg, len, "--costs %s: %s: %s", path, call, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     parse_gsl_errors("sim", 1);     /* a GSL error: a message and exit 1, never abort() */
@@ -210,22 +244,24 @@ int main(int argc, char **argv)
         {"seed", required_argument, NULL, OPT_SEED},
         {"acp-int", no_argument, NULL, OPT_ACPINT},
         {"record", required_argument, NULL, 'r'},
+        {"costs", required_argument, NULL, 'c'},
         {"chunks", no_argument, NULL, OPT_CHUNKS},
         {"stats", no_argument, NULL, OPT_STATS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
     };
-    int nopts = 11;
+    int nopts = 12;
     parse_scheme_options(opts, &nopts, 16 + MAX_PARAM_OPTS, OPT_PARAM);
 
     static scenario sc = {.scheme = "dtss", .sample = 1, .seed = 1,
                           .message_bytes = 64, .remeasure = 0.2};
-    const char *o_scheme = NULL, *o_platform = NULL, *o_workload = NULL, *rec_path = NULL;
+    const char *o_scheme = NULL, *o_platform = NULL, *o_workload = NULL, *rec_path = NULL,
+               *costs_path = NULL;
     const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
     long o_sample = 0, o_seed = -1;
     int nparam = 0, acp_int = 0, quiet = 0, show_chunks = 0, stats = 0, c, idx;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":s:p:w:R:r:qh", opts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:p:w:R:r:c:qh", opts, &idx)) != -1) {
         switch (c) {
         case 's': o_scheme = optarg; break;
         case 'p': o_platform = optarg; break;
@@ -247,21 +283,23 @@ int main(int argc, char **argv)
             pvalue[nparam++] = optarg;
             break;
         case 'r': rec_path = optarg; break;
+        case 'c': costs_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("sim", c, argv);
         }
     }
-    if (optind >= argc)
-        return fail("a scenario file is needed (try --help)");
+    if (optind >= argc && !(costs_path && o_workload))
+        return fail(costs_path ? "--costs needs a scenario file or --workload (try --help)"
+                               : "a scenario file is needed (try --help)");
     if (optind + 1 < argc)
         return fail("unexpected argument '%s' (try --help)", argv[optind + 1]);
     char msg[1024];
-    const char *path = argv[optind];
-    if (read_scenario(&sc, path, msg, sizeof msg) != 0)
+    const char *path = optind < argc ? argv[optind] : "--workload";
+    if (optind < argc && read_scenario(&sc, path, msg, sizeof msg) != 0)
         return fail("%s", msg);
     static char *pathcopy;              /* dirname's, however long */
-    pathcopy = strdup(path);
+    pathcopy = strdup(optind < argc ? path : ".");
     if (!pathcopy)
         return fail("out of memory");
     const char *dir = dirname(pathcopy);
@@ -277,6 +315,28 @@ int main(int argc, char **argv)
     if (acp_int)
         sc.acp_integer = 1;
 
+    if (costs_path) {               /* the costs alone: no platform, no run */
+        const char *line = o_workload ? o_workload : sc.workload;
+        sim_workload cw;
+        int crc = 0;
+        if (o_workload && !o_workload[0])
+            crc = fail("--workload '' is empty (give 'KIND key=value ...')");
+        else if (!line || !line[0])
+            crc = fail("%s: no 'workload KIND ...' line (or --workload)", path);
+        else if (sim_workload_parse(&cw, line, sc.seed, o_workload ? "." : dir, msg,
+                                    sizeof msg) != 0)
+            crc = fail("%s", msg);
+        else {
+            if (sim_workload_sample(&cw, (int)sc.sample, msg, sizeof msg) != 0 ||
+                write_costs(costs_path, &cw, msg, sizeof msg) != 0)
+                crc = fail("%s", msg);
+            sim_workload_free(&cw);
+        }
+        free(pathcopy);
+        free(sc.platform);
+        free(sc.workload);
+        return crc;
+    }
     const char *pf_file = o_platform ? o_platform : sc.platform;
     if (!pf_file || !pf_file[0])
         return fail("%s: no 'platform FILE' line (or --platform)", path);

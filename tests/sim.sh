@@ -243,4 +243,48 @@ else
     skip "gnuplot not found: reproduce-diaz not tested"
 fi
 
+# ---- --costs: each iteration's cost, original and scheduled order (Xu Fig. 2) ----
+# Xu & Chronopoulos Sec. 4.2: the sampled loop takes the iterations with
+# i mod R = 0 first, then i mod R = 1, ...; worked by hand for n = 10, R = 4
+# (classes 0,4,8 | 1,5,9 | 2,6 | 3,7) on the loop of cost i + 1.
+$T --costs inc.csv -w 'increasing n=10 from=1 to=10' -R 4 >out 2>&1
+check "--costs with -w alone (no scenario file): exit 0, nothing printed" $(($? + $(wc -c <out)))
+printf '%s\n' index,iteration,cost,sampled_iteration,sampled_cost 0,0,1,0,1 1,1,2,4,5 2,2,3,8,9 \
+    3,3,4,1,2 4,4,5,5,6 5,5,6,9,10 6,6,7,2,3 7,7,8,6,7 8,8,9,3,4 9,9,10,7,8 >inc.want
+cmp -s inc.csv inc.want; check "--costs: Xu Sec. 4.2's order worked by hand (n 10, R 4)" $?
+$T --costs - -w 'decreasing n=6 from=6 to=1' -R 2 | awk -F, 'NR > 1 { printf "%s:%s ", $4, $5 }' >dec.got
+[ "$(cat dec.got)" = "0:6 2:4 4:2 1:5 3:3 5:1 " ]
+check "--costs: the decreasing loop, R 2, by hand: $(cat dec.got)" $?
+$T --costs - -w 'increasing n=5 from=1 to=5' | awk -F, 'NR > 1 && ($2 != $4 || $3 != $5) { b++ } END { exit b }'
+check "--costs without -R: the scheduled order is the original (R = 1)" $?
+# The linear kinds sample in closed form (workload.c), a costs file by its
+# array: the same costs give the same scheduled loop, for an R that does not
+# divide n.
+$T --costs lin.csv -w 'increasing n=50 from=3 to=101' -R 7
+awk -F, 'NR > 1 { print $3 }' lin.csv >lin.txt
+$T --costs arr.csv -w "costs file=$tmp/lin.txt" -R 7
+cmp -s lin.csv arr.csv; check "--costs: the closed form's sampled costs = a costs file's (n 50, R 7)" $?
+awk -F, 'NR == FNR { if (FNR > 1) c[$2] = $3; next } FNR > 1 && c[$4] != $5 { b++ } END { exit b }' \
+    arr.csv arr.csv
+check "--costs: the k-th scheduled cost is the cost of the k-th scheduled iteration" $?
+# bin/mandel --costs prints the same rows, costs and order for the same image.
+"$BIN/mandel" -S 48 -m 300 -R 4 -c mandel.csv -q
+$T --costs sim.csv -w 'mandel size=48 maxiter=300' -R 4
+tail -n +2 mandel.csv >m.body && tail -n +2 sim.csv >s.body
+cmp -s m.body s.body; check "--costs of 'mandel size=48 maxiter=300' -R 4 = bin/mandel --costs" $?
+# A scenario file gives the workload and R; -R overrides it.
+printf 'platform nowhere.plat\nworkload uniform n=8 cost=2\nsample 4\n' >c.scn
+$T c.scn --costs c4.csv && $T c.scn --costs c2.csv -R 2
+[ "$(awk -F, 'NR == 3 { print $4 }' c4.csv),$(awk -F, 'NR == 3 { print $4 }' c2.csv)" = "4,2" ] &&
+    [ "$(awk -F, 'NR == 3 { print $3 }' c4.csv)" = 2 ]
+check "--costs: the scenario's sample 4 (no platform read), -R 2 over it" $?
+run "--costs needs a workload" 2 "--costs needs a scenario file or --workload" $T --costs x.csv
+run "--costs with an empty --workload" 2 "--workload '' is empty" $T --costs x.csv -w ''
+run "--costs: a bad workload named" 2 "unknown kind 'steep'" $T --costs x.csv -w 'steep n=4'
+cp inc.csv keep.csv
+run "--costs into a folder that does not exist" 2 "--costs nodir/x.csv: No such file or directory" \
+    $T --costs nodir/x.csv -w 'uniform n=4'
+run "--costs into a directory" 2 "--costs ro.d: Is a directory" $T --costs ro.d -w 'uniform n=4'
+[ ! -e x.csv ] && cmp -s inc.csv keep.csv
+check "--costs: nothing written on an error" $?
 finish
