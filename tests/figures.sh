@@ -54,6 +54,13 @@ check "fig3: costs in $want of iterations (largest $max), one format $(sed -n 6p
 "$BIN/mandel" -S 64 -m 2000 -R 1 -c m1.csv -q
 PLOT_TRACE=tr "$P" fig3 m1.csv f3.png && [ "$(sed -n 7p tr)" = 1 ]
 check "fig3: R = 1 when the order is the original" $?
+[ "$(sed -n 8p tr)" = row ]; check "fig3: the rows' costs drawn as rows" $?
+"$BIN/mandel" -S 64 -m 2000 -R 4 --columns -c mc.csv -q
+PLOT_TRACE=tr "$P" fig3 mc.csv f3c.png >out 2>&1 && png f3c.png && [ "$(sed -n 8p tr)" = column ] &&
+    [ "$(sed -n 7p tr)" = 4 ]
+check "fig3: the columns' costs (bin/mandel --columns) drawn as columns, R 4" $?
+printf 'index,diagonal,cost,sampled_diagonal,sampled_cost\n0,0,1,0,1\n' >bad3.csv
+run "fig3: another header refused" 1 "is not bin/mandel --costs output" "$P" fig3 bad3.csv f3b.png
 
 # ---- timelines: each lane named once ------------------------------------------------------
 printf 'host w1 speed=1\nhost w2 speed=2\nhost w3 speed=2\nlink * * latency=0.001 bandwidth=1e9\n' >w.plat
