@@ -96,9 +96,9 @@
 #include "sched/strips.h"
 
 /* A plate's side: 1..HEAT_MAX_SIDE cells; nx * ny at most HEAT_MAX_CELLS
- * (128 MiB of doubles a field). */
+ * (1 GiB of doubles a field: what libdtss deals in one run, WIRE_MAX_JOB). */
 #define HEAT_MAX_SIDE 65536
-#define HEAT_MAX_CELLS (1L << 24)
+#define HEAT_MAX_CELLS (1L << 27)
 /* Strips (nodes) of a decomposition: 1..HEAT_MAX_STRIPS, at most ny. */
 #define HEAT_MAX_STRIPS STRIPS_MAX_NODES
 /* The default edges. */

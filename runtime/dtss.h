@@ -609,7 +609,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
 
 typedef struct dtss_strips_stats {
     int workers;
-    double time;            /* from the first step's start to the last step's end */
+    double time;            /* from every worker holding its rows to the last step's end */
     double imbalance;       /* the last worker's end - the first's */
     int recuts;
     long moved;             /* rows that crossed a boundary, summed */

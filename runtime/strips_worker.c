@@ -1,6 +1,8 @@
 /* strips_worker.c: a worker of a row-strip computation (dtss.h,
  * dtss_strips_worker_*; the master is strips_master.c). It holds one
- * contiguous strip of rows (sched/strips.h strips_node) and, step after
+ * contiguous strip of rows (sched/strips.h strips_node); once it holds its
+ * first rows it tells the master (STATE of step 0) and waits for the start
+ * (PLAN of step 0, when every worker holds its rows); then, step after
  * step: sends its first row to the worker above and its last to the worker
  * below (HALO), receives theirs, and hands the application its rows with
  * those halo rows to compute the next step into a second buffer. Every K
@@ -140,13 +142,30 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
     w->early[1] = malloc(rb);
     w->scratch = malloc(rb);
     w->early_step[0] = w->early_step[1] = -1;
+    /* The second buffer, written through now: its pages fault in before the
+     * start, not in the first steps' busy seconds, which the first re-cut
+     * reads as the host's rate. */
+    w->out = malloc((size_t)count * rb);
+    if (w->out) {       /* a byte a page (volatile: not a calloc, whose pages wait) */
+        for (size_t k = 0; k < (size_t)count * rb; k += 4096)
+            ((volatile unsigned char *)w->out)[k] = 0;
+        w->out_cap = count;
+    }
     if (!w->counts || !w->tr || !w->above || !w->below || !w->early[0] || !w->early[1] ||
-        !w->scratch)
+        !w->scratch || !w->out)
         return fail(w, DTSS_ENOMEM, "out of memory");
     memcpy(w->counts, w->job.counts, sizeof *w->counts * (size_t)w->job.nworkers);
-    /* The start, for the run's time. */
+    /* The rows are here: say so, and wait for every worker to hold its own
+     * (the master's PLAN of step 0, the start). */
     if (wire_send_state(w->parent, w->job.index, 0, count, 0, wire_now(), msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "%s", msg);
+    if ((rc = wait_for(w, w->parent, WIRE_PLAN)) != DTSS_OK)
+        return rc;
+    long step = -1;
+    if (wire_unpack_plan(&step, w->counts, w->job.nworkers, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "a bad start: %s", msg);
+    if (step != 0)
+        return fail(w, DTSS_EPVM, "the plan of step %ld came for the start", step);
     return DTSS_OK;
 }
 

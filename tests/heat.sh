@@ -80,8 +80,10 @@ run "--steps missing" 2 "are required" "$H" --nx 4 --ny 4
 run "--nx 0" 2 "nx '0' must be an integer in \[1, 65536\]" "$H" --nx 0 --ny 4 --steps 1
 run "--nx x" 2 "nx 'x'" "$H" --nx x --ny 4 --steps 1
 run "--ny 70000" 2 "ny '70000' must be an integer in \[1, 65536\]" "$H" --nx 4 --ny 70000 --steps 1
-run "too many cells" 2 "65536 x 65536 = 4294967296 cells is over the limit of 16777216" \
+run "too many cells" 2 "65536 x 65536 = 4294967296 cells is over the limit of 134217728" \
     "$H" --nx 65536 --ny 65536 --steps 1
+run "a cell over 2^27 (1 GiB a field)" 2 "4096 x 32769 = 134221824 cells is over the limit of 134217728" \
+    "$H" --nx 4096 --ny 32769 --steps 1
 run "--steps -1" 2 "steps '-1' must be an integer >= 0" "$H" --nx 4 --ny 4 --steps -1
 run "--steps 1.5" 2 "steps '1.5'" "$H" --nx 4 --ny 4 --steps 1.5
 run "--r 0.3: unstable" 2 "r '0.3': r=0.3 must be in (0, 0.25\]" "$H" --nx 4 --ny 4 --steps 1 --r 0.3

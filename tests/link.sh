@@ -3,8 +3,9 @@
 # them: a hostfile's '# dtss: link' line checked (errors name the line), a
 # two-host cluster up with a 10 Mbit/s link (tc on both ends of every host's
 # port, shown by status), NetPIPE's ping-pong between the hosts over PVM
-# (no message faster than the rate allows), Figs. 8-9 drawn, a delay= line
-# (netem) applied or refused by name, and down leaving nothing; bin/netpipe's
+# (no message faster than the rate allows), Figs. 8-9 drawn (the link's rate,
+# the fit in µs and its sizes), a delay= line (netem) applied or refused by
+# name, and down leaving nothing; bin/netpipe's
 # options and its run on a private one-host PVM. A private cluster (its own
 # CLUSTER_DIR), removed even on failure; without root/namespaces/cgroups the
 # cluster checks are skipped (counted, with the reason).
@@ -69,6 +70,31 @@ else
 fi
 run "plot netpipe refuses another CSV" 1 "is not bin/netpipe output" \
     "$here/scripts/plot" netpipe "$here/tests/golden/chunks-dtss-acp" "$tmp/x.png"
+# Figs. 8-9 with the link's rate, from a measurement of bin/netpipe's form
+# (a token bucket at 10 Mbit/s: 1 KiB above the rate): the fit's formula in
+# µs, naming the sizes b was fitted on; a bad rate refused by name.
+cat >"$tmp/np.csv" <<'EOF'
+bytes,seconds,mbps,repeats
+1,0.000045825,0.1746,78
+64,0.000072797,7.0333,655
+1024,0.000456663,17.9388,109
+4096,0.002370226,13.8248,20
+16384,0.012631933,10.3762,3
+65536,0.053916097,9.7241,1
+262144,0.215873000,9.7146,1
+1048576,0.880000000,9.5325,1
+# the most throughput: 17.939 Mbit/s (1024-byte messages); with the largest message: 9.533 Mbit/s
+# fit: C_t = 45.8 + 0.84015 m us (m in bytes; a: the 1-byte time; b: gsl_fit_linear over the 3 sizes of 65536 to 1048576 bytes)
+EOF
+PLOT_TRACE=$tmp/trace "$here/scripts/plot" netpipe "$tmp/np.csv" "$tmp/np.png" "a title" 10 >"$tmp/out" 2>&1 &&
+    [ -s "$tmp/np.png" ]
+check "plot netpipe with the link's rate wrote a PNG ($(head -c 200 "$tmp/out"))" $?
+grep -qxF "C_t = 45.8 + 0.84015 m µs (m: bytes)" "$tmp/trace" && sed -n 8p "$tmp/trace" | grep -q "range"
+check "plot netpipe: the fit in µs, the sizes of its slope given ($(sed -n 6p "$tmp/trace"))" $?
+run "plot netpipe: a bad rate named" 1 "RATE 'fast' is not a positive number" \
+    "$here/scripts/plot" netpipe "$tmp/np.csv" "$tmp/x.png" "a title" fast
+run "plot netpipe: a zero rate named" 1 "RATE '0' is not a positive number" \
+    "$here/scripts/plot" netpipe "$tmp/np.csv" "$tmp/x.png" "a title" 0
 
 # ---- a shaped cluster ----------------------------------------------------------
 links0=$(ip -o link show 2>/dev/null | grep -c "dtss-"); ns0=$(ip netns list 2>/dev/null | grep -c "^dtss-")
@@ -98,7 +124,7 @@ else
     slow=$(awk -F, 'NR > 1 && /^[0-9]/ && $1 >= 8192 { n++; if ($2 >= ($1 - 1600) * 8 / 10e6) k++ } END { printf "%d of %d", k, n }' "$tmp/w1w2.csv")
     [ "${slow%% of *}" = "${slow##* of }" ] && [ "${slow##* of }" -ge 6 ]
     check "every message of 8 KiB or more took at least its bytes at 10 Mbit/s ($slow)" $?
-    "$here/scripts/plot" netpipe "$tmp/w1w2.csv" "$tmp/w1w2.png" >"$tmp/out" 2>&1 && [ -s "$tmp/w1w2.png" ]
+    "$here/scripts/plot" netpipe "$tmp/w1w2.csv" "$tmp/w1w2.png" "w1 -> w2" 10 >"$tmp/out" 2>&1 && [ -s "$tmp/w1w2.png" ]
     check "plot netpipe of the shaped link ($(head -c 200 "$tmp/out"))" $?
     pvmds=""
     run "down" 0 "cluster $id down" "$cl" down

@@ -145,7 +145,7 @@ awk -F, '$1 == "worker" && $9 == "released" { r++ } $1 == "worker" { n++ } END {
 check "heymann: the adjusting run's record shows workers started and released" $?
 
 # Part 1d, Yoon et al. (quick: Figures 4-7 with few seeds, NetPIPE to 16 KiB,
-# the task model and the heat conduction once each).
+# the task model, the heat conduction and its plate sweep once each).
 for f in yoon/README.md yoon/table.md yoon/netpipe.csv yoon/fig8-9.png yoon/tasks.csv \
          yoon/heat.csv yoon/sim/fig4.png yoon/sim/fig5.png yoon/sim/fig6.png yoon/sim/fig7.png \
          yoon/sim/claims.md; do
@@ -155,6 +155,22 @@ n=$(awk -F, 'NR > 1 && $4 > 0 { n++ } END { print n + 0 }' "$R/yoon/tasks.csv")
 [ "$n" = 6 ]; check "yoon/tasks.csv: dedicated and loaded, none, yoon and clb, a time each (got $n)" $?
 n=$(awk -F, 'NR > 1 && $4 > 0 && $9 == "yes" { n++ } END { print n + 0 }' "$R/yoon/heat.csv")
 [ "$n" = 4 ]; check "yoon/heat.csv: 4 runs, each field bit for bit bin/heat's (got $n)" $?
+# The plate sweep (quick: 2 plates x dedicated, loaded x none, yoon, a run
+# each): a time, every field bit for bit, each host's step measured in CPU
+# periods (the shortest no longer than the longest), the figure, the verdict.
+n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["time"] > 0 && $c["identical"] == "yes" && $c["period_ms"] > 0 && $c["step_min_periods"] > 0 &&
+    $c["step_min_periods"] <= $c["step_max_periods"] { n++ } END { print n + 0 }' "$R/yoon/heat-sweep.csv")
+[ "$n" = 8 ]; check "yoon/heat-sweep.csv: 8 runs, each a time, the field bit for bit, steps in periods (got $n)" $?
+# The longest host's step is the busiest worker's computing over the steps.
+why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { want = 1000 * $c["busy_max"] / $c["steps"]; d = want - $c["step_max_ms"]; if (d < 0) d = -d
+      if (d > 0.05 + 1e-3 * want) { printf "%s: %s ms, %s s over %s steps", NR, $c["step_max_ms"], $c["busy_max"], $c["steps"]; exit 1 } }' \
+    "$R/yoon/heat-sweep.csv")
+check "yoon/heat-sweep.csv: the longest step = the busiest worker's seconds / the steps ($why)" $?
+[ -s "$R/yoon/heat-sweep.png" ]; check "results/yoon/heat-sweep.png exists" $?
+n=$(grep -c "^- \(dedicated\|loaded\)[:,] .*10 periods or more" "$R/yoon/table.md")
+[ "$n" = 2 ]; check "yoon/table.md: the verdict at 10 periods, dedicated and loaded (got $n)" $?
 grep -q "^# fit: C_t = [0-9.]* + [0-9.]* m us" "$R/yoon/netpipe.csv"
 check "yoon/netpipe.csv: the fit C_t = a + b m" $?
 grep -q "^Emulated against simulated time: [0-9]*% apart" "$R/yoon/table.md"

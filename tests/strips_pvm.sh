@@ -4,7 +4,9 @@
 # private one-host PVM: the field bit for bit bin/heat's with every
 # strategy, with rows moving (C_t = 0) and without re-cuts; the record's
 # re-cuts keep every row, a row at least a strip; options refused by name; a
-# worker killed mid-run ends the run naming it.
+# worker killed mid-run ends the run naming it; the run's time from the last
+# worker holding its rows; scripts/plot heatsweep on a sweep of
+# scripts/reproduce-yoon's form.
 set -u
 BIN=${BIN:-bin}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
@@ -24,6 +26,31 @@ run "--nx missing" 2 "nx, --ny and --steps are needed" "$hp" --ny 8 --steps 1
 mkdir -p "$tmp/nopvm"
 run "no pvmd: said, exit 1" 1 "pvmd\|PVM" env PVM_TMP="$tmp/nopvm" PVM_ALLOW_ROOT=yes \
     "$hp" --nx 8 --ny 8 --steps 1
+
+# scripts/plot heatsweep: a sweep's CSV (the columns scripts/reproduce-yoon
+# writes) to a figure; the title reaches gnuplot as data; another CSV refused.
+cat >"$tmp/sweep.csv" <<'EOF'
+scenario,nx,ny,steps,every,period_ms,strategy,run,time,recuts,moved,gain,busy_max,gain_computing,step_min_ms,step_max_ms,step_min_periods,step_max_periods,identical
+dedicated,64,256,8,2,20,none,1,0.10,0,0,0.0000,0.05,0.0000,1.0,1.2,0.05,0.06,yes
+dedicated,64,256,8,2,20,yoon,1,0.12,3,10,-0.1667,0.05,0.0000,1.0,1.3,0.05,0.07,yes
+dedicated,256,1024,8,2,20,none,1,2.00,0,0,0.0000,1.90,0.0000,230,240,11.5,12.0,yes
+dedicated,256,1024,8,2,20,yoon,1,2.10,3,40,-0.0476,1.90,0.0000,230,240,11.5,12.0,yes
+loaded,64,256,8,2,20,none,1,0.40,0,0,0.0000,0.20,0.0000,1.0,4.0,0.05,0.20,yes
+loaded,64,256,8,2,20,yoon,1,0.50,3,50,-0.2000,0.15,0.3333,1.0,3.0,0.05,0.15,yes
+loaded,256,1024,8,2,20,none,1,8.00,0,0,0.0000,7.60,0.0000,230,900,11.5,45.0,yes
+loaded,256,1024,8,2,20,yoon,1,6.00,3,900,0.3333,5.00,0.5200,300,500,15.0,25.0,yes
+EOF
+evil='a"; system("touch PWNED"); "'
+(cd "$tmp" && PLOT_TRACE=$tmp/trace "$here/scripts/plot" heatsweep sweep.csv sweep.png "$evil" >"$tmp/plot.out" 2>&1)
+check "plot heatsweep: a figure from a sweep ($(head -c 200 "$tmp/plot.out"))" $?
+[ -s "$tmp/sweep.png" ] && [ ! -e "$tmp/PWNED" ] && grep -qxF "$evil" "$tmp/trace"
+check "plot heatsweep: the PNG; the title given to gnuplot as data, never run" $?
+run "plot heatsweep refuses another CSV" 1 "is not scripts/reproduce-yoon's heat-sweep.csv" \
+    "$here/scripts/plot" heatsweep "$here/tests/golden/chunks-dtss-acp" "$tmp/x.png"
+printf '%s\n' "$(head -n 1 "$tmp/sweep.csv")" "dedicated,64,256,8,2,20,yoon,1,0.12,3,10,-0.1667,0.05,0.0000,1.0,1.3,0.05,0.07,yes" \
+    >"$tmp/half.csv"
+run "plot heatsweep: runs with re-cuts only, refused by name" 1 "has no runs without re-cuts" \
+    "$here/scripts/plot" heatsweep "$tmp/half.csv" "$tmp/x.png"
 
 mkdir -p "$tmp/vm"
 if ! pvm_up "$tmp/vm" "$BIN"; then
@@ -55,6 +82,14 @@ moved=$(awk -F, '$1 == "run" { print $11 }' "$tmp/yoon.csv")
 [ "${moved:-0}" -gt 0 ]; check "yoon with C_t = 0: rows moved ($moved)" $?
 grep -q "^yoon: 4 workers, 300 rows, 120 steps, time [0-9.]* s, 11 re-cuts, [0-9]* rows moved; rows at the end: [0-9]* [0-9]* [0-9]* [0-9]*$" "$tmp/yoon.out"
 check "the summary line" $?
+# The run's time: from the last worker holding its rows (the start every
+# worker waits for) to the last one's end, the record's begin and end
+# columns (times from the first worker's start).
+for s in none yoon; do
+    why=$(awk -F, '$1 == "run" { t = $9 } $1 == "worker" { if ($7 > b) b = $7; if ($8 > e) e = $8; if ($6 <= 0) z = 1 }
+        END { d = e - b - t; if (d < 0) d = -d; if (d > 2e-6 || z || t <= 0) { printf "time %s, last begin %s, last end %s%s", t, b, e, z ? ", a worker busy 0 s" : ""; exit 1 } }' "$tmp/$s.csv")
+    check "$s: time = the last end - the last begin, every worker computed ($why)" $?
+done
 "$hp" --local 3 --nx 64 --ny 9 --steps 7 --every 2 --ct 0 --checksum >"$tmp/small.out" 2>&1
 ck=$(sed -n 's/^checksum //p' "$tmp/small.out")
 [ "$ck" = "$("$BIN/heat" --nx 64 --ny 9 --steps 7 --checksum | sed -n 's/^checksum //p')" ]
