@@ -4,6 +4,7 @@
 # scripts/reproduce-readings as a user runs them.
 here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$here/bin}
+BIN=$(cd "$BIN" && pwd) || exit 2
 . "$here/tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
