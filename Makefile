@@ -220,7 +220,7 @@ test: test-deps
 	    scripts/run-tests $(TESTS) $(TEST_SCRIPTS)
 
 .PHONY: all-tests
-all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv
+all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
@@ -408,8 +408,10 @@ $(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(SCHED_LIB)
 $(BIN)/bench_omp: LDFLAGS += -fopenmp
 $(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
 $(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
+# A Tree worker asked for work before its job came (tests/pvm.sh runs it).
+$(BIN)/tree_early: $(call obj,tests/tree_early.c) $(MANDEL_LIB) $(DTSS_LIB)
 $(BIN)/bench_runtime: $(call obj,tests/bench_runtime.c) $(DTSS_LIB)
-$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime: LIBS += -lpvm3
+$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime $(BIN)/tree_early: LIBS += -lpvm3
 # bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
 $(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(DTSS_LIB)
 $(BIN)/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS)) -lpvm3

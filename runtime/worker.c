@@ -109,7 +109,11 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
         pvm_bufinfo(bufid, &bytes, &tag, &src);
         if (tag == WIRE_JOB && src == w->parent)
             break;
-        if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
+        if (tag == WIRE_STEAL)                  /* a peer's job came first */
+            rc = tree_keep_early(w);
+        else
+            rc = worker_common(w, tag, NULL);
+        if (rc != DTSS_OK)
             return rc;
     }
     if (wire_unpack_job(&w->job, msg, sizeof msg) < 0)
@@ -134,6 +138,7 @@ void dtss_worker_close(dtss_worker *w)
     free(w->hdr);
     free(w->data);
     free(w->peer_dead);
+    free(w->early);
     free(w);
 }
 

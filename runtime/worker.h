@@ -52,7 +52,10 @@ struct dtss_worker {
     size_t len, cap;
     /* Tree-Scheduling */
     char *peer_dead;
+    double last_steal_poll;     /* its own: last_poll is check_exits's */
     double last_poll;
+    int *early;                 /* thieves that asked before the job came */
+    int nearly;
     char err[512];
 };
 
@@ -81,6 +84,11 @@ int worker_common(dtss_worker *w, int tag, int *peer);
 
 /* worker_tree.c */
 int tree_next(dtss_worker *w, long *start, long *size);
+/* Its range begins; the thieves that asked before it came are answered. */
 int tree_open(dtss_worker *w);
+/* A STEAL is in the receive buffer before the job came: the thief is kept
+ * to be answered by tree_open (a message cannot be put back in PVM's queue,
+ * and dropping it would leave the thief waiting for ever). */
+int tree_keep_early(dtss_worker *w);
 
 #endif

@@ -5,6 +5,9 @@
  * is done it sends the results to the master and asks its own partner for
  * work; when the partner has none (or is dead) it tells the master it is
  * idle and waits: for a range lost with a dead worker (WORK) or the end.
+ * A partner's request can come before this worker's own job (the master
+ * sends the jobs one by one, and PVM orders messages only between two
+ * tasks): it is kept and answered once the range is here (tree_open).
  */
 #include <stdlib.h>
 
@@ -12,6 +15,49 @@
 
 #include "runtime/worker.h"
 #include "sched/policy.h"
+
+/* Gives the thief 'from' the upper half of what is not handed out yet
+ * (nothing when idle: cur = end). */
+static int give_to(dtss_worker *w, int from)
+{
+    char msg[256];
+    long give = tree_give(w->end - w->cur);
+    if (wire_send_give(w->job.tids[from], w->end - give, give, msg, sizeof msg) < 0)
+        return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
+    w->end -= give;
+    return DTSS_OK;
+}
+
+/* A STEAL is in the receive buffer: the thief it names, or -1. */
+static int thief(const dtss_worker *w)
+{
+    int from;
+    char msg[256];
+    if (wire_unpack_steal(&from, msg, sizeof msg) < 0 || from < 0 ||
+        (w->job.nworkers > 0 && from >= w->job.nworkers))
+        return -1;
+    return from;
+}
+
+/* A STEAL is in the receive buffer: answer it. */
+static int answer_steal(dtss_worker *w)
+{
+    int from = thief(w);
+    return from < 0 ? DTSS_OK : give_to(w, from);
+}
+
+int tree_keep_early(dtss_worker *w)
+{
+    int from = thief(w);                /* the job, not come yet, says how many */
+    if (from < 0)
+        return DTSS_OK;
+    int *e = realloc(w->early, sizeof *e * (size_t)(w->nearly + 1));
+    if (!e)
+        return worker_fail(w, DTSS_ENOMEM, "out of memory");
+    w->early = e;
+    w->early[w->nearly++] = from;
+    return DTSS_OK;
+}
 
 int tree_open(dtss_worker *w)
 {
@@ -25,6 +71,13 @@ int tree_open(dtss_worker *w)
                 return worker_fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
         }
     worker_begin(w, -1, w->job.start, w->job.size);
+    for (int i = 0; i < w->nearly; i++)     /* asked before the job came */
+        if (w->early[i] < w->job.nworkers) {
+            int rc = give_to(w, w->early[i]);
+            if (rc != DTSS_OK)
+                return rc;
+        }
+    w->nearly = 0;
     return DTSS_OK;
 }
 
@@ -37,29 +90,17 @@ static int partner(const dtss_worker *w)
     return -1;
 }
 
-/* A STEAL is in the receive buffer: give the thief the upper half of what
- * is not handed out yet (nothing when idle: cur = end). */
-static int answer_steal(dtss_worker *w)
-{
-    int from;
-    char msg[256];
-    if (wire_unpack_steal(&from, msg, sizeof msg) < 0 || from < 0 ||
-        from >= w->job.nworkers)
-        return DTSS_OK;
-    long give = tree_give(w->end - w->cur);
-    if (wire_send_give(w->job.tids[from], w->end - give, give, msg, sizeof msg) < 0)
-        return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
-    w->end -= give;
-    return DTSS_OK;
-}
-
-/* Every message waiting now (at most every millisecond). */
+/* Every message waiting now (at most every millisecond). The clock is its
+ * own: dtss_worker_cancelled's look for exits (check_exits, every 20 ms)
+ * once shared it, and an application that asks before each span of a line
+ * -- bin/worker -- then made this skip every line that ended in a cheap span,
+ * so a slow worker never answered its partner's request. */
 static int poll_messages(dtss_worker *w)
 {
     double now = wire_now();
-    if (now - w->last_poll < 0.001)
+    if (now - w->last_steal_poll < 0.001)
         return DTSS_OK;
-    w->last_poll = now;
+    w->last_steal_poll = now;
     int bufid, bytes, tag, src, rc = DTSS_OK;
     while (rc == DTSS_OK && (bufid = pvm_nrecv(-1, -1)) > 0) {
         pvm_bufinfo(bufid, &bytes, &tag, &src);

@@ -101,6 +101,16 @@ check "record holds the workers' A_i reports" $?
     awk -F, '$1 == "proc" && $2 == $3 { n++ } END { exit !(n == 2) }'
 check "workers say hello: host name, probe back-end" $?
 
+# A Tree worker asked for work before its own job came (PVM orders messages
+# only between two tasks, so a partner's STEAL can pass the master's JOB), and
+# while it computes lines that end in a cheap span (bin/tree_early plays the
+# master and the thief of one bin/integral, then one bin/worker).
+timeout 120 "$BIN/tree_early" integral worker >early.txt 2>&1
+rc=$?
+n=$(grep -c '^ok ' early.txt)
+[ $rc = 0 ] && [ "$n" = 12 ]
+check "tree: a STEAL before the job, and one between lines, answered with part of the range (exit $rc, $n of 12 ok$(grep -m1 '^FAIL' early.txt | sed 's/^/; /'))" $?
+
 # ---- the PVM console's spawn -> coordinator -----------------------------------------
 rm -f con.pgm
 (echo "spawn -> coordinator --local 2 -S 96 -m 400 -o con.pgm -r con.csv"

@@ -1,0 +1,168 @@
+/* tree_early.c: a Tree-Scheduling worker asked for work before its own job
+ * came (runtime/worker_tree.c). The master sends the jobs one by one, and
+ * PVM orders messages only between two tasks, so a fast worker's STEAL can
+ * reach its partner ahead of the partner's JOB; the partner once dropped it
+ * and the thief waited for ever (seen on the emulated Table 2 cluster with
+ * the loop over columns: w1's cheap range done in 3 ms, then idle).
+ *
+ * And a request while the worker computes, between two lines that each end
+ * in a cheap span: the worker's look for exits (dtss_worker_cancelled, which
+ * bin/worker asks before each span) once shared its clock with the look for
+ * requests, which then skipped every such line -- a slow worker never
+ * answered its partner (w4 idle on the same cluster while w1 computed).
+ *
+ * This program plays the master and the thief of one worker:
+ *  1. bin/integral: a STEAL first, then the JOB (its range: 0..99); expects
+ *     the upper half, 50..99, as a GIVE; then the results for 0..49, IDLE,
+ *     and a STOP ends it.
+ *  2. bin/worker on a 3 x 30 Mandelbrot image whose rows are two points of
+ *     the set (x = -0.8 and -0.2; maxiter 2^24: a span of one pixel, some
+ *     45 ms, so the worker looks for exits before each) and a third that
+ *     escapes at once (x = 0.4): the JOB, then 0.2 s later a STEAL; expects
+ *     a GIVE of part of the 30 rows (the old worker answered only when its
+ *     range was done: nothing to give).
+ * Run under a pvmd with bin/ in its search path (tests/pvm.sh).
+ * Exit 0: every check passed; 1: one failed (the line says which). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <pvm3.h>
+
+#include "mandel/mandel.h"
+#include "runtime/wire.h"
+
+static int failed;
+
+static void check(const char *what, int ok)
+{
+    printf("%s %s\n", ok ? "ok" : "FAIL", what);
+    failed |= !ok;
+}
+
+/* The next message within 20 s (the worker's, or its exit notice from the
+ * pvmd): its tag, or -1. */
+static int next(void)
+{
+    struct timeval tv = {20, 0};
+    int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src;
+    if (bufid <= 0)
+        return -1;
+    pvm_bufinfo(bufid, &bytes, &tag, &src);
+    return tag;
+}
+
+/* Spawns prog as a libdtss worker: its tid, or -1. */
+static int spawn(const char *prog)
+{
+    char *args[] = {"--dtss-worker", NULL};
+    int tid;
+    if (pvm_spawn((char *)prog, args, PvmTaskDefault, "", 1, &tid) != 1) {
+        fprintf(stderr, "tree_early: cannot spawn %s\n", prog);
+        return -1;
+    }
+    pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &tid);
+    return tid;
+}
+
+/* Reads the worker's messages until it is idle: whether its results were
+ * the range [0, end). */
+static int results_then_idle(int end, int *idle)
+{
+    int tag, result = 0;
+    char msg[256];
+    *idle = 0;
+    while (!*idle && (tag = next()) >= 0 && tag != WIRE_TASKEXIT) {
+        if (tag == WIRE_RESULT) {
+            int index;
+            wire_result r;
+            if (wire_unpack_result(&index, &r, msg, sizeof msg) == 0) {
+                result = index == 0 && r.start == 0 && r.size == end;
+                wire_result_free(&r);
+            }
+        } else if (tag == WIRE_IDLE) {
+            *idle = 1;
+        }
+    }
+    return result;
+}
+
+/* A STOP, and the worker's exit. */
+static void stop(int tid, const char *name)
+{
+    char msg[256], what[64];
+    wire_send_stop(tid, msg, sizeof msg);
+    int tag = next();
+    snprintf(what, sizeof what, "%s: a STOP ends it", name);
+    check(what, tag == WIRE_TASKEXIT);
+    if (tag != WIRE_TASKEXIT)
+        pvm_kill(tid);
+}
+
+int main(int argc, char **argv)
+{
+    const char *integral = argc > 1 ? argv[1] : "integral";
+    const char *mworker = argc > 2 ? argv[2] : "worker";
+    char msg[256], what[160];
+    int me = pvm_mytid(), tid, tag, idle;
+    if (me < 0) {
+        fprintf(stderr, "tree_early: no PVM daemon\n");
+        return 2;
+    }
+    pvm_setopt(PvmAutoErr, 0);
+
+    /* 1. The request before the job. Index 0 is the worker, 1 this thief;
+     * the chain 1, 0: the thief's partner is the worker, the worker has
+     * none. */
+    if ((tid = spawn(integral)) < 0) {
+        pvm_exit();
+        return 2;
+    }
+    int chain[] = {1, 0}, tids[] = {tid, me};
+    wire_job job = {.index = 0, .nworkers = 2, .tree = 1, .sample = 1, .iters = 100,
+                    .V = 1, .chain = chain, .tids = tids, .start = 0, .size = 100};
+    int sent = wire_send_steal(tid, 1, msg, sizeof msg) == 0 &&
+               wire_send_job(tid, &job, msg, sizeof msg) == 0;
+    check("early: the STEAL, then the JOB, sent", sent);
+    long start = -1, size = -1;
+    tag = sent ? next() : -1;
+    check("early: the worker answers the STEAL that came before its job",
+          tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
+    snprintf(what, sizeof what, "early: ... with the upper half of its range, 50..99 "
+             "(got %ld, %ld)", start, size);
+    check(what, start == 50 && size == 50);
+    check("early: its results, the lower half, 0..49", results_then_idle(50, &idle));
+    check("early: then it says it is idle", idle);
+    stop(tid, "early");
+
+    /* 2. The request between lines that end in a cheap span. */
+    mandel_params p = {.width = 3, .height = 30, .maxiter = 1u << 24, .xmin = -1.1,
+                       .xmax = 0.7, .ymin = -0.01, .ymax = 0.01};
+    char text[MANDEL_JOB_MAX];
+    int n = mandel_encode(&p, text, sizeof text);
+    if (n < 0 || (tid = spawn(mworker)) < 0) {
+        pvm_exit();
+        return 2;
+    }
+    tids[0] = tid;
+    job.iters = job.size = p.height;
+    job.data = text;
+    job.len = (size_t)n;
+    sent = wire_send_job(tid, &job, msg, sizeof msg) == 0;
+    nanosleep(&(struct timespec){0, 200000000}, NULL);
+    sent = sent && wire_send_steal(tid, 1, msg, sizeof msg) == 0;
+    check("busy: the JOB, then a STEAL 0.2 s later, sent", sent);
+    start = size = -1;
+    while (sent && (tag = next()) >= 0 && tag != WIRE_GIVE && tag != WIRE_TASKEXIT)
+        ;                                       /* (a result comes only at the end) */
+    check("busy: the worker answers the STEAL",
+          tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
+    snprintf(what, sizeof what, "busy: ... while it computes: part of its 30 rows, the "
+             "upper ones (got %ld, %ld)", start, size);
+    check(what, size > 0 && start + size == p.height);
+    check("busy: its results, the rows it kept", results_then_idle((int)start, &idle));
+    check("busy: then it says it is idle", idle);
+    stop(tid, "busy");
+    pvm_exit();
+    return failed;
+}
