@@ -149,4 +149,10 @@ run "mandel empty region" 2 "xmin < xmax" "$BIN/mandel" --region 1,0,0,1
 run "mandel unwritable output" 2 "fopen(/nonexistent/m.pgm)" "$BIN/mandel" -S 8 -m 5 -o /nonexistent/m.pgm
 run "mandel unknown option" 2 "unknown option" "$BIN/mandel" --colour
 
+# scripts/run-tests, which make test runs
+rt="$(dirname "$0")/../scripts/run-tests"
+run "run-tests --help" 0 "usage: scripts/run-tests TEST" "$rt" --help
+run "run-tests: an unknown option named" 2 "unknown option '--bogus'" "$rt" --bogus
+run "run-tests: a missing test is a failure" 1 "^0 passed, 1 failed, 0 skipped$" "$rt" /nonexistent/test_x
+
 finish
