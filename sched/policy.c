@@ -34,7 +34,6 @@ typedef struct pworker {
     int nout, capout;
     double it_done, t_done;     /* its completed chunks: iterations, seconds */
     double speed;               /* V_i (policy_set_speed; default 1) */
-    sched_request meas;         /* its latest measurement (mu, sigma, n, rate) */
     int sidx;                   /* its index in the scheme (-1: none) */
 } pworker;
 
@@ -44,6 +43,8 @@ struct policy {
     int n, live, changed;       /* workers; not lost; live with cur != plan */
     int unreported;             /* live workers yet to report once */
     pworker *w;
+    sched_request *meas;        /* each worker's latest measurement (mu, sigma,
+                                   n, rate); the schemes fed only, else NULL */
     int *queue, qhead, qlen;    /* ring of n worker indices */
     sched_rank *scratch;        /* n entries for sorting */
     range *pool;                /* lost chunks to serve again */
@@ -78,11 +79,15 @@ policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
     p->w = calloc((size_t)nworkers, sizeof *p->w);
     p->queue = calloc((size_t)nworkers, sizeof *p->queue);
     p->scratch = calloc((size_t)nworkers, sizeof *p->scratch);
-    if (!p->w || !p->queue || !p->scratch)
+    if (p->adaptive)
+        p->meas = calloc((size_t)nworkers, sizeof *p->meas);
+    if (!p->w || !p->queue || !p->scratch || (p->adaptive && !p->meas))
         goto nomem;
-    for (int i = 0; i < nworkers; i++)
-        p->w[i] = (pworker){.alive = 1, .speed = 1, .sidx = -1,
-                            .meas = {.mu = NAN, .sigma = NAN}};
+    for (int i = 0; i < nworkers; i++) {
+        p->w[i] = (pworker){.alive = 1, .speed = 1, .sidx = -1};
+        if (p->meas)
+            p->meas[i] = (sched_request){.mu = NAN, .sigma = NAN};
+    }
     return p;
 nomem:
     policy_free(p);
@@ -100,6 +105,7 @@ void policy_free(policy *p)
         for (int i = 0; i < p->n; i++)
             free(p->w[i].out);
     free(p->w);
+    free(p->meas);
     free(p->queue);
     free(p->scratch);
     free(p->pool);
@@ -208,8 +214,8 @@ int policy_request_m(policy *p, const sched_request *rq, sched_err *err)
      * A_i = 1 (the weighted ones: V_i), for the queue order as for the
      * chunk size. */
     set_power(p, w, acp > 0 ? (p->dtss ? acp : p->by_speed ? x->speed : 1.0) : 0);
-    if (rq->n > 0)                          /* no chunk since: keep the last */
-        x->meas = *rq;
+    if (rq->n > 0 && p->meas)               /* no chunk since: keep the last */
+        p->meas[w] = *rq;
     if (!x->reported) {
         x->reported = 1;
         p->unreported--;
@@ -332,7 +338,7 @@ int policy_assign(policy *p, policy_chunk *out, sched_err *err)
         }
     } else {
         o.c.acp = x->cur;
-        sched_request rq = x->meas;
+        sched_request rq = p->meas ? p->meas[w] : (sched_request){.mu = NAN, .sigma = NAN};
         rq.worker = x->sidx < 0 ? SCHED_ANY_WORKER : x->sidx;
         rq.acp = x->cur;
         o.c.size = sched_next_w(p->s, &rq, &o.c.start);

@@ -225,7 +225,10 @@ int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
         return -1;
     }
     r.w = calloc((size_t)r.n, sizeof *r.w);
-    if (!r.w) {
+    if (r.w && !c->tree && sched_type_fed(c->sched.type))
+        r.meas = calloc((size_t)r.n, sizeof *r.meas);
+    if (!r.w || (!c->tree && sched_type_fed(c->sched.type) && !r.meas)) {
+        free(r.w);
         snprintf(msg, len, "out of memory for %d workers", r.n);
         return -1;
     }
@@ -241,6 +244,7 @@ int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
     free(r.pool);
     free(r.free_slots);
     free(r.w);
+    free(r.meas);
     free(r.tw);
     return rc;
 }

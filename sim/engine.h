@@ -22,8 +22,6 @@ typedef struct event {
     /* a report: the worker's measure, and the results it carries */
     int Q, has_result;
     double A, t_measure;
-    sched_request meas;             /* its measurement over the chunk
-                                       (sched/meas.h; n = 0: none) */
     long id, start, size;
     double t_recv, t_start, t_end;
 } event;
@@ -53,6 +51,11 @@ typedef struct run {
     long *free_slots, nfree, npool;
     sworker *w;
     tworker *tw;                    /* Tree-Scheduling only (else NULL) */
+    /* each worker's measurement over its last chunk (sched/meas.h; n = 0:
+     * none), for the schemes fed measurements only (else NULL): a worker
+     * has one report on its way at a time, and an event stays small (10^6
+     * hosts keep 10^6 events waiting) */
+    sched_request *meas;
     int n;
     policy *p;
     tree *t;

@@ -91,8 +91,8 @@ static int report(run *r, int w, double t, const event *pending, int first)
 }
 
 /* Computes chunk ev iteration by iteration from ev->t_start, measuring
- * each; returns its end. */
-static double timed(const run *r, const sim_host *h, event *ev)
+ * each into r->meas[ev->w]; returns its end. */
+static double timed(const run *r, const sim_host *h, const event *ev)
 {
     sched_meas m;
     sched_meas_clear(&m);
@@ -102,7 +102,7 @@ static double timed(const run *r, const sim_host *h, event *ev)
         sched_meas_add(&m, u - t, 1, cost);
         t = u;
     }
-    sched_meas_get(&m, &ev->meas);
+    sched_meas_get(&m, &r->meas[ev->w]);
     return t;
 }
 
@@ -146,7 +146,7 @@ static int on_report(run *r, const event *ev, double t)
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
         return sim_fail(r, "out of memory for the run record");
     int replans = policy_replans(r->p);
-    sched_request rq = ev->meas;
+    sched_request rq = r->meas ? r->meas[w] : (sched_request){0};
     rq.worker = w;
     rq.acp = ev->A;
     if (r->w[w].dead || policy_request_m(r->p, &rq, NULL) != 0)
@@ -207,7 +207,7 @@ int sim_self(run *r)
             if (x->dead)
                 break;
             ev.t_recv = ev.t_start = ev.t;
-            if (sched_type_fed(r->c->sched.type))
+            if (r->meas)
                 ev.t_end = timed(r, x->h, &ev);
             else
                 ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
