@@ -37,6 +37,10 @@ typedef struct pworker {
     int sidx;                   /* its index in the scheme (-1: none) */
 } pworker;
 
+/* A worker's measurement before it has one (and every worker's, for the
+ * schemes not fed measurements). */
+static const sched_request no_meas = {.mu = NAN, .sigma = NAN};
+
 struct policy {
     sched_config cfg;
     sched *s;                   /* created by policy_start */
@@ -86,7 +90,7 @@ policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
     for (int i = 0; i < nworkers; i++) {
         p->w[i] = (pworker){.alive = 1, .speed = 1, .sidx = -1};
         if (p->meas)
-            p->meas[i] = (sched_request){.mu = NAN, .sigma = NAN};
+            p->meas[i] = no_meas;
     }
     return p;
 nomem:
@@ -338,7 +342,7 @@ int policy_assign(policy *p, policy_chunk *out, sched_err *err)
         }
     } else {
         o.c.acp = x->cur;
-        sched_request rq = p->meas ? p->meas[w] : (sched_request){.mu = NAN, .sigma = NAN};
+        sched_request rq = p->meas ? p->meas[w] : no_meas;
         rq.worker = x->sidx < 0 ? SCHED_ANY_WORKER : x->sidx;
         rq.acp = x->cur;
         o.c.size = sched_next_w(p->s, &rq, &o.c.start);

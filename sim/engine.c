@@ -224,11 +224,13 @@ int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
                  pf->nhosts);
         return -1;
     }
+    int fed = !c->tree && sched_type_fed(c->sched.type);
     r.w = calloc((size_t)r.n, sizeof *r.w);
-    if (r.w && !c->tree && sched_type_fed(c->sched.type))
+    if (fed)
         r.meas = calloc((size_t)r.n, sizeof *r.meas);
-    if (!r.w || (!c->tree && sched_type_fed(c->sched.type) && !r.meas)) {
+    if (!r.w || (fed && !r.meas)) {
         free(r.w);
+        free(r.meas);
         snprintf(msg, len, "out of memory for %d workers", r.n);
         return -1;
     }

@@ -22,7 +22,8 @@
  *     a GIVE of part of the 30 rows (the old worker answered only when its
  *     range was done: nothing to give).
  * Run under a pvmd with bin/ in its search path (tests/pvm.sh).
- * Exit 0: every check passed; 1: one failed (the line says which). */
+ * tests/test.h's lines: a FAIL line a failed check, then "N passed, N
+ * failed"; exit 0 when every check passed, 1 otherwise, 2 when it cannot run. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -31,14 +32,7 @@
 
 #include "mandel/mandel.h"
 #include "runtime/wire.h"
-
-static int failed;
-
-static void check(const char *what, int ok)
-{
-    printf("%s %s\n", ok ? "ok" : "FAIL", what);
-    failed |= !ok;
-}
+#include "tests/test.h"
 
 /* The next message within 20 s (the worker's, or its exit notice from the
  * pvmd): its tag, or -1. */
@@ -90,11 +84,10 @@ static int results_then_idle(int end, int *idle)
 /* A STOP, and the worker's exit. */
 static void stop(int tid, const char *name)
 {
-    char msg[256], what[64];
+    char msg[256];
     wire_send_stop(tid, msg, sizeof msg);
     int tag = next();
-    snprintf(what, sizeof what, "%s: a STOP ends it", name);
-    check(what, tag == WIRE_TASKEXIT);
+    test_condf(tag == WIRE_TASKEXIT, "%s: a STOP ends it", name);
     if (tag != WIRE_TASKEXIT)
         pvm_kill(tid);
 }
@@ -103,7 +96,7 @@ int main(int argc, char **argv)
 {
     const char *integral = argc > 1 ? argv[1] : "integral";
     const char *mworker = argc > 2 ? argv[2] : "worker";
-    char msg[256], what[160];
+    char msg[256];
     int me = pvm_mytid(), tid, tag, idle;
     if (me < 0) {
         fprintf(stderr, "tree_early: no PVM daemon\n");
@@ -123,16 +116,15 @@ int main(int argc, char **argv)
                     .V = 1, .chain = chain, .tids = tids, .start = 0, .size = 100};
     int sent = wire_send_steal(tid, 1, msg, sizeof msg) == 0 &&
                wire_send_job(tid, &job, msg, sizeof msg) == 0;
-    check("early: the STEAL, then the JOB, sent", sent);
+    test_cond("early: the STEAL, then the JOB, sent", sent);
     long start = -1, size = -1;
     tag = sent ? next() : -1;
-    check("early: the worker answers the STEAL that came before its job",
-          tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
-    snprintf(what, sizeof what, "early: ... with the upper half of its range, 50..99 "
-             "(got %ld, %ld)", start, size);
-    check(what, start == 50 && size == 50);
-    check("early: its results, the lower half, 0..49", results_then_idle(50, &idle));
-    check("early: then it says it is idle", idle);
+    test_cond("early: the worker answers the STEAL that came before its job",
+              tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
+    test_condf(start == 50 && size == 50, "early: ... with the upper half of its range, "
+               "50..99 (got %ld, %ld)", start, size);
+    test_cond("early: its results, the lower half, 0..49", results_then_idle(50, &idle));
+    test_cond("early: then it says it is idle", idle);
     stop(tid, "early");
 
     /* 2. The request between lines that end in a cheap span. */
@@ -151,18 +143,17 @@ int main(int argc, char **argv)
     sent = wire_send_job(tid, &job, msg, sizeof msg) == 0;
     nanosleep(&(struct timespec){0, 200000000}, NULL);
     sent = sent && wire_send_steal(tid, 1, msg, sizeof msg) == 0;
-    check("busy: the JOB, then a STEAL 0.2 s later, sent", sent);
+    test_cond("busy: the JOB, then a STEAL 0.2 s later, sent", sent);
     start = size = -1;
     while (sent && (tag = next()) >= 0 && tag != WIRE_GIVE && tag != WIRE_TASKEXIT)
         ;                                       /* (a result comes only at the end) */
-    check("busy: the worker answers the STEAL",
-          tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
-    snprintf(what, sizeof what, "busy: ... while it computes: part of its 30 rows, the "
-             "upper ones (got %ld, %ld)", start, size);
-    check(what, size > 0 && start + size == p.height);
-    check("busy: its results, the rows it kept", results_then_idle((int)start, &idle));
-    check("busy: then it says it is idle", idle);
+    test_cond("busy: the worker answers the STEAL",
+              tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
+    test_condf(size > 0 && start + size == p.height, "busy: ... while it computes: part "
+               "of its 30 rows, the upper ones (got %ld, %ld)", start, size);
+    test_cond("busy: its results, the rows it kept", results_then_idle((int)start, &idle));
+    test_cond("busy: then it says it is idle", idle);
     stop(tid, "busy");
     pvm_exit();
-    return failed;
+    return test_report();
 }
