@@ -26,7 +26,7 @@ LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
 # ---- sources ----------------------------------------------------------------
 SCHED_SRC   := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
-RUNTIME_SRC := $(wildcard runtime/*.c)
+RUNTIME_SRC := $(wildcard runtime/*/*.c)
 MANDEL_SRC  := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 SIM_SRC     := $(filter-out sim/main.c,$(wildcard sim/*.c))
 DAG_MAINS   := dag/dagsched.c dag/daggen.c dag/dagexp.c
@@ -178,20 +178,19 @@ $(BIN)/test_adaptive: $(call obj,tests/test_adaptive.c) $(SCHED_LIB)
 # ---- netpipe (begin)
 # bin/netpipe: NetPIPE's ping-pong over PVM (Yoon et al. Figs. 8-9); its main
 # is kept out of libdtss.a.
-RUNTIME_SRC  := $(filter-out runtime/netpipe.c,$(RUNTIME_SRC))
 PROGRAMS     += $(BIN)/netpipe
 TEST_SCRIPTS += tests/link.sh
-$(BIN)/netpipe: $(call obj,runtime/netpipe.c) $(DTSS_LIB)
+$(BIN)/netpipe: $(call obj,scripts/netpipe.c) $(DTSS_LIB)
 $(BIN)/netpipe: LIBS += -lpvm3
 # bin/yoon-tasks: Yoon et al.'s task model on the migration runtime
-# (runtime/lb_master.c, lb_worker.c); it includes <dtss.h> as a user's would.
+# (runtime/lb/master.c, lb_worker.c); it includes <dtss.h> as a user's would.
 PROGRAMS     += $(BIN)/yoon-tasks
 TEST_SCRIPTS += tests/lb_pvm.sh
 $(BIN)/yoon-tasks: $(call obj,examples/tasks.c) $(DTSS_LIB)
 $(BIN)/yoon-tasks: LIBS += -lpvm3
 $(BUILD)/examples/tasks.o: CFLAGS += -Iruntime
 # bin/heat-pvm: the heat-conduction model on the row-strip runtime
-# (runtime/strips_master.c, strips_worker.c); <dtss.h> as a user's.
+# (runtime/strips/master.c, strips_worker.c); <dtss.h> as a user's.
 PROGRAMS     += $(BIN)/heat-pvm
 TEST_SCRIPTS += tests/strips_pvm.sh
 $(BIN)/heat-pvm: $(call obj,heat/pvm.c) $(HEAT_LIB) $(DTSS_LIB)
@@ -360,9 +359,12 @@ $(SCHED_LIB): $(call obj,$(SCHED_SRC))
 	$(AR) rcs $@ $^
 
 # libdtss: the runtime and the scheduling library it drives, one archive.
+# Its models have files of the same name (loop/master.c, pool/master.c):
+# the archive is written anew with 'q', which keeps members of one name.
 $(DTSS_LIB): $(call obj,$(RUNTIME_SRC) $(SCHED_SRC))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	@rm -f $@
+	$(AR) qcs $@ $^
 
 $(MANDEL_LIB): $(call obj,$(MANDEL_SRC))
 	@mkdir -p $(dir $@)
@@ -434,7 +436,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
--include $(wildcard $(BUILD)/*/*.d)
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)
 
 # ---- cluster (begin)
 # The PVM virtual machine of a hostfile, each host emulated on this machine

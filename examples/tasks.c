@@ -88,7 +88,7 @@ static void usage(FILE *f)
 "  -m, --mean S      E(r): the mean CPU seconds of a task, (0, 3600] (default 0.05)\n"
 "  -b, --bytes M     a task's data, bytes, 16 .. 10^7 (default 8192)\n"
 "  -s, --seed X      the tasks' random seed, 0 .. 2^32-1 (default 1)\n"
-"  -o, --record FILE the run record (runtime/lb_master.c: run, worker,\n"
+"  -o, --record FILE the run record (runtime/lb/master.c: run, worker,\n"
 "                    round and task lines)\n"
 "  -v, --verbose     a line per balancing round\n"
 "  -q, --quiet       no summary\n"

@@ -68,7 +68,7 @@ static void usage(FILE *f)
 "  -o, --out FILE    the field as an 8-bit PGM picture\n"
 "      --raw FILE    the field's cells as 8-byte little-endian doubles\n"
 "      --checksum    print 'checksum' and the FNV-1a 64 of those bytes\n"
-"      --record FILE the run record (runtime/strips_master.c)\n"
+"      --record FILE the run record (runtime/strips/master.c)\n"
 "  -v, --verbose     a line per re-cut\n"
 "  -h, --help        this help\n",
             HEAT_MAX_SIDE, HEAT_MAX_SIDE);

@@ -469,7 +469,7 @@ int dtss_pool_worker_result(dtss_pool_worker *w, const void *data, size_t len);
 const char *dtss_pool_worker_errmsg(const dtss_pool_worker *w);
 void dtss_pool_worker_close(dtss_pool_worker *w);
 
-/* ---- Load balancing by migration (Yoon et al.; lb_master.c, lb_worker.c) ----
+/* ---- Load balancing by migration (Yoon et al.; runtime/lb/) ----
  * Every worker starts with an equal share of the tasks in its own queue
  * and runs them in order; every period the master gathers the queues'
  * lengths and the tasks finished, a strategy of sched/lb.h (yoon, clb, dlb,
@@ -557,7 +557,7 @@ int dtss_lb_worker_result(dtss_lb_worker *w, const void *data, size_t len);
 const char *dtss_lb_worker_errmsg(const dtss_lb_worker *w);
 void dtss_lb_worker_close(dtss_lb_worker *w);
 
-/* ---- Row strips, re-cut by load balancing (strips_master.c, strips_worker.c) ----
+/* ---- Row strips, re-cut by load balancing (runtime/strips/) ----
  * R rows of B bytes (a plate, a grid) held by P workers in contiguous
  * strips; every step each worker computes its rows' new values from its
  * rows and its two neighbours' edge rows (the runtime exchanges them: halo

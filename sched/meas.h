@@ -1,7 +1,7 @@
 /* meas.h: a worker's measured iteration times, the numbers the adaptive
  * schemes and dtss-m are fed (sched_request.mu, .sigma, .n, .rate).
  *
- * One implementation for the PVM worker (runtime/worker.c: each piece it
+ * One implementation for the PVM worker (runtime/loop/worker.c: each piece it
  * hands the application is timed) and the simulator (sim/self.c: each
  * iteration's simulated time), so both send the same statistics over the
  * worker's latest chunk (the implementations of AWF and AF measure a chunk

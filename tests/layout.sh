@@ -1,7 +1,7 @@
 #!/bin/sh
 # layout.sh: the layers of DESIGN.md, checked on the sources and binaries:
 # the wire protocol is in one file (no pvm_pk / pvm_upk / pvm_send call
-# outside runtime/wire.c), PVM stays out of sched/, sim/, dag/, mandel/ and
+# outside runtime/core/wire.c), PVM stays out of sched/, sim/, dag/, mandel/ and
 # thin/, the applications see the runtime only through its public header,
 # the master does not include the worker's headers, and bin/coordinator does
 # not link the worker's /proc load probe.
@@ -14,8 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$REPO" || exit 1
 
 srcs=$(find . -path ./build -prune -o -path ./.git -prune -o \( -name '*.c' -o -name '*.h' \) -print)
-calls=$(grep -ln 'pvm_pk[a-z]*(\|pvm_upk[a-z]*(\|pvm_send(\|pvm_mcast(' $srcs | grep -v '^./runtime/wire\.c$')
-[ -z "$calls" ]; check "pvm_pk*/pvm_upk*/pvm_send only in runtime/wire.c (also in: $calls)" $?
+calls=$(grep -ln 'pvm_pk[a-z]*(\|pvm_upk[a-z]*(\|pvm_send(\|pvm_mcast(' $srcs | grep -v "^./runtime/core/wire\\.c$")
+[ -z "$calls" ]; check "pvm_pk*/pvm_upk*/pvm_send only in runtime/core/wire.c (also in: $calls)" $?
 pvm=$(grep -ln '#include <pvm3.h>' $(find sched sim dag mandel thin heat coordinator worker examples \
       -name '*.[ch]' 2>/dev/null))
 [ -z "$pvm" ]; check "no PVM header in sched/ sim/ dag/ mandel/ thin/ heat/ or the applications ($pvm)" $?
@@ -24,8 +24,8 @@ priv=$(grep -ln '#include "runtime/\(master\|worker\|wire\|probe\)\.h"' \
 [ -z "$priv" ]; check "applications include only runtime/dtss.h ($priv)" $?
 cross=$(grep -ln '#include "worker/' $(find coordinator runtime -name '*.[ch]'))
 [ -z "$cross" ]; check "the master includes no worker/ header ($cross)" $?
-mw=$(grep -ln '#include "runtime/worker\.h"\|#include "runtime/probe\.h"' runtime/master.c \
-     runtime/hosts.c runtime/options.c runtime/serve_self.c runtime/serve_tree.c)
+mw=$(grep -ln '#include "runtime/worker\.h"\|#include "runtime/probe\.h"' runtime/loop/master.c \
+     runtime/loop/hosts.c runtime/loop/options.c runtime/loop/serve_self.c runtime/loop/serve_tree.c)
 # master.h includes probe.h for the back-end names only (inline): allowed.
 [ -z "$(printf '%s' "$mw" | grep -v master.h)" ]; check "master files include no worker header ($mw)" $?
 if command -v nm >/dev/null 2>&1 && [ -x "$BIN/coordinator" ]; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lb_pvm.sh: load balancing by migration on real PVM (runtime/lb_master.c,
+# lb_pvm.sh: load balancing by migration on real PVM (runtime/lb/master.c,
 # lb_worker.c) through bin/yoon-tasks, on a private one-host PVM: every
 # task's result comes once, wherever it ran; the equal first shares; rounds
 # that move tasks (the record's round lines against its task lines); none

@@ -18,7 +18,7 @@
 
 #include <pvm3.h>
 
-#include "runtime/wire.h"
+#include "runtime/core/wire.h"
 #include "sched/parse.h"
 
 static int child(int width)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # strips_pvm.sh: row strips re-cut by load balancing on real PVM
-# (runtime/strips_master.c, strips_worker.c) through bin/heat-pvm, on a
+# (runtime/strips/master.c, strips_worker.c) through bin/heat-pvm, on a
 # private one-host PVM: the field bit for bit bin/heat's with every
 # strategy, with rows moving (C_t = 0) and without re-cuts; the record's
 # re-cuts keep every row, a row at least a strip; options refused by name; a

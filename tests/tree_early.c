@@ -1,5 +1,5 @@
 /* tree_early.c: a Tree-Scheduling worker asked for work before its own job
- * came (runtime/worker_tree.c). The master sends the jobs one by one, and
+ * came (runtime/loop/worker_tree.c). The master sends the jobs one by one, and
  * PVM orders messages only between two tasks, so a fast worker's STEAL can
  * reach its partner ahead of the partner's JOB; the partner once dropped it
  * and the thief waited for ever (seen on the emulated Table 2 cluster with
@@ -31,7 +31,7 @@
 #include <pvm3.h>
 
 #include "mandel/mandel.h"
-#include "runtime/wire.h"
+#include "runtime/core/wire.h"
 #include "tests/test.h"
 
 /* The next message within 20 s (the worker's, or its exit notice from the

@@ -1,4 +1,4 @@
-/* options.c: fuzzes the runtime's option parsing (runtime/options.c), the
+/* options.c: fuzzes the runtime's option parsing (runtime/loop/options.c), the
  * C option parser of bin/coordinator, bin/matrix and users' programs, through
  * its public API (runtime/dtss.h), which needs no PVM: the input is a
  * command line, one argument per line (argv[0] added), taken by
@@ -8,7 +8,7 @@
  * take, in order.
  *
  * There is no C hostfile parser to fuzz: scripts/cluster reads hostfiles
- * with awk, and runtime/hosts.c only asks PVM (pvm_config) for its hosts;
+ * with awk, and runtime/loop/hosts.c only asks PVM (pvm_config) for its hosts;
  * --hosts H1,H2 is this harness's. */
 #include "tests/fuzz/fuzz.h"
 #include "runtime/dtss.h"

@@ -12,8 +12,8 @@
 
 #include <pvm3.h>
 
-#include "runtime/join.h"
-#include "runtime/master.h"
+#include "runtime/core/join.h"
+#include "runtime/loop/master.h"
 #include "sched/parse.h"
 
 dtss_master *dtss_master_new(void)

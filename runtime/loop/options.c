@@ -4,8 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "runtime/args.h"
-#include "runtime/master.h"
+#include "runtime/core/args.h"
+#include "runtime/loop/master.h"
 #include "sched/parse.h"
 
 typedef struct option_def {

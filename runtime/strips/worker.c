@@ -31,8 +31,8 @@
 #include <pvm3.h>
 
 #include "runtime/dtss.h"
-#include "runtime/join.h"
-#include "runtime/wire.h"
+#include "runtime/core/join.h"
+#include "runtime/core/wire.h"
 #include "sched/strips.h"
 
 struct dtss_strips_worker {

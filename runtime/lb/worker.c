@@ -14,8 +14,8 @@
 #include <pvm3.h>
 
 #include "runtime/dtss.h"
-#include "runtime/join.h"
-#include "runtime/wire.h"
+#include "runtime/core/join.h"
+#include "runtime/core/wire.h"
 
 struct dtss_lb_worker {
     int parent, joined, index, nworkers, *tids;

@@ -12,8 +12,8 @@
 #include <pvm3.h>
 
 #include "runtime/dtss.h"
-#include "runtime/join.h"
-#include "runtime/wire.h"
+#include "runtime/core/join.h"
+#include "runtime/core/wire.h"
 
 struct dtss_pool_worker {
     int parent, joined, index;

@@ -32,11 +32,11 @@
 
 #include <pvm3.h>
 
-#include "runtime/args.h"
+#include "runtime/core/args.h"
 #include "runtime/dtss.h"
-#include "runtime/join.h"
-#include "runtime/lb_common.h"
-#include "runtime/wire.h"
+#include "runtime/core/join.h"
+#include "runtime/lb/common.h"
+#include "runtime/core/wire.h"
 #include "sched/lb.h"
 #include "sched/outfile.h"
 #include "sched/parse.h"

@@ -19,8 +19,8 @@
 
 #include <pvm3.h>
 
-#include "runtime/join.h"
-#include "runtime/worker.h"
+#include "runtime/core/join.h"
+#include "runtime/loop/worker.h"
 #include "sched/sched.h"
 
 #define WORKER_FLAG "--dtss-worker"

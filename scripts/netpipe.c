@@ -41,7 +41,7 @@
 #include <gsl/gsl_fit.h>
 #include <pvm3.h>
 
-#include "runtime/wire.h"
+#include "runtime/core/wire.h"
 #include "sched/parse.h"
 
 #define PROG "netpipe"

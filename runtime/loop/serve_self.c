@@ -14,7 +14,7 @@
 
 #include <pvm3.h>
 
-#include "runtime/master.h"
+#include "runtime/loop/master.h"
 
 /* How often the master looks for late chunks when no message comes: an
  * eighth of MIN, between 50 ms and 1 s. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/pool.h"
+#include "runtime/pool/pool.h"
 #include "sched/outfile.h"
 
 int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s)

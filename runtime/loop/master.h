@@ -20,8 +20,8 @@
 #include <stdio.h>
 
 #include "runtime/dtss.h"
-#include "runtime/probe.h"
-#include "runtime/wire.h"
+#include "runtime/core/probe.h"
+#include "runtime/core/wire.h"
 #include "sched/policy.h"
 #include "sched/record.h"
 #include "sched/sched.h"

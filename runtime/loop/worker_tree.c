@@ -13,7 +13,7 @@
 
 #include <pvm3.h>
 
-#include "runtime/worker.h"
+#include "runtime/loop/worker.h"
 #include "sched/policy.h"
 
 /* Gives the thief 'from' the upper half of what is not handed out yet

@@ -35,8 +35,8 @@
 
 #include <pvm3.h>
 
-#include "runtime/join.h"
-#include "runtime/pool.h"
+#include "runtime/core/join.h"
+#include "runtime/pool/pool.h"
 
 #define POOL_EXIT_WAIT 10.0     /* s the end waits for released workers to exit */
 #define POOL_MAX_TRIES 10       /* a task whose worker is lost this often ends the run */

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "runtime/dtss.h"
-#include "runtime/wire.h"
+#include "runtime/core/wire.h"
 #include "sched/pool.h"
 #include "sched/poolrec.h"
 

@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/master.h"
+#include "runtime/loop/master.h"
 
 #define MAGIC "DTSS-JNL"
 #define VERSION 1

@@ -45,7 +45,7 @@ enum {
     WIRE_STEAL, WIRE_GIVE, WIRE_IDLE, WIRE_TASKEXIT, WIRE_HOSTDEL,
     /* the iterative pool (pool_master.c, pool_worker.c) */
     WIRE_POOLJOB, WIRE_READY, WIRE_TASK, WIRE_TASKDONE,
-    /* bin/netpipe's ping-pong (runtime/netpipe.c) */
+    /* bin/netpipe's ping-pong (scripts/netpipe.c) */
     WIRE_PING,
     /* migration of queued tasks (lb_master.c, lb_worker.c) */
     WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE,

@@ -17,8 +17,8 @@
 #define WORKER_H
 
 #include "runtime/dtss.h"
-#include "runtime/probe.h"
-#include "runtime/wire.h"
+#include "runtime/core/probe.h"
+#include "runtime/core/wire.h"
 #include "sched/meas.h"
 
 enum { W_RUNNING, W_DONE, W_FAILED, W_LOST };     /* W_LOST: the master exited */

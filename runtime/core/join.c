@@ -10,8 +10,8 @@
 #include <pvm3.h>
 
 #include "runtime/dtss.h"
-#include "runtime/join.h"
-#include "runtime/wire.h"
+#include "runtime/core/join.h"
+#include "runtime/core/wire.h"
 
 /* pvm_mytid without libpvm's own complaints on stderr when no pvmd runs:
  * the caller gets one clear message instead. */

@@ -1,7 +1,7 @@
 /* serve_tree.c: the master's side of Tree-Scheduling (sched/tree.c has the
  * policy: the split, the chain, the partners, the recovery of lost ranges).
  * The master sends each worker its range and the chain; the workers trade
- * work among themselves (runtime/worker_tree.c) and send the master their
+ * work among themselves (runtime/loop/worker_tree.c) and send the master their
  * results; the master serves a lost worker's ranges again.
  */
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include <pvm3.h>
 
-#include "runtime/master.h"
+#include "runtime/loop/master.h"
 
 int tree_start(dtss_master *m)
 {

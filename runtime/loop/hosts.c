@@ -12,8 +12,8 @@
 
 #include <pvm3.h>
 
-#include "runtime/join.h"
-#include "runtime/master.h"
+#include "runtime/core/join.h"
+#include "runtime/loop/master.h"
 
 int hosts_choose(dtss_master *m)
 {

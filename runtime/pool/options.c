@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "runtime/args.h"
-#include "runtime/pool.h"
+#include "runtime/core/args.h"
+#include "runtime/pool/pool.h"
 #include "sched/parse.h"
 
 /* The allocation delay's default and limit, seconds: 13 s is the delay that

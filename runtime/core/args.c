@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/args.h"
+#include "runtime/core/args.h"
 #include "runtime/dtss.h"
 
 int args_take(int *argc, char **argv, const args_ops *ops, void *ctx)

@@ -6,9 +6,9 @@
 #include <pvm3.h>
 
 #include "runtime/dtss.h"
-#include "runtime/join.h"
-#include "runtime/lb_common.h"
-#include "runtime/wire.h"
+#include "runtime/core/join.h"
+#include "runtime/lb/common.h"
+#include "runtime/core/wire.h"
 #include "sched/parse.h"
 
 void lb_opts_init(lb_opts *o)
