@@ -177,10 +177,10 @@ $(BIN)/test_adaptive: $(call obj,tests/test_adaptive.c) $(SCHED_LIB)
 
 # ---- netpipe (begin)
 # bin/netpipe: NetPIPE's ping-pong over PVM (Yoon et al. Figs. 8-9); its main
-# is kept out of libdtss.a.
+# is a PVM program of its own (not libdtss: it measures PVM itself).
 PROGRAMS     += $(BIN)/netpipe
 TEST_SCRIPTS += tests/link.sh
-$(BIN)/netpipe: $(call obj,scripts/netpipe.c) $(DTSS_LIB)
+$(BIN)/netpipe: $(call obj,scripts/netpipe.c) $(SCHED_LIB)
 $(BIN)/netpipe: LIBS += -lpvm3
 # bin/yoon-tasks: Yoon et al.'s task model on the migration runtime
 # (runtime/lb/master.c, lb_worker.c); it includes <dtss.h> as a user's would.

@@ -36,15 +36,69 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_fit.h>
 #include <pvm3.h>
 
-#include "runtime/core/wire.h"
 #include "sched/parse.h"
 
 #define PROG "netpipe"
+/* Its own two tags (a PVM program, apart from libdtss): the echo's bytes,
+ * and the echo task's exit (pvm_notify). */
+enum { TAG_PING = 1, TAG_STOP = 2, TAG_EXIT = 3 };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char *pvm_text(int rc)
+{
+    extern char *pvm_errlist[];
+    extern int pvm_nerr;
+    return rc < 0 && -rc < pvm_nerr && pvm_errlist[-rc] ? pvm_errlist[-rc] : "unknown PVM error";
+}
+
+/* n bytes to tid, as libdtss's transport sends a message (PvmDataInPlace). */
+static int send_bytes(int tid, int tag, const void *data, size_t n, char *msg, size_t len)
+{
+    int rc = pvm_initsend(PvmDataInPlace);
+    if (rc >= 0 && n > 0)
+        rc = pvm_pkbyte((char *)data, (int)n, 1);
+    if (rc >= 0)
+        rc = pvm_send(tid, tag);
+    if (rc < 0)
+        snprintf(msg, len, "pvm_send to t%x: %s", tid, pvm_text(rc));
+    return rc < 0 ? -1 : 0;
+}
+
+/* The next PING's bytes into buf (at most cap): *n. 1, 0 on another tag
+ * (*tag), -1 with msg. */
+static int recv_bytes(void *buf, size_t cap, size_t *n, int *tag, char *msg, size_t len)
+{
+    int bufid = pvm_recv(-1, -1), bytes, src;
+    if (bufid < 0 || pvm_bufinfo(bufid, &bytes, tag, &src) < 0) {
+        snprintf(msg, len, "pvm_recv: %s", pvm_text(bufid));
+        return -1;
+    }
+    if (*tag != TAG_PING)
+        return 0;
+    if (bytes < 0 || (size_t)bytes > cap) {
+        snprintf(msg, len, "a PING of %d bytes (at most %zu expected)", bytes, cap);
+        return -1;
+    }
+    int rc = bytes > 0 ? pvm_upkbyte(buf, bytes, 1) : 0;
+    if (rc < 0) {
+        snprintf(msg, len, "unpacking a PING: %s", pvm_text(rc));
+        return -1;
+    }
+    *n = (size_t)bytes;
+    return 1;
+}
 #define MAX_BYTES (64L << 20)
 #define MAX_SIZES 256
 
@@ -88,14 +142,13 @@ static int echo(long max)
     unsigned char *buf = malloc((size_t)max);
     if (!buf)
         return 1;
-    pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &parent);
+    pvm_notify(PvmTaskExit, TAG_EXIT, 1, &parent);
     for (;;) {
-        int bufid = pvm_recv(-1, -1), bytes, tag, src;
         size_t n;
-        if (bufid < 0 || pvm_bufinfo(bufid, &bytes, &tag, &src) < 0 || tag != WIRE_PING)
-            break;
-        if (wire_unpack_ping(buf, (size_t)max, &n, msg, sizeof msg) < 0 ||
-            wire_send_ping(parent, buf, n, msg, sizeof msg) < 0) {
+        int tag, got = recv_bytes(buf, (size_t)max, &n, &tag, msg, sizeof msg);
+        if (got == 0)
+            break;                          /* STOP, or the parent went */
+        if (got < 0 || send_bytes(parent, TAG_PING, buf, n, msg, sizeof msg) < 0) {
             fprintf(stderr, PROG " (echo): %s\n", msg);
             free(buf);
             return 1;
@@ -123,28 +176,24 @@ static int sizes(long max, long pert, long *out)
 /* r round trips of n bytes with tid; returns the seconds, or -1 with msg. */
 static double trial(int tid, unsigned char *buf, long n, long r, char *msg, size_t len)
 {
-    double t0 = wire_now();
+    double t0 = now();
     for (long i = 0; i < r; i++) {
         size_t got;
-        int bufid, bytes, tag = 0, src;
-        if (wire_send_ping(tid, buf, (size_t)n, msg, len) < 0)
+        int tag = 0, k;
+        if (send_bytes(tid, TAG_PING, buf, (size_t)n, msg, len) < 0)
             return -1;
-        if ((bufid = pvm_recv(-1, -1)) < 0 || pvm_bufinfo(bufid, &bytes, &tag, &src) < 0) {
-            snprintf(msg, len, "pvm_recv: %s", wire_strerror(bufid));
+        if ((k = recv_bytes(buf, (size_t)n, &got, &tag, msg, len)) < 0)
             return -1;
-        }
-        if (tag != WIRE_PING) {
-            snprintf(msg, len, "the echo task went (%s instead of PING)", wire_tag_name(tag));
+        if (k == 0) {
+            snprintf(msg, len, "the echo task went (a message of tag %d instead of PING)", tag);
             return -1;
         }
-        if (wire_unpack_ping(buf, (size_t)n, &got, msg, len) < 0)
-            return -1;
         if ((long)got != n) {
             snprintf(msg, len, "PING of %zu bytes came back for %ld", got, n);
             return -1;
         }
     }
-    return wire_now() - t0;
+    return now() - t0;
 }
 
 typedef struct opts {
@@ -331,17 +380,17 @@ int main(int argc, char **argv)
     snprintf(where, sizeof where, "%s", o.to ? o.to : "");
     if (pvm_spawn(self, args, o.to ? PvmTaskHost : PvmTaskDefault, where, 1, &tid) != 1) {
         fprintf(stderr, PROG ": cannot start the echo task%s%s: %s\n", o.to ? " on " : "",
-                where, wire_strerror(tid));
+                where, pvm_text(tid));
     } else {
         /* The echo task's exit ends a trial with a message, not a hang. */
-        pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &tid);
+        pvm_notify(PvmTaskExit, TAG_EXIT, 1, &tid);
         if (!o.quiet)
             fprintf(stderr, PROG ": t%x -> t%x%s%s, %s route, sizes 1 .. %ld bytes\n",
                     pvm_mytid(), tid, o.to ? " on " : "", where,
                     o.direct ? "direct" : "daemon", o.max);
         rc = measure(&o, tid, f);
         char msg[256];
-        wire_send_stop(tid, msg, sizeof msg);
+        send_bytes(tid, TAG_STOP, NULL, 0, msg, sizeof msg);
     }
     if (f != stdout && fclose(f) != 0 && rc == 0) {
         fprintf(stderr, PROG ": cannot write '%s'\n", o.out);

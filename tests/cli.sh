@@ -133,8 +133,8 @@ run "coordinator --size 3e9" 2 "--size '3000000000' must be an integer in \[1, 2
     "$BIN/coordinator" -S 3000000000
 run "coordinator -R 2^32 + 1" 2 "--sample '4294967297' must be an integer in \[1, 1000000\]" \
     "$BIN/coordinator" -R 4294967297
-run "coordinator --min 0" 2 "--min '0' must be an integer in \[1, 2147483647\]" "$BIN/coordinator" --min 0
-run "coordinator --iterations 2^32 + 1" 2 "--iterations '4294967297'" "$BIN/coordinator" --iterations 4294967297
+run "coordinator --min 0" 2 "--min '0' must be an integer in \[1, 9007199254740992\]" "$BIN/coordinator" --min 0
+run "coordinator --iterations 2^53 + 1" 2 "--iterations '9007199254740993'" "$BIN/coordinator" --iterations 9007199254740993
 run "matrix --chunk-min 2^31" 2 "--chunk-min '2147483648' must be an integer in \[1, 2147483647\]" \
     "$BIN/matrix" --chunk-min 2147483648
 run "matrix --seed 2^64" 2 "--seed '18446744073709551616' must be an integer in \[0, " \

@@ -14,17 +14,43 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$REPO" || exit 1
 
 srcs=$(find . -path ./build -prune -o -path ./.git -prune -o \( -name '*.c' -o -name '*.h' \) -print)
-calls=$(grep -ln 'pvm_pk[a-z]*(\|pvm_upk[a-z]*(\|pvm_send(\|pvm_mcast(' $srcs | grep -v "^./runtime/core/wire\\.c$")
-[ -z "$calls" ]; check "pvm_pk*/pvm_upk*/pvm_send only in runtime/core/wire.c (also in: $calls)" $?
+
+# The transport seam: PVM in one file of the library.
+pvmh=$(grep -ln '#include <pvm3.h>' $(find runtime -name '*.[ch]') | tr '\n' ' ')
+[ "$pvmh" = "runtime/transport/pvm.c " ]
+check "exactly one library file includes pvm3.h: runtime/transport/pvm.c (found: $pvmh)" $?
+calls=$(grep -ln '\bpvm_[a-z]*(' $(find runtime -name '*.c' ! -path runtime/transport/pvm.c))
+[ -z "$calls" ]; check "no pvm_* call in the library outside runtime/transport/pvm.c ($calls)" $?
+# Outside the library, only bin/netpipe is a PVM program (it measures PVM
+# itself); the applications, examples and tests go through libdtss.
+progs=$(grep -ln '#include <pvm3.h>' $srcs | grep -v '^\./runtime/transport/pvm\.c$' | tr '\n' ' ')
+[ "$progs" = "./scripts/netpipe.c " ]
+check "outside the library only scripts/netpipe.c includes pvm3.h (found: $progs)" $?
+pk=$(grep -ln 'pvm_pk[a-z]*(\|pvm_upk[a-z]*(\|pvm_send(\|pvm_mcast(' $srcs |
+     grep -v '^\./runtime/transport/pvm\.c$\|^\./scripts/netpipe\.c$')
+[ -z "$pk" ]; check "messages packed only by the transport (and bin/netpipe) ($pk)" $?
+# The models include only core/, transport.h, the public header and their
+# own folder -- not another model's files.
+bad=""
+for model in loop pool lb strips; do
+    for f in $(find runtime/$model -name '*.[ch]'); do
+        other=$(grep -o '#include "runtime/[^"]*"' "$f" | sed 's/#include "//; s/"$//' |
+                grep -v "^runtime/dtss\.h$\|^runtime/core/\|^runtime/transport/transport\.h$\|^runtime/$model/")
+        [ -z "$other" ] || bad="$bad $f:$other"
+    done
+done
+[ -z "$bad" ]; check "each model includes only core/, transport.h and its own files ($bad)" $?
+core=$(grep -ln '#include "runtime/\(loop\|pool\|lb\|strips\)/' $(find runtime/core runtime/transport -name '*.[ch]'))
+[ -z "$core" ]; check "core/ and transport/ include no model ($core)" $?
 pvm=$(grep -ln '#include <pvm3.h>' $(find sched sim dag mandel thin heat coordinator worker examples \
       -name '*.[ch]' 2>/dev/null))
 [ -z "$pvm" ]; check "no PVM header in sched/ sim/ dag/ mandel/ thin/ heat/ or the applications ($pvm)" $?
-priv=$(grep -ln '#include "runtime/\(master\|worker\|wire\|probe\)\.h"' \
-       $(find coordinator worker examples thin -name '*.[ch]'))
-[ -z "$priv" ]; check "applications include only runtime/dtss.h ($priv)" $?
+priv=$(grep -ln '#include "runtime/' $(find coordinator worker examples thin heat matrix mandel -name '*.[ch]') |
+       xargs -r grep -l '#include "runtime/[a-z]*/')
+[ -z "$priv" ]; check "applications include only the public header runtime/dtss.h ($priv)" $?
 cross=$(grep -ln '#include "worker/' $(find coordinator runtime -name '*.[ch]'))
 [ -z "$cross" ]; check "the master includes no worker/ header ($cross)" $?
-mw=$(grep -ln '#include "runtime/worker\.h"\|#include "runtime/probe\.h"' runtime/loop/master.c \
+mw=$(grep -ln '#include "runtime/loop/worker\.h"\|#include "runtime/core/probe\.h"' runtime/loop/master.c \
      runtime/loop/hosts.c runtime/loop/options.c runtime/loop/serve_self.c runtime/loop/serve_tree.c)
 # master.h includes probe.h for the back-end names only (inline): allowed.
 [ -z "$(printf '%s' "$mw" | grep -v master.h)" ]; check "master files include no worker header ($mw)" $?

@@ -6,9 +6,9 @@
  * Spawns a copy of itself on this host; the parent sends what the master
  * sends for a chunk (WORK), the child answers with what a worker sends back
  * for a one-row chunk (a REQUEST with one result of WIDTH 32-bit counts in
- * one piece), ROUNDS times, through the runtime's own wire functions -- the
- * same messages, without the runtime around them. Prints the mean round trip
- * in microseconds.
+ * one piece), ROUNDS times, through the runtime's own wire functions and
+ * transport -- the same messages, without the runtime around them. Prints
+ * the mean round trip in microseconds.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,25 +16,26 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pvm3.h>
-
 #include "runtime/core/wire.h"
 #include "sched/parse.h"
 
 static int child(int width)
 {
-    int parent = pvm_parent();
-    unsigned char *row = calloc((size_t)width, 4);
+    tr_peer me, parent;
     char msg[256];
+    if (tr_join_worker(&me, &parent, msg, sizeof msg) < 0) {
+        fprintf(stderr, "pingpong: %s\n", msg);
+        return 1;
+    }
+    unsigned char *row = calloc((size_t)width, 4);
     for (;;) {
-        int bufid = pvm_recv(parent, -1), bytes, tag, src;
-        if (bufid < 0)
+        tr_event e;
+        if (tr_recv(parent, TR_ANY, -1, &e, msg, sizeof msg) < 0)
             return 1;
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        if (tag == WIRE_STOP)
+        if (e.tag == WIRE_STOP)
             break;
         long id, start, size;
-        if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0)
+        if (wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) < 0)
             return 1;
         double t = wire_now();
         long hdr[3] = {start, size, 4L * width};
@@ -47,6 +48,7 @@ static int child(int width)
             return 1;
     }
     free(row);
+    tr_leave();
     return 0;
 }
 
@@ -82,43 +84,39 @@ int main(int argc, char **argv)
             return parse_getopt_error("pingpong", c, argv);
         }
     }
-    pvm_setopt(PvmAutoErr, 0);
-    if (pvm_mytid() < 0) {
-        fprintf(stderr, "pingpong: no PVM daemon (start one first)\n");
+    if (is_child)
+        return child(width);
+    char wtext[32], self[4096], flag[] = "--child", msg[512];
+    tr_peer me, tid;
+    if (tr_join(&me, msg, sizeof msg) < 0) {        /* as the master does */
+        fprintf(stderr, "pingpong: %s\n", msg);
         return 1;
     }
-    if (is_child) {
-        int rc = child(width);
-        pvm_exit();
-        return rc;
-    }
-    pvm_setopt(PvmRoute, PvmRouteDirect);      /* as the master does */
-    char wtext[32], self[4096], flag[] = "--child", msg[256];
     snprintf(wtext, sizeof wtext, "%d", width);
     char *args[] = {flag, wtext, NULL};
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = '\0';
-    int tid;
-    if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tid) != 1) {
-        fprintf(stderr, "pingpong: pvm_spawn(%s): %s\n", self, wire_strerror(tid));
-        pvm_exit();
+    if (tr_spawn(self, args, NULL, &tid, msg, sizeof msg) < 0) {
+        fprintf(stderr, "pingpong: %s\n", msg);
+        tr_leave();
         return 1;
     }
     /* Received as the master receives: any message from anyone (the
-     * child's exit notice ends the benchmark instead of a hang). */
-    pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &tid);
+     * child's exit ends the benchmark instead of a hang). */
+    tr_watch_exit(&tid, 1, msg, sizeof msg);
     double t0 = 0;
     for (long i = -10; i < rounds; i++) {       /* 10 rounds of warm-up */
         if (i == 0)
             t0 = wire_now();
         wire_request q;
-        int bufid = 0, bytes, tag = 0, src;
+        tr_event e;
         snprintf(msg, sizeof msg, "the child exited");
         if (wire_send_work(tid, i + 10, i + 10, 1, msg, sizeof msg) < 0 ||
-            (bufid = pvm_recv(-1, -1)) < 0 || pvm_bufinfo(bufid, &bytes, &tag, &src) < 0 ||
-            tag != WIRE_REQUEST || wire_unpack_request(&q, msg, sizeof msg) < 0) {
+            tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0 ||
+            e.kind != TR_MESSAGE || e.tag != WIRE_REQUEST ||
+            wire_unpack_request(&e, &q, msg, sizeof msg) < 0) {
             fprintf(stderr, "pingpong: %s\n", msg);
-            pvm_exit();
+            tr_leave();
             return 1;
         }
         wire_result_free(&q.result);
@@ -126,6 +124,6 @@ int main(int argc, char **argv)
     double us = (wire_now() - t0) * 1e6 / (double)rounds;
     wire_send_stop(tid, msg, sizeof msg);
     printf("%.1f\n", us);
-    pvm_exit();
+    tr_leave();
     return 0;
 }

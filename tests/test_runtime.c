@@ -1,12 +1,15 @@
 /* test_runtime.c: libdtss's public interface without a PVM daemon: options
  * and their errors, taking them from a command line, calls out of order, a
- * worker not spawned by a master, the load probe. (The runtime at work, on a
+ * worker not spawned by a master, the load probe; the message encoding
+ * (runtime/core/buf.h) against known bytes. (The runtime at work, on a
  * private PVM: tests/pvm.sh, tests/install.sh, tests/matrix.sh.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/dtss.h"
+#include "runtime/core/buf.h"
+#include "runtime/core/wire.h"
 #include "tests/test.h"
 
 static void test_set(void)
@@ -25,8 +28,10 @@ static void test_set(void)
     test_cond("a value missing", dtss_master_set(m, "hosts", NULL) == DTSS_EINVAL);
     test_cond("sample 0 refused, naming it", dtss_master_set(m, "sample", "0") == DTSS_EINVAL &&
               strstr(dtss_master_errmsg(m), "'0'"));
-    test_cond("iterations beyond PVM's 32 bits refused",
-              dtss_master_set(m, "iterations", "2147483648") == DTSS_EINVAL);
+    test_cond("iterations beyond 2^53 refused (every count exact in a double)",
+              dtss_master_set(m, "iterations", "9007199254740993") == DTSS_EINVAL);
+    test_cond("iterations 2^31 taken (the wire's counts are 64-bit, not PVM's 32)",
+              dtss_master_set(m, "iterations", "2147483648") == DTSS_OK);
     test_cond("iterations -1 refused", dtss_master_set(m, "iterations", "-1") == DTSS_EINVAL);
     test_cond("iterations 2^31 - 1 taken",
               dtss_master_set(m, "iterations", "2147483647") == DTSS_OK);
@@ -39,8 +44,8 @@ static void test_set(void)
               dtss_master_set(m, "local", "99999999999999999999") == DTSS_EINVAL);
     test_cond("min 0 refused when set, naming it",
               dtss_master_set(m, "min", "0") == DTSS_EINVAL &&
-              strstr(dtss_master_errmsg(m), "--min '0' must be an integer in [1, 2147483647]"));
-    test_cond("min 2^31 refused", dtss_master_set(m, "min", "2147483648") == DTSS_EINVAL);
+              strstr(dtss_master_errmsg(m), "--min '0' must be an integer in [1, 9007199254740992]"));
+    test_cond("min 2^53 + 1 refused", dtss_master_set(m, "min", "9007199254740993") == DTSS_EINVAL);
     test_cond("min 1e3 refused (not an integer)", dtss_master_set(m, "min", "1e3") == DTSS_EINVAL);
     test_cond("min 2^31 - 1 taken", dtss_master_set(m, "min", "2147483647") == DTSS_OK &&
               dtss_master_set(m, "min", "1") == DTSS_OK);
@@ -116,14 +121,14 @@ static void test_args(void)
     FILE *f = tmpfile();
     dtss_master_usage(f);
     long n = ftell(f);
-    char buf[4096] = "";
+    char text[4096] = "";
     rewind(f);
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    buf[got] = '\0';
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
     fclose(f);
     test_cond("usage lists the options and the scheme parameters",
-              n > 200 && strstr(buf, "--scheme") && strstr(buf, "--hosts") &&
-              strstr(buf, "--delta") && strstr(buf, "--acp-int"));
+              n > 200 && strstr(text, "--scheme") && strstr(text, "--hosts") &&
+              strstr(text, "--delta") && strstr(text, "--acp-int"));
 }
 
 static void test_worker(void)
@@ -149,8 +154,72 @@ static void test_worker(void)
               strstr(line, "'bogus'"));
 }
 
+/* The encoding's known answers, worked by hand from buf.h's definition:
+ * "DT", version 3, 0; then each integer and double in 8 bytes, most
+ * significant first. */
+static void test_encoding(void)
+{
+    static const unsigned char ints[] = {
+        'D', 'T', 3, 0,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,     /* -2 */
+        0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x05,     /* 2^40 + 5 */
+        0x3f, 0xf8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,     /* 1.5 */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 'h', 'i'};  /* "hi" */
+    buf b = {0};
+    buf_start(&b);
+    buf_int(&b, -2);
+    buf_int(&b, (1LL << 40) + 5);
+    buf_double(&b, 1.5);
+    buf_str(&b, "hi");
+    test_cond("encoding: integers, a double and a string, byte for byte",
+              !b.err && b.len == sizeof ints && memcmp(b.p, ints, sizeof ints) == 0);
+    buf_free(&b);
+
+    /* A WORK message as a worker receives it: chunk 7, iterations
+     * [3000000000, +12) -- past PVM's 32-bit longs, which carried 2^31 - 1. */
+    static const unsigned char work[] = {
+        'D', 'T', 3, 0,
+        0, 0, 0, 0, 0, 0, 0, 7,
+        0, 0, 0, 0, 0xb2, 0xd0, 0x5e, 0x00,                 /* 3000000000 */
+        0, 0, 0, 0, 0, 0, 0, 12};
+    tr_event e = {.kind = TR_MESSAGE, .from = 0x40001, .tag = WIRE_WORK, .data = work,
+                  .len = sizeof work};
+    long id = 0, start = 0, size = 0;
+    char msg[256] = "";
+    test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == 0 && id == 7 &&
+               start == 3000000000L && size == 12, "decoding a captured WORK: 7 "
+               "[3000000000, +12) (got %ld [%ld, +%ld) %s)", id, start, size, msg);
+
+    unsigned char other[sizeof work];
+    memcpy(other, work, sizeof work);
+    other[2] = 2;                                       /* another build's version */
+    e.data = other;
+    test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == WIRE_EVERSION &&
+               strstr(msg, "WORK from t40001 speaks protocol 2, this program 3"),
+               "a message of protocol 2 refused by name (%s)", msg);
+    e.data = work;
+    e.len = sizeof work - 1;
+    test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == -1 &&
+               strstr(msg, "malformed message: WORK cut short"), "a message cut short "
+               "refused (%s)", msg);
+    unsigned char longer[sizeof work + 1];
+    memcpy(longer, work, sizeof work);
+    longer[sizeof work] = 0;
+    e.data = longer;
+    e.len = sizeof longer;
+    test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == -1 &&
+               strstr(msg, "WORK with 1 bytes too many"), "a byte too many refused (%s)",
+               msg);
+    static const unsigned char pvm[] = {0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 12};
+    e.data = pvm;                       /* PVM's XDR packing of protocol 2 */
+    e.len = sizeof pvm;
+    test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == -1 &&
+               strstr(msg, "not a libdtss message"), "PVM's own packing refused (%s)", msg);
+}
+
 int main(void)
 {
+    test_encoding();
     test_set();
     test_args();
     test_worker();

@@ -28,34 +28,34 @@
 #include <string.h>
 #include <time.h>
 
-#include <pvm3.h>
-
 #include "mandel/mandel.h"
 #include "runtime/core/wire.h"
 #include "tests/test.h"
 
-/* The next message within 20 s (the worker's, or its exit notice from the
- * pvmd): its tag, or -1. */
+#define EXITED (-2)     /* next(): the worker exited */
+
+static tr_event ev;     /* the last event */
+
+/* The next event within 20 s (the worker's message, or its exit): the
+ * message's tag, EXITED, or -1. */
 static int next(void)
 {
-    struct timeval tv = {20, 0};
-    int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src;
-    if (bufid <= 0)
+    char msg[256];
+    if (tr_recv(TR_ANY, TR_ANY, 20, &ev, msg, sizeof msg) < 0 || ev.kind == TR_TIMEOUT)
         return -1;
-    pvm_bufinfo(bufid, &bytes, &tag, &src);
-    return tag;
+    return ev.kind == TR_MESSAGE ? ev.tag : ev.kind == TR_PEER_EXIT ? EXITED : -1;
 }
 
-/* Spawns prog as a libdtss worker: its tid, or -1. */
+/* Spawns prog as a libdtss worker: its peer, or -1. */
 static int spawn(const char *prog)
 {
-    char *args[] = {"--dtss-worker", NULL};
-    int tid;
-    if (pvm_spawn((char *)prog, args, PvmTaskDefault, "", 1, &tid) != 1) {
-        fprintf(stderr, "tree_early: cannot spawn %s\n", prog);
+    char *args[] = {"--dtss-worker", NULL}, msg[512];
+    tr_peer tid;
+    if (tr_spawn(prog, args, NULL, &tid, msg, sizeof msg) < 0 ||
+        tr_watch_exit(&tid, 1, msg, sizeof msg) < 0) {
+        fprintf(stderr, "tree_early: cannot spawn %s: %s\n", prog, msg);
         return -1;
     }
-    pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &tid);
     return tid;
 }
 
@@ -66,11 +66,11 @@ static int results_then_idle(int end, int *idle)
     int tag, result = 0;
     char msg[256];
     *idle = 0;
-    while (!*idle && (tag = next()) >= 0 && tag != WIRE_TASKEXIT) {
+    while (!*idle && (tag = next()) >= 0) {
         if (tag == WIRE_RESULT) {
             int index;
             wire_result r;
-            if (wire_unpack_result(&index, &r, msg, sizeof msg) == 0) {
+            if (wire_unpack_result(&ev, &index, &r, msg, sizeof msg) == 0) {
                 result = index == 0 && r.start == 0 && r.size == end;
                 wire_result_free(&r);
             }
@@ -87,9 +87,9 @@ static void stop(int tid, const char *name)
     char msg[256];
     wire_send_stop(tid, msg, sizeof msg);
     int tag = next();
-    test_condf(tag == WIRE_TASKEXIT, "%s: a STOP ends it", name);
-    if (tag != WIRE_TASKEXIT)
-        pvm_kill(tid);
+    test_condf(tag == EXITED, "%s: a STOP ends it", name);
+    if (tag != EXITED)
+        tr_kill(tid);
 }
 
 int main(int argc, char **argv)
@@ -97,18 +97,17 @@ int main(int argc, char **argv)
     const char *integral = argc > 1 ? argv[1] : "integral";
     const char *mworker = argc > 2 ? argv[2] : "worker";
     char msg[256];
-    int me = pvm_mytid(), tid, tag, idle;
-    if (me < 0) {
-        fprintf(stderr, "tree_early: no PVM daemon\n");
+    int me, tid, tag, idle;
+    if (tr_join(&me, msg, sizeof msg) < 0) {
+        fprintf(stderr, "tree_early: %s\n", msg);
         return 2;
     }
-    pvm_setopt(PvmAutoErr, 0);
 
     /* 1. The request before the job. Index 0 is the worker, 1 this thief;
      * the chain 1, 0: the thief's partner is the worker, the worker has
      * none. */
     if ((tid = spawn(integral)) < 0) {
-        pvm_exit();
+        tr_leave();
         return 2;
     }
     int chain[] = {1, 0}, tids[] = {tid, me};
@@ -120,7 +119,7 @@ int main(int argc, char **argv)
     long start = -1, size = -1;
     tag = sent ? next() : -1;
     test_cond("early: the worker answers the STEAL that came before its job",
-              tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
+              tag == WIRE_GIVE && wire_unpack_give(&ev, &start, &size, msg, sizeof msg) == 0);
     test_condf(start == 50 && size == 50, "early: ... with the upper half of its range, "
                "50..99 (got %ld, %ld)", start, size);
     test_cond("early: its results, the lower half, 0..49", results_then_idle(50, &idle));
@@ -133,7 +132,7 @@ int main(int argc, char **argv)
     char text[MANDEL_JOB_MAX];
     int n = mandel_encode(&p, text, sizeof text);
     if (n < 0 || (tid = spawn(mworker)) < 0) {
-        pvm_exit();
+        tr_leave();
         return 2;
     }
     tids[0] = tid;
@@ -145,15 +144,15 @@ int main(int argc, char **argv)
     sent = sent && wire_send_steal(tid, 1, msg, sizeof msg) == 0;
     test_cond("busy: the JOB, then a STEAL 0.2 s later, sent", sent);
     start = size = -1;
-    while (sent && (tag = next()) >= 0 && tag != WIRE_GIVE && tag != WIRE_TASKEXIT)
+    while (sent && (tag = next()) >= 0 && tag != WIRE_GIVE)
         ;                                       /* (a result comes only at the end) */
     test_cond("busy: the worker answers the STEAL",
-              tag == WIRE_GIVE && wire_unpack_give(&start, &size, msg, sizeof msg) == 0);
+              tag == WIRE_GIVE && wire_unpack_give(&ev, &start, &size, msg, sizeof msg) == 0);
     test_condf(size > 0 && start + size == p.height, "busy: ... while it computes: part "
                "of its 30 rows, the upper ones (got %ld, %ld)", start, size);
     test_cond("busy: its results, the rows it kept", results_then_idle((int)start, &idle));
     test_cond("busy: then it says it is idle", idle);
     stop(tid, "busy");
-    pvm_exit();
+    tr_leave();
     return test_report();
 }

@@ -1,28 +1,26 @@
-/* join.h: joining PVM and choosing hosts, shared by the loop master
- * (master.c, hosts.c) and the pool master (pool_master.c). Not installed. */
+/* join.h: joining the run and choosing hosts, a worker's join, and spawning
+ * the workers -- written once for the four models, on the transport
+ * (transport.h). Not installed. */
 #ifndef JOIN_H
 #define JOIN_H
 
 #include <stddef.h>
 
-struct pvmhostinfo;
+#include "runtime/transport/transport.h"
 
-/* Joins PVM as the master: refuses root without PVM_ALLOW_ROOT (libpvm would
- * print a banner and exit), keeps libpvm's own complaints off stderr, routes
- * messages directly, passes the workers' output to stderr. Returns this
- * task's tid, or -1 with one line in msg saying how to fix it. */
+/* Joins as the master (tr_join). Returns this task's peer id (>= 0), or -1
+ * with one line in msg saying how to fix it. */
 int runtime_join(char *msg, size_t len);
 
-/* Joins PVM as a worker the master spawned: refuses root without
- * PVM_ALLOW_ROOT, then pvm_mytid (*joined = 1 from then on: the caller
- * leaves with pvm_exit), *parent = pvm_parent, and a TASKEXIT notice
- * (WIRE_TASKEXIT) when the parent exits. Returns DTSS_OK, or DTSS_EPVM /
- * DTSS_EMISUSE (not spawned by a task) with one line in msg. */
-int runtime_join_worker(int *joined, int *parent, char *msg, size_t len);
+/* Joins as a worker the master spawned (tr_join_worker; *joined = 1 from
+ * then on: the caller leaves with tr_leave), *parent = the master, whose exit
+ * comes as a TR_PEER_EXIT. Returns DTSS_OK, or DTSS_EPVM / DTSS_EMISUSE (not
+ * spawned by a task) with one line in msg. */
+int runtime_join_worker(int *joined, tr_peer *parent, char *msg, size_t len);
 
-/* The virtual machine as pvm_config reports it, and the master's host. */
+/* The run's hosts as the transport reports them, and the master's. */
 typedef struct runtime_vm {
-    struct pvmhostinfo *hi;
+    const tr_host *hi;
     int nhost, me;
 } runtime_vm;
 
@@ -41,5 +39,13 @@ int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
 /* The worker program: path (--worker) when not NULL, or this program
  * itself (/proc/self/exe, into buf). NULL when it cannot be told. */
 const char *runtime_worker_program(const char *path, char *buf, size_t len);
+
+/* Spawns the worker program (path, or this program) with --dtss-worker on
+ * each of the n hosts, into peers; watches their exits (and, when
+ * watch_hosts, their hosts' loss). On failure nothing is left running:
+ * returns -DTSS_EPVM (msg: "pvm_spawn(PROG) on host H: ..."), -DTSS_ENOENT
+ * (the program cannot be told) or -DTSS_ENOMEM. */
+int runtime_spawn(const char *path, const char *const *hosts, int n, int watch_hosts,
+                  tr_peer *peers, char *msg, size_t len);
 
 #endif

@@ -1,10 +1,12 @@
-/* wire.h: the PVM messages between the master and its workers -- the only
- * place that packs or unpacks them (no pvm_pk or pvm_upk call exists outside
- * wire.c). Each message kind has one send function (initsend, pack, send,
- * every PVM result checked) and one checked unpack function, which reads
- * the current receive buffer after pvm_recv returned a message of its tag.
- * Both return 0, or a negative PVM code with "pvm_CALL(KIND) ...: PVM's
- * error text" or what is malformed in msg.
+/* wire.h: the messages between the master and its workers -- the only
+ * place that encodes or decodes them, on the project's own encoding
+ * (buf.h: fixed byte order, 64-bit counts, the protocol version in every
+ * message), sent and received through the transport (transport.h), so every
+ * transport carries the same bytes. Each message kind has one send function
+ * (encode, tr_send) and one checked decode of a received event (tr_recv's
+ * TR_MESSAGE of its tag). Both return 0, or -1 with what failed or what is
+ * malformed in msg (a message of another protocol version: "... speaks
+ * protocol N, this program M").
  *
  * Self-scheduling (Xu & Chronopoulos Sec. 5.3):
  *   master -> worker   JOB      the run's settings and the application's job
@@ -20,44 +22,41 @@
  *   worker -> worker   GIVE     start, size (size 0: nothing to give)
  *   worker -> master   IDLE     its partner had nothing to give
  *   master -> worker   WORK     a range lost with a dead worker
- * Notifications (pvm_notify): TASKEXIT (a task exited: its tid), HOSTDEL (a
- * host left: its pvmd's tid).
+ * A worker's or a host's end is not a message: the transport reports it
+ * (TR_PEER_EXIT, TR_HOST_LOST).
  *
  * A chunk's results travel as its id, its range of the scheduled loop, the
  * worker's wall-clock times (when the chunk arrived, when its computation
  * started and ended), then its pieces: for each a range of the loop in the
  * original order and the bytes the application returned for it. The bytes
  * are opaque: delivered as sent (the application chooses their byte order).
- *
- * PVM's portable encoding carries a long in 32 bits and cannot carry a
- * negative one (pvm_pklong fails with PvmOverflow above 2^31 - 1; a -1 comes
- * back as 4294967295): every long on the wire is in [0, 2^31), so chunk ids
- * travel as id + 1 (0: none) and the loop has at most WIRE_MAX_ITERS
- * iterations.
  */
 #ifndef WIRE_H
 #define WIRE_H
 
 #include <stddef.h>
 
+#include "runtime/transport/transport.h"
+
 enum {
     WIRE_JOB = 100, WIRE_REQUEST, WIRE_WORK, WIRE_STOP, WIRE_RESULT,
-    WIRE_STEAL, WIRE_GIVE, WIRE_IDLE, WIRE_TASKEXIT, WIRE_HOSTDEL,
+    WIRE_STEAL, WIRE_GIVE, WIRE_IDLE,
     /* the iterative pool (pool_master.c, pool_worker.c) */
     WIRE_POOLJOB, WIRE_READY, WIRE_TASK, WIRE_TASKDONE,
-    /* bin/netpipe's ping-pong (scripts/netpipe.c) */
-    WIRE_PING,
     /* migration of queued tasks (lb_master.c, lb_worker.c) */
     WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE,
     /* row strips (strips_master.c, strips_worker.c) */
     WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS
 };
 
-#define WIRE_VERSION 2
+/* A decode's code for a message of another protocol version (buf.h) */
+#define WIRE_EVERSION (-2)
 #define WIRE_MAX_WORKERS 4096
 #define WIRE_MAX_JOB 1073741824L        /* bytes of an application's job */
 #define WIRE_MAX_RESULT 2147483647L     /* bytes of one chunk's results */
-#define WIRE_MAX_ITERS 2147483647L      /* iterations of the loop */
+/* iterations of the loop: 2^53, every count exact in a double (the policy's
+ * arithmetic); the encoding itself carries 64 bits */
+#define WIRE_MAX_ITERS 9007199254740992L
 
 typedef struct wire_job {
     int index;              /* this worker, 0 .. nworkers - 1 */
@@ -70,7 +69,7 @@ typedef struct wire_job {
     double V;               /* virtual computing power V_i */
     /* Tree-Scheduling only (NULL otherwise): */
     int *chain;             /* worker indices in chain order */
-    int *tids;              /* each worker's task id, by index */
+    tr_peer *tids;          /* each worker's peer, by index */
     long start, size;       /* this worker's initial range */
     /* the application's job, sent to every worker once */
     void *data;
@@ -120,33 +119,28 @@ typedef struct wire_task {
 } wire_task;
 
 /* Each returns 0, or a negative PVM code with the message in msg. */
-int wire_send_job(int tid, const wire_job *j, char *msg, size_t len);
-int wire_send_request(int tid, const wire_request *r, char *msg, size_t len);
-int wire_send_work(int tid, long id, long start, long size, char *msg, size_t len);
-int wire_send_stop(int tid, char *msg, size_t len);
-int wire_send_result(int tid, int index, const wire_result *r, char *msg, size_t len);
-int wire_send_steal(int tid, int index, char *msg, size_t len);
-int wire_send_give(int tid, long start, long size, char *msg, size_t len);
-int wire_send_idle(int tid, int index, char *msg, size_t len);
+int wire_send_job(tr_peer to, const wire_job *j, char *msg, size_t len);
+int wire_send_request(tr_peer to, const wire_request *r, char *msg, size_t len);
+int wire_send_work(tr_peer to, long id, long start, long size, char *msg, size_t len);
+int wire_send_stop(tr_peer to, char *msg, size_t len);
+int wire_send_result(tr_peer to, int index, const wire_result *r, char *msg, size_t len);
+int wire_send_steal(tr_peer to, int index, char *msg, size_t len);
+int wire_send_give(tr_peer to, long start, long size, char *msg, size_t len);
+int wire_send_idle(tr_peer to, int index, char *msg, size_t len);
 
 /* The pool's messages: READY (a new worker's first message: its host's own
  * name; the worker is held from then on), POOLJOB (the master's answer: the
  * worker's number and the job), TASK and TASKDONE. */
-int wire_send_pooljob(int tid, int index, const void *job, size_t jlen, char *msg,
+int wire_send_pooljob(tr_peer to, int index, const void *job, size_t jlen, char *msg,
                       size_t len);
-int wire_send_ready(int tid, int index, const char *host, char *msg, size_t len);
-int wire_send_task(int tid, const wire_task *t, char *msg, size_t len);
-int wire_send_taskdone(int tid, int index, const wire_task *t, char *msg, size_t len);
+int wire_send_ready(tr_peer to, int index, const char *host, char *msg, size_t len);
+int wire_send_task(tr_peer to, const wire_task *t, char *msg, size_t len);
+int wire_send_taskdone(tr_peer to, int index, const wire_task *t, char *msg, size_t len);
 /* *job is allocated (at least 1 byte); host gets at most hlen - 1 bytes. */
-int wire_unpack_pooljob(int *index, void **job, size_t *jlen, char *msg, size_t len);
-int wire_unpack_ready(int *index, char *host, size_t hlen, char *msg, size_t len);
-int wire_unpack_task(wire_task *t, char *msg, size_t len);
-int wire_unpack_taskdone(int *index, wire_task *t, char *msg, size_t len);
-
-/* PING: n opaque bytes (bin/netpipe's message of size n, echoed back as it
- * came). Unpacking refuses a PING of more than cap bytes; *n gets its size. */
-int wire_send_ping(int tid, const void *data, size_t n, char *msg, size_t len);
-int wire_unpack_ping(void *buf, size_t cap, size_t *n, char *msg, size_t len);
+int wire_unpack_pooljob(const tr_event *e, int *index, void **job, size_t *jlen, char *msg, size_t len);
+int wire_unpack_ready(const tr_event *e, int *index, char *host, size_t hlen, char *msg, size_t len);
+int wire_unpack_task(const tr_event *e, wire_task *t, char *msg, size_t len);
+int wire_unpack_taskdone(const tr_event *e, int *index, wire_task *t, char *msg, size_t len);
 
 /* Migration (lb_master.c, lb_worker.c). LBJOB: the worker's number, every
  * worker's tid (for TASKS sent node to node) and the job. TASKS: n tasks
@@ -156,20 +150,20 @@ int wire_unpack_ping(void *buf, size_t cap, size_t *n, char *msg, size_t len);
  * tasks finished since the last COUNTS. MOVE: send count tasks from the
  * queue's tail to worker 'to'. A task's result is a TASKDONE. Unpacking
  * allocates *tids, *job, *tasks and each task's data. */
-int wire_send_lbjob(int tid, int index, int nworkers, const int *tids, const void *job,
+int wire_send_lbjob(tr_peer to, int index, int nworkers, const tr_peer *tids, const void *job,
                     size_t jlen, char *msg, size_t len);
-int wire_unpack_lbjob(int *index, int *nworkers, int **tids, void **job, size_t *jlen,
+int wire_unpack_lbjob(const tr_event *e, int *index, int *nworkers, tr_peer **tids, void **job, size_t *jlen,
                       char *msg, size_t len);
-int wire_send_tasks(int tid, const wire_task *tasks, int n, char *msg, size_t len);
-int wire_unpack_tasks(wire_task **tasks, int *n, char *msg, size_t len);
-int wire_send_count(int tid, int round, char *msg, size_t len);
-int wire_unpack_count(int *round, char *msg, size_t len);
-int wire_send_counts(int tid, int index, int round, long queued, long done, char *msg,
+int wire_send_tasks(tr_peer to, const wire_task *tasks, int n, char *msg, size_t len);
+int wire_unpack_tasks(const tr_event *e, wire_task **tasks, int *n, char *msg, size_t len);
+int wire_send_count(tr_peer to, int round, char *msg, size_t len);
+int wire_unpack_count(const tr_event *e, int *round, char *msg, size_t len);
+int wire_send_counts(tr_peer to, int index, int round, long queued, long done, char *msg,
                      size_t len);
-int wire_unpack_counts(int *index, int *round, long *queued, long *done, char *msg,
+int wire_unpack_counts(const tr_event *e, int *index, int *round, long *queued, long *done, char *msg,
                        size_t len);
-int wire_send_move(int tid, int round, int to, long count, char *msg, size_t len);
-int wire_unpack_move(int *round, int *to, long *count, char *msg, size_t len);
+int wire_send_move(tr_peer to, int round, int dest, long count, char *msg, size_t len);
+int wire_unpack_move(const tr_event *e, int *round, int *to, long *count, char *msg, size_t len);
 
 /* Row strips (strips_master.c, strips_worker.c). STRIPJOB: the worker's
  * number, every worker's tid, the steps, the balancing interval (steps; 0:
@@ -184,43 +178,40 @@ int wire_unpack_move(int *round, int *to, long *count, char *msg, size_t len);
 typedef struct wire_stripjob {
     int index, nworkers, every;
     long steps, row_bytes;
-    int *tids, *counts;
+    tr_peer *tids;
+    int *counts;
     void *job;
     size_t job_len;
 } wire_stripjob;
-int wire_send_stripjob(int tid, const wire_stripjob *j, char *msg, size_t len);
-int wire_unpack_stripjob(wire_stripjob *j, char *msg, size_t len);
+int wire_send_stripjob(tr_peer to, const wire_stripjob *j, char *msg, size_t len);
+int wire_unpack_stripjob(const tr_event *e, wire_stripjob *j, char *msg, size_t len);
 void wire_stripjob_free(wire_stripjob *j);
-int wire_send_rows(int tid, int first, int count, const void *data, size_t bytes, char *msg,
+int wire_send_rows(tr_peer to, int first, int count, const void *data, size_t bytes, char *msg,
                    size_t len);
-int wire_unpack_rows(int *first, int *count, void **data, size_t *bytes, char *msg,
+int wire_unpack_rows(const tr_event *e, int *first, int *count, void **data, size_t *bytes, char *msg,
                      size_t len);
-int wire_send_halo(int tid, long step, const void *row, size_t bytes, char *msg, size_t len);
+int wire_send_halo(tr_peer to, long step, const void *row, size_t bytes, char *msg, size_t len);
 /* The row must be of exactly 'bytes' bytes (into row). */
-int wire_unpack_halo(long *step, void *row, size_t bytes, char *msg, size_t len);
-int wire_send_state(int tid, int index, long step, int rows, double busy, double t,
+int wire_unpack_halo(const tr_event *e, long *step, void *row, size_t bytes, char *msg, size_t len);
+int wire_send_state(tr_peer to, int index, long step, int rows, double busy, double t,
                     char *msg, size_t len);
-int wire_unpack_state(int *index, long *step, int *rows, double *busy, double *t, char *msg,
+int wire_unpack_state(const tr_event *e, int *index, long *step, int *rows, double *busy, double *t, char *msg,
                       size_t len);
-int wire_send_plan(int tid, long step, const int *counts, int n, char *msg, size_t len);
+int wire_send_plan(tr_peer to, long step, const int *counts, int n, char *msg, size_t len);
 /* counts gets n entries. */
-int wire_unpack_plan(long *step, int *counts, int n, char *msg, size_t len);
+int wire_unpack_plan(const tr_event *e, long *step, int *counts, int n, char *msg, size_t len);
 
 /* Unpacking: j->chain, j->tids, j->data are allocated (wire_job_free). */
-int wire_unpack_job(wire_job *j, char *msg, size_t len);
+int wire_unpack_job(const tr_event *e, wire_job *j, char *msg, size_t len);
 void wire_job_free(wire_job *j);
-int wire_unpack_request(wire_request *r, char *msg, size_t len);
-int wire_unpack_work(long *id, long *start, long *size, char *msg, size_t len);
-int wire_unpack_result(int *index, wire_result *r, char *msg, size_t len);
+int wire_unpack_request(const tr_event *e, wire_request *r, char *msg, size_t len);
+int wire_unpack_work(const tr_event *e, long *id, long *start, long *size, char *msg, size_t len);
+int wire_unpack_result(const tr_event *e, int *index, wire_result *r, char *msg, size_t len);
 void wire_result_free(wire_result *r);
-int wire_unpack_steal(int *index, char *msg, size_t len);
-int wire_unpack_give(long *start, long *size, char *msg, size_t len);
-int wire_unpack_idle(int *index, char *msg, size_t len);
-/* TASKEXIT and HOSTDEL carry one tid. */
-int wire_unpack_notice(int *tid, char *msg, size_t len);
+int wire_unpack_steal(const tr_event *e, int *index, char *msg, size_t len);
+int wire_unpack_give(const tr_event *e, long *start, long *size, char *msg, size_t len);
+int wire_unpack_idle(const tr_event *e, int *index, char *msg, size_t len);
 
-/* "Bad parameter" etc.: PVM's error text for code rc < 0. */
-const char *wire_strerror(int rc);
 /* The name of a tag ("WORK"), for messages. */
 const char *wire_tag_name(int tag);
 /* Wall-clock seconds since the epoch (CLOCK_REALTIME): comparable between

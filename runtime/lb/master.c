@@ -30,12 +30,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <pvm3.h>
 
 #include "runtime/core/args.h"
 #include "runtime/dtss.h"
 #include "runtime/core/join.h"
-#include "runtime/lb/common.h"
+#include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
 #include "sched/lb.h"
 #include "sched/outfile.h"
@@ -424,27 +423,25 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
         }
         double wait = b->in_round || !b->asks ? 1.0 : b->next_round - now(b);
         wait = wait > 0 ? wait : 0;
-        struct timeval tv = {(long)wait, (long)((wait - floor(wait)) * 1e6)};
-        int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src;
-        if (bufid < 0)
-            return lbfail(b, DTSS_EPVM, "pvm_trecv: %s", wire_strerror(bufid));
-        if (bufid == 0)
+        tr_event e;
+        if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
+            return lbfail(b, DTSS_EPVM, "%s", msg);
+        if (e.kind == TR_TIMEOUT || e.kind == TR_HOST_LOST)
             continue;
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        if (tag == WIRE_TASKEXIT) {
-            int tid, i;
-            if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && (i = worker_of(b, tid)) >= 0)
+        if (e.kind == TR_PEER_EXIT) {
+            int i = worker_of(b, e.from);
+            if (i >= 0)
                 return lbfail(b, DTSS_ELOST, "worker %d on %s exited with its queue "
                               "(%ld of %d tasks in)", i + 1, b->host[i], b->ndone, b->ntasks);
             continue;
         }
-        int i = worker_of(b, src);
+        int i = worker_of(b, e.from);
         if (i < 0)
             continue;
-        if (tag == WIRE_COUNTS) {
+        if (e.tag == WIRE_COUNTS) {
             int idx, round;
             long q, d;
-            if (wire_unpack_counts(&idx, &round, &q, &d, msg, sizeof msg) < 0)
+            if (wire_unpack_counts(&e, &idx, &round, &q, &d, msg, sizeof msg) < 0)
                 return lbfail(b, DTSS_EPVM, "worker %d: %s", i + 1, msg);
             if (!b->in_round || round != b->round || idx != i)
                 continue;
@@ -455,11 +452,11 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
                 if (rc != DTSS_OK)
                     return rc;
             }
-        } else if (tag == WIRE_TASKDONE) {
+        } else if (e.tag == WIRE_TASKDONE) {
             int idx;
             wire_task t;
             double got = now(b);
-            if (wire_unpack_taskdone(&idx, &t, msg, sizeof msg) < 0)
+            if (wire_unpack_taskdone(&e, &idx, &t, msg, sizeof msg) < 0)
                 return lbfail(b, DTSS_EPVM, "worker %d: %s", i + 1, msg);
             if (t.task >= b->ntasks || b->task[t.task].done) {
                 free(t.data);
@@ -570,8 +567,8 @@ void dtss_lb_free(dtss_lb *b)
     if (b->joined) {
         for (int i = 0; i < b->P && !b->finished; i++)
             if (b->tids[i] > 0)
-                pvm_kill(b->tids[i]);
-        pvm_exit();
+                tr_kill(b->tids[i]);
+        tr_leave();
     }
     for (int k = 0; k < b->ntasks; k++)
         free(b->task[k].data);

@@ -11,14 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvm3.h>
 
 #include "runtime/dtss.h"
 #include "runtime/core/join.h"
 #include "runtime/core/wire.h"
 
 struct dtss_lb_worker {
-    int parent, joined, index, nworkers, *tids;
+    tr_peer parent, *tids;
+    int joined, index, nworkers;
+    tr_event ev;                /* the message in hand */
     int done;                   /* stopped, lost or failed */
     void *job;
     size_t job_len;
@@ -102,32 +103,34 @@ static int move(dtss_lb_worker *w, int to, long count)
 }
 
 /* The message in the receive buffer (tag, from src). */
-static int handle(dtss_lb_worker *w, int tag, int src)
+static int handle(dtss_lb_worker *w)
 {
     char msg[256];
-    int tid, round, to, n;
+    int round, to, n;
     long count;
     wire_task *t;
-    switch (tag) {
-    case WIRE_TASKEXIT:
-        if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && tid == w->parent)
-            return fail(w, DTSS_ELOST, "the master exited");
+    const tr_event *e = &w->ev;
+    tr_peer src = e->from;
+    if (e->kind == TR_PEER_EXIT)
+        return e->from == w->parent ? fail(w, DTSS_ELOST, "the master exited") : DTSS_OK;
+    if (e->kind != TR_MESSAGE)
         return DTSS_OK;
+    switch (e->tag) {
     case WIRE_STOP:
         return src == w->parent ? fail(w, DTSS_DONE, "stopped by the master") : DTSS_OK;
     case WIRE_COUNT:
-        if (wire_unpack_count(&round, msg, sizeof msg) < 0 ||
+        if (wire_unpack_count(e, &round, msg, sizeof msg) < 0 ||
             wire_send_counts(w->parent, w->index, round, w->tail - w->head, w->finished, msg,
                              sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
         w->finished = 0;
         return DTSS_OK;
     case WIRE_MOVE:
-        if (wire_unpack_move(&round, &to, &count, msg, sizeof msg) < 0)
+        if (wire_unpack_move(e, &round, &to, &count, msg, sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
         return move(w, to, count);
     case WIRE_TASKS:
-        if (wire_unpack_tasks(&t, &n, msg, sizeof msg) < 0)
+        if (wire_unpack_tasks(e, &t, &n, msg, sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
         int rc = append(w, t, n);
         if (rc != DTSS_OK)
@@ -143,14 +146,13 @@ static int handle(dtss_lb_worker *w, int tag, int src)
 /* Handles the messages there are; with block, waits for one first. */
 static int service(dtss_lb_worker *w, int block)
 {
+    char msg[512];
     for (;;) {
-        int bufid = block ? pvm_recv(-1, -1) : pvm_nrecv(-1, -1), bytes, tag, src;
-        if (bufid < 0)
-            return fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-        if (bufid == 0)
+        if (tr_recv(TR_ANY, TR_ANY, block ? -1 : 0, &w->ev, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        if (w->ev.kind == TR_TIMEOUT)
             return DTSS_OK;
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        int rc = handle(w, tag, src);
+        int rc = handle(w);
         if (rc != DTSS_OK || w->done)
             return rc;
         block = 0;
@@ -169,22 +171,16 @@ int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
     int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
     if (rc != DTSS_OK)
         return fail(w, rc, "%s", msg);
-    /* Direct TCP routes to the other workers too: rows (tasks) go node to
-     * node, and through the pvmds a message of megabytes between two
-     * workers was seen to stall for good (both pvmds idle). */
-    pvm_setopt(PvmRoute, PvmRouteDirect);
+    tr_hint(TR_HINT_PEERS);                 /* tasks go node to node */
     for (;;) {
-        int bufid = pvm_recv(-1, -1), bytes, tag, src, tid;
-        if (bufid < 0)
-            return fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        if (tag == WIRE_TASKEXIT && wire_unpack_notice(&tid, msg, sizeof msg) == 0 &&
-            tid == w->parent)
+        if (tr_recv(TR_ANY, TR_ANY, -1, &w->ev, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        if (w->ev.kind == TR_PEER_EXIT && w->ev.from == w->parent)
             return fail(w, DTSS_ELOST, "the master exited");
-        if (tag == WIRE_LBJOB && src == w->parent)
+        if (w->ev.kind == TR_MESSAGE && w->ev.tag == WIRE_LBJOB && w->ev.from == w->parent)
             break;
     }
-    if (wire_unpack_lbjob(&w->index, &w->nworkers, &w->tids, &w->job, &w->job_len, msg,
+    if (wire_unpack_lbjob(&w->ev, &w->index, &w->nworkers, &w->tids, &w->job, &w->job_len, msg,
                           sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad job: %s", msg);
     return DTSS_OK;
@@ -248,7 +244,7 @@ void dtss_lb_worker_close(dtss_lb_worker *w)
     if (!w)
         return;
     if (w->joined)
-        pvm_exit();
+        tr_leave();
     for (int i = w->head; i < w->tail; i++)
         free(w->q[i].data);
     free(w->q);

@@ -10,7 +10,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <pvm3.h>
 
 #include "runtime/core/join.h"
 #include "runtime/loop/master.h"
@@ -112,18 +111,19 @@ int master_lose(dtss_master *m, int w, const char *why)
     return DTSS_OK;
 }
 
-int master_notice(dtss_master *m, int tag)
+int master_refuse(dtss_master *m, int w, const char *why)
 {
-    int tid;
-    char msg[256];
-    if (wire_unpack_notice(&tid, msg, sizeof msg) < 0) {
-        master_log(m, 0, "%s, ignored", msg);
-        return DTSS_OK;
-    }
-    if (tag == WIRE_TASKEXIT)
-        return master_lose(m, master_worker_of(m, tid), "exited");
+    master_log(m, 0, "worker %d on %s refused: %s", w + 1, rec_str(m->rec.w[w].host), why);
+    tr_kill(m->rec.w[w].tid);
+    return master_lose(m, w, "refused");
+}
+
+int master_notice(dtss_master *m, const tr_event *e)
+{
+    if (e->kind == TR_PEER_EXIT)
+        return master_lose(m, master_worker_of(m, e->from), "exited");
     for (int w = 0; w < m->nw; w++)
-        if (!m->w[w].lost && pvm_tidtohost(m->rec.w[w].tid) == tid) {
+        if (!m->w[w].lost && tr_host_of(m->rec.w[w].tid) == e->host) {
             int rc = master_lose(m, w, "left: its host was deleted");
             if (rc != DTSS_OK)
                 return rc;
@@ -216,7 +216,7 @@ int dtss_master_start(dtss_master *m)
     if (rc != DTSS_OK) {
         for (int w = 0; w < m->nw; w++)
             if (!m->w[w].lost)
-                pvm_kill(m->rec.w[w].tid);
+                tr_kill(m->rec.w[w].tid);
         return rc;
     }
     m->state = M_STARTED;
@@ -248,23 +248,22 @@ static void stop_all(dtss_master *m)
     }
     double until = wire_now() + 10;
     while (live > 0 && wire_now() < until) {
-        struct timeval tv = {0, 200000};
-        int tid, w, bufid = pvm_trecv(-1, -1, &tv), bytes, tag;
-        if (bufid <= 0)
+        tr_event e;
+        int w;
+        if (tr_recv(TR_ANY, TR_ANY, 0.2, &e, msg, sizeof msg) < 0 || e.kind == TR_TIMEOUT)
             continue;
-        pvm_bufinfo(bufid, &bytes, &tag, &tid);
-        if (tag == WIRE_REQUEST) {      /* the loser of a late chunk's race */
+        if (e.kind == TR_MESSAGE && e.tag == WIRE_REQUEST) {   /* the loser of a late chunk's race */
             wire_request q;
-            if (wire_unpack_request(&q, msg, sizeof msg) == 0 && q.has_result)
+            if (wire_unpack_request(&e, &q, msg, sizeof msg) == 0 && q.has_result)
                 master_log(m, 0, "worker %d's results of chunk %ld refused: not "
                            "outstanding there (done elsewhere first)",
-                           master_worker_of(m, tid) + 1, q.result.id);
+                           master_worker_of(m, e.from) + 1, q.result.id);
             wire_result_free(&q.result);
             continue;
         }
-        if (tag != WIRE_TASKEXIT || wire_unpack_notice(&tid, msg, sizeof msg) < 0)
+        if (e.kind != TR_PEER_EXIT)
             continue;
-        if ((w = master_worker_of(m, tid)) >= 0 && !m->w[w].lost) {
+        if ((w = master_worker_of(m, e.from)) >= 0 && !m->w[w].lost) {
             m->w[w].lost = 1;           /* gone, as asked */
             if (!m->w[w].hung)
                 live--;
@@ -376,11 +375,8 @@ void dtss_master_free(dtss_master *m)
     if (m->joined) {
         for (int w = 0; w < m->nw; w++)
             if (!m->w[w].lost && !m->w[w].hung)
-                pvm_kill(m->rec.w[w].tid);
-        /* Output collection off first: pvm_exit would wait for the output of
-         * every worker ever spawned, for ever for one on a deleted host. */
-        pvm_catchout(NULL);
-        pvm_exit();
+                tr_kill(m->rec.w[w].tid);
+        tr_leave();
     }
     journal_free(m);
     free(m->journal_path);

@@ -100,7 +100,7 @@ struct dtss_master {
     sched_config cfg;
     policy *p;
     tree *t;
-    int joined;                             /* pvm_mytid succeeded */
+    int joined;                             /* tr_join succeeded */
     mworker *w;
     int nw;
     record rec;                             /* times: wall clock, rec.t0 at t = 0 */
@@ -125,7 +125,9 @@ int master_lose(dtss_master *m, int w, const char *why);
 /* The worker whose task id is tid, or -1. */
 int master_worker_of(const dtss_master *m, int tid);
 /* A notification is in the receive buffer (tag TASKEXIT or HOSTDEL). */
-int master_notice(dtss_master *m, int tag);
+int master_notice(dtss_master *m, const tr_event *e);
+/* Worker w speaks another protocol version (why): killed, and lost. */
+int master_refuse(dtss_master *m, int w, const char *why);
 /* Sends chunk or range [start, start + size) with id to worker w; a worker
  * that cannot be reached is lost. Returns DTSS_OK or an error (set). */
 int master_send_work(dtss_master *m, int w, long id, long start, long size);

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include <pvm3.h>
 
 #include "runtime/loop/master.h"
 
@@ -80,12 +79,16 @@ int self_finished(const dtss_master *m)
 }
 
 /* A worker's request: hello, the results of its last chunk, its new A_i. */
-static int on_request(dtss_master *m, int src)
+static int on_request(dtss_master *m, const tr_event *e)
 {
     wire_request q;
     char msg[256];
+    tr_peer src = e->from;
     int w = master_worker_of(m, src);
-    if (wire_unpack_request(&q, msg, sizeof msg) < 0 || w < 0 || q.index != w) {
+    int rc = wire_unpack_request(e, &q, msg, sizeof msg);
+    if (rc == WIRE_EVERSION && w >= 0)
+        return master_refuse(m, w, msg);
+    if (rc < 0 || w < 0 || q.index != w) {
         master_log(m, 0, "%s from t%x, ignored", w < 0 ? "a request from no worker of "
                    "ours" : q.index != w ? "a request with a wrong index" : msg, src);
         wire_result_free(&q.result);
@@ -184,24 +187,19 @@ int self_step(dtss_master *m)
         return master_fail(m, DTSS_ELOST, "every worker was lost; %ld of %ld "
                            "iterations done", m->iters - policy_remaining(m->p),
                            m->iters);
-    int bufid;
-    if (m->late_factor > 0 && policy_started(m->p)) {
-        double t = late_poll(m);
-        struct timeval tv = {(long)t, (long)((t - (long)t) * 1e6)};
-        if ((bufid = pvm_trecv(-1, -1, &tv)) == 0)
-            return DTSS_OK;                     /* none: look for late chunks */
-    } else {
-        bufid = pvm_recv(-1, -1);
-    }
-    if (bufid < 0)
-        return master_fail(m, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+    tr_event e;
+    char msg[512];
+    /* with late chunks looked for: a wait of late_poll's length at most */
+    double wait = m->late_factor > 0 && policy_started(m->p) ? late_poll(m) : -1;
+    if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
+        return master_fail(m, DTSS_EPVM, "%s", msg);
+    if (e.kind == TR_TIMEOUT)
+        return DTSS_OK;                         /* none: look for late chunks */
     policy_now(m->p, wire_now());
-    int bytes, tag, src;
-    pvm_bufinfo(bufid, &bytes, &tag, &src);
-    if (tag == WIRE_REQUEST)
-        return on_request(m, src);
-    if (tag == WIRE_TASKEXIT || tag == WIRE_HOSTDEL)
-        return master_notice(m, tag);
-    master_log(m, 0, "a message with tag %d from t%x, ignored", tag, src);
+    if (e.kind != TR_MESSAGE)
+        return master_notice(m, &e);
+    if (e.tag == WIRE_REQUEST)
+        return on_request(m, &e);
+    master_log(m, 0, "a message with tag %d from t%x, ignored", e.tag, e.from);
     return DTSS_OK;
 }

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvm3.h>
 
 #include "runtime/loop/master.h"
 
@@ -60,13 +59,17 @@ int tree_finished_run(const dtss_master *m)
 }
 
 /* A worker's results: its own range (id -1), or a range served again. */
-static int on_result(dtss_master *m, int src)
+static int on_result(dtss_master *m, const tr_event *e)
 {
+    tr_peer src = e->from;
     int index, w = master_worker_of(m, src);
     wire_result r;
     char msg[256];
     sched_err err;
-    if (wire_unpack_result(&index, &r, msg, sizeof msg) < 0 || w < 0 || index != w) {
+    int rc0 = wire_unpack_result(e, &index, &r, msg, sizeof msg);
+    if (rc0 == WIRE_EVERSION && w >= 0)
+        return master_refuse(m, w, msg);
+    if (rc0 < 0 || w < 0 || index != w) {
         master_log(m, 0, "%s from t%x, ignored", w < 0 ? "a result from no worker "
                    "of ours" : index != w ? "a result with a wrong index" : msg, src);
         wire_result_free(&r);
@@ -133,23 +136,21 @@ int tree_step(dtss_master *m)
     if (tree_alive(m->t) == 0)
         return master_fail(m, DTSS_ELOST, "every worker was lost; %ld of %ld "
                            "iterations done", m->iters - tree_remaining(m->t), m->iters);
-    int bufid = pvm_recv(-1, -1);
-    if (bufid < 0)
-        return master_fail(m, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-    int bytes, tag, src, index, w;
-    pvm_bufinfo(bufid, &bytes, &tag, &src);
-    switch (tag) {
+    tr_event e;
+    if (tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0)
+        return master_fail(m, DTSS_EPVM, "%s", msg);
+    if (e.kind != TR_MESSAGE)
+        return master_notice(m, &e);
+    int index, w;
+    switch (e.tag) {
     case WIRE_RESULT:
-        return on_result(m, src);
+        return on_result(m, &e);
     case WIRE_IDLE:
-        w = master_worker_of(m, src);
-        if (wire_unpack_idle(&index, msg, sizeof msg) == 0 && w >= 0 && index == w)
+        w = master_worker_of(m, e.from);
+        if (wire_unpack_idle(&e, &index, msg, sizeof msg) == 0 && w >= 0 && index == w)
             tree_idle(m->t, w);
         return DTSS_OK;
-    case WIRE_TASKEXIT:
-    case WIRE_HOSTDEL:
-        return master_notice(m, tag);
     }
-    master_log(m, 0, "a message with tag %d from t%x, ignored", tag, src);
+    master_log(m, 0, "a message with tag %d from t%x, ignored", e.tag, e.from);
     return DTSS_OK;
 }

@@ -17,7 +17,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <pvm3.h>
 
 #include "runtime/core/join.h"
 #include "runtime/loop/worker.h"
@@ -67,16 +66,15 @@ int dtss_worker_set_grain(dtss_worker *w, long grain)
     return DTSS_OK;
 }
 
-int worker_common(dtss_worker *w, int tag, int *peer)
+int worker_common(dtss_worker *w, int *peer)
 {
-    int tid;
-    char msg[256];
     if (peer)
         *peer = -1;
-    if (tag == WIRE_STOP)
+    if (worker_got(w, WIRE_STOP))
         return worker_fail(w, DTSS_DONE, "the master has no more work");
-    if (tag != WIRE_TASKEXIT || wire_unpack_notice(&tid, msg, sizeof msg) < 0)
+    if (w->ev.kind != TR_PEER_EXIT)
         return DTSS_OK;
+    tr_peer tid = w->ev.from;
     if (tid == w->parent)
         return worker_fail(w, DTSS_ELOST, "the master exited");
     for (int i = 0; w->job.tids && i < w->job.nworkers; i++)
@@ -103,20 +101,18 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
     if (rc != DTSS_OK)
         return worker_fail(w, rc, "%s", msg);
     for (;;) {                                  /* wait for the job */
-        int bufid = pvm_recv(-1, -1), bytes, tag, src;
-        if (bufid < 0)
-            return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        if (tag == WIRE_JOB && src == w->parent)
+        if ((rc = worker_wait(w, -1)) != DTSS_OK)
+            return rc;
+        if (worker_got(w, WIRE_JOB) && w->ev.from == w->parent)
             break;
-        if (tag == WIRE_STEAL)                  /* a peer's job came first */
+        if (worker_got(w, WIRE_STEAL))          /* a peer's job came first */
             rc = tree_keep_early(w);
         else
-            rc = worker_common(w, tag, NULL);
+            rc = worker_common(w, NULL);
         if (rc != DTSS_OK)
             return rc;
     }
-    if (wire_unpack_job(&w->job, msg, sizeof msg) < 0)
+    if (wire_unpack_job(&w->ev, &w->job, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "a bad job: %s", msg);
     if (probe_init(&w->prb, (probe_backend)w->job.probe, msg, sizeof msg) != 0)
         return worker_fail(w, DTSS_EPVM, "%s", msg);
@@ -131,7 +127,7 @@ void dtss_worker_close(dtss_worker *w)
     if (!w)
         return;
     if (w->joined)
-        pvm_exit();
+        tr_leave();
     if (w->probed)
         probe_close(&w->prb);
     wire_job_free(&w->job);
@@ -156,7 +152,7 @@ int worker_take_work(dtss_worker *w)
 {
     long id = 0, start = 0, size = 0;
     char msg[256] = "";
-    if (wire_unpack_work(&id, &start, &size, msg, sizeof msg) < 0 ||
+    if (wire_unpack_work(&w->ev, &id, &start, &size, msg, sizeof msg) < 0 ||
         start > w->job.iters - size)
         return worker_fail(w, DTSS_EPVM, "a bad chunk [%ld, +%ld): %s", start,
                            size, msg);
@@ -164,12 +160,11 @@ int worker_take_work(dtss_worker *w)
     return DTSS_OK;
 }
 
-int worker_wait(dtss_worker *w, int *tag, int *src)
+int worker_wait(dtss_worker *w, double timeout)
 {
-    int bufid = pvm_recv(-1, -1), bytes;
-    if (bufid < 0)
-        return worker_fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-    pvm_bufinfo(bufid, &bytes, tag, src);
+    char msg[512];
+    if (tr_recv(TR_ANY, TR_ANY, timeout, &w->ev, msg, sizeof msg) < 0)
+        return worker_fail(w, DTSS_EPVM, "%s", msg);
     return DTSS_OK;
 }
 
@@ -285,9 +280,13 @@ static int check_exits(dtss_worker *w)
         return DTSS_OK;
     w->last_poll = now;
     int rc = DTSS_OK;
-    while (rc == DTSS_OK && pvm_nrecv(-1, WIRE_TASKEXIT) > 0)
-        rc = worker_common(w, WIRE_TASKEXIT, NULL);
-    return rc;
+    char msg[512];
+    for (;;) {
+        if (tr_recv(TR_ANY, TR_NOTICES, 0, &w->ev, msg, sizeof msg) < 0)
+            return worker_fail(w, DTSS_EPVM, "%s", msg);
+        if (w->ev.kind == TR_TIMEOUT || (rc = worker_common(w, NULL)) != DTSS_OK)
+            return rc;
+    }
 }
 
 /* Sends a request (with the results of the chunk just done, if any) and
@@ -302,13 +301,11 @@ static int ask(dtss_worker *w)
         int Q = measure(w, &A);
         if (!(A > 0) && w->hello_sent) {
             /* The paper's integer A_i = 0: measure again in 200 ms. */
-            struct timeval tv = {0, 200000};
-            int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src, rc;
-            if (bufid > 0) {
-                pvm_bufinfo(bufid, &bytes, &tag, &src);
-                if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
-                    return rc;
-            }
+            int rc = worker_wait(w, 0.2);
+            if (rc == DTSS_OK)
+                rc = worker_common(w, NULL);
+            if (rc != DTSS_OK)
+                return rc;
             continue;
         }
         wire_request q = {.index = w->job.index, .Q = Q, .A = A,
@@ -339,12 +336,12 @@ static int ask(dtss_worker *w)
             break;
     }
     for (;;) {                                  /* wait for the reply */
-        int tag, src, rc;
-        if ((rc = worker_wait(w, &tag, &src)) != DTSS_OK)
+        int rc;
+        if ((rc = worker_wait(w, -1)) != DTSS_OK)
             return rc;
-        if (tag == WIRE_WORK)
+        if (worker_got(w, WIRE_WORK))
             return worker_take_work(w);
-        if ((rc = worker_common(w, tag, NULL)) != DTSS_OK)
+        if ((rc = worker_common(w, NULL)) != DTSS_OK)
             return rc;
     }
 }

@@ -25,7 +25,8 @@ enum { W_RUNNING, W_DONE, W_FAILED, W_LOST };     /* W_LOST: the master exited *
 
 struct dtss_worker {
     wire_job job;
-    int parent;
+    tr_peer parent;
+    tr_event ev;                /* the event in hand (worker_wait) */
     int joined;
     int probed;                 /* prb is open */
     probe prb;
@@ -72,23 +73,29 @@ void worker_results(const dtss_worker *w, wire_result *r, double t_end);
 void worker_clear_results(dtss_worker *w);
 /* A new chunk [start, start + size) with id. */
 void worker_begin(dtss_worker *w, long id, long start, long size);
-/* A WORK message is in the receive buffer: its chunk begins. DTSS_OK, or
+/* A WORK message is in hand (w->ev): its chunk begins. DTSS_OK, or
  * DTSS_EPVM for a malformed one. */
 int worker_take_work(dtss_worker *w);
-/* Waits for the next message: its tag and sender. DTSS_OK or DTSS_EPVM. */
-int worker_wait(dtss_worker *w, int *tag, int *src);
-/* What every state does with a message of tag: STOP -> DTSS_DONE; a task
- * exit notice -> DTSS_ELOST when the master is gone (else the peer is marked
- * dead); DTSS_OK otherwise. *peer is the dead peer's index, or -1. */
-int worker_common(dtss_worker *w, int tag, int *peer);
+/* Waits for the next event into w->ev (timeout as tr_recv's). DTSS_OK or
+ * DTSS_EPVM. */
+int worker_wait(dtss_worker *w, double timeout);
+/* Is the event in hand a message of tag? */
+static inline int worker_got(const dtss_worker *w, int tag)
+{
+    return w->ev.kind == TR_MESSAGE && w->ev.tag == tag;
+}
+/* What every state does with the event in hand: STOP -> DTSS_DONE; an exit
+ * -> DTSS_ELOST when the master is gone (else the peer is marked dead);
+ * DTSS_OK otherwise. *peer is the dead peer's index, or -1. */
+int worker_common(dtss_worker *w, int *peer);
 
 /* worker_tree.c */
 int tree_next(dtss_worker *w, long *start, long *size);
 /* Its range begins; the thieves that asked before it came are answered. */
 int tree_open(dtss_worker *w);
-/* A STEAL is in the receive buffer before the job came: the thief is kept
- * to be answered by tree_open (a message cannot be put back in PVM's queue,
- * and dropping it would leave the thief waiting for ever). */
+/* A STEAL is in hand before the job came: the thief is kept to be answered
+ * by tree_open (a message cannot be put back in the transport's queue, and
+ * dropping it would leave the thief waiting for ever). */
 int tree_keep_early(dtss_worker *w);
 
 #endif

@@ -11,7 +11,6 @@
  */
 #include <stdlib.h>
 
-#include <pvm3.h>
 
 #include "runtime/loop/worker.h"
 #include "sched/policy.h"
@@ -28,18 +27,18 @@ static int give_to(dtss_worker *w, int from)
     return DTSS_OK;
 }
 
-/* A STEAL is in the receive buffer: the thief it names, or -1. */
+/* A STEAL is in hand: the thief it names, or -1. */
 static int thief(const dtss_worker *w)
 {
     int from;
     char msg[256];
-    if (wire_unpack_steal(&from, msg, sizeof msg) < 0 || from < 0 ||
+    if (wire_unpack_steal(&w->ev, &from, msg, sizeof msg) < 0 || from < 0 ||
         (w->job.nworkers > 0 && from >= w->job.nworkers))
         return -1;
     return from;
 }
 
-/* A STEAL is in the receive buffer: answer it. */
+/* A STEAL is in hand: answer it. */
 static int answer_steal(dtss_worker *w)
 {
     int from = thief(w);
@@ -64,12 +63,10 @@ int tree_open(dtss_worker *w)
     w->peer_dead = calloc((size_t)w->job.nworkers, 1);
     if (!w->peer_dead)
         return worker_fail(w, DTSS_ENOMEM, "out of memory");
+    char msg[256];
     for (int i = 0; i < w->job.nworkers; i++)
-        if (i != w->job.index) {
-            int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &w->job.tids[i]);
-            if (rc < 0)
-                return worker_fail(w, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
-        }
+        if (i != w->job.index && tr_watch_exit(&w->job.tids[i], 1, msg, sizeof msg) < 0)
+            return worker_fail(w, DTSS_EPVM, "%s", msg);
     worker_begin(w, -1, w->job.start, w->job.size);
     for (int i = 0; i < w->nearly; i++)     /* asked before the job came */
         if (w->early[i] < w->job.nworkers) {
@@ -101,13 +98,9 @@ static int poll_messages(dtss_worker *w)
     if (now - w->last_steal_poll < 0.001)
         return DTSS_OK;
     w->last_steal_poll = now;
-    int bufid, bytes, tag, src, rc = DTSS_OK;
-    while (rc == DTSS_OK && (bufid = pvm_nrecv(-1, -1)) > 0) {
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        rc = tag == WIRE_STEAL ? answer_steal(w) : worker_common(w, tag, NULL);
-    }
-    if (bufid < 0)
-        return worker_fail(w, DTSS_EPVM, "pvm_nrecv: %s", wire_strerror(bufid));
+    int rc = DTSS_OK;
+    while (rc == DTSS_OK && (rc = worker_wait(w, 0)) == DTSS_OK && w->ev.kind != TR_TIMEOUT)
+        rc = worker_got(w, WIRE_STEAL) ? answer_steal(w) : worker_common(w, NULL);
     return rc;
 }
 
@@ -116,28 +109,28 @@ static int poll_messages(dtss_worker *w)
 static int steal(dtss_worker *w, int *got)
 {
     char msg[256];
-    int p = partner(w), tag, src, rc, dead;
+    int p = partner(w), rc, dead;
     *got = 0;
     if (p < 0 || w->peer_dead[p])
         return DTSS_OK;
     if (wire_send_steal(w->job.tids[p], w->job.index, msg, sizeof msg) < 0)
         return DTSS_OK;                         /* gone: as if it had none */
     for (;;) {
-        if ((rc = worker_wait(w, &tag, &src)) != DTSS_OK)
+        if ((rc = worker_wait(w, -1)) != DTSS_OK)
             return rc;
-        if (tag == WIRE_GIVE && src == w->job.tids[p]) {
+        if (worker_got(w, WIRE_GIVE) && w->ev.from == w->job.tids[p]) {
             long start, size;
-            if (wire_unpack_give(&start, &size, msg, sizeof msg) < 0 || size == 0 ||
+            if (wire_unpack_give(&w->ev, &start, &size, msg, sizeof msg) < 0 || size == 0 ||
                 start > w->job.iters - size)
                 return DTSS_OK;
             worker_begin(w, -1, start, size);
             *got = 1;
             return DTSS_OK;
         }
-        if (tag == WIRE_STEAL) {
+        if (worker_got(w, WIRE_STEAL)) {
             if ((rc = answer_steal(w)) != DTSS_OK)  /* nothing to give */
                 return rc;
-        } else if ((rc = worker_common(w, tag, &dead)) != DTSS_OK) {
+        } else if ((rc = worker_common(w, &dead)) != DTSS_OK) {
             return rc;
         } else if (dead == p) {
             return DTSS_OK;                     /* no answer will come */
@@ -149,18 +142,18 @@ static int steal(dtss_worker *w, int *got)
 static int idle(dtss_worker *w)
 {
     char msg[256];
-    int tag, src, rc;
+    int rc;
     if (wire_send_idle(w->parent, w->job.index, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
     for (;;) {
-        if ((rc = worker_wait(w, &tag, &src)) != DTSS_OK)
+        if ((rc = worker_wait(w, -1)) != DTSS_OK)
             return rc;
-        if (tag == WIRE_STEAL) {
+        if (worker_got(w, WIRE_STEAL)) {
             if ((rc = answer_steal(w)) != DTSS_OK)
                 return rc;
-        } else if (tag == WIRE_WORK && src == w->parent) {
+        } else if (worker_got(w, WIRE_WORK) && w->ev.from == w->parent) {
             return worker_take_work(w);
-        } else if ((rc = worker_common(w, tag, NULL)) != DTSS_OK) {
+        } else if ((rc = worker_common(w, NULL)) != DTSS_OK) {
             return rc;
         }
     }

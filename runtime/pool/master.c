@@ -9,7 +9,7 @@
  *    result is in, before it could get another task;
  *  - a request is served after the allocation delay (pool_arrival: one
  *    worker at a time, 'delay' seconds each): the master spawns the worker
- *    on a free host of the pool (pvm_spawn); the worker's first message,
+ *    on a free host of the pool (tr_spawn); the worker's first message,
  *    READY, makes it held (pool_meter_join) and the master answers with
  *    the job; it is held until it is released (STOP, pool_meter_leave) or
  *    lost. (The master never sends first to a worker that may still be
@@ -33,7 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <pvm3.h>
 
 #include "runtime/core/join.h"
 #include "runtime/pool/pool.h"
@@ -158,7 +157,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     for (int i = 0; i < n; i++, name = name ? strtok_r(NULL, ",", &save) : NULL) {
         pslot *sl = &p->slot[p->nslot++];
         sl->absent = pick[i] < 0;
-        if (!(sl->host = strdup(pick[i] >= 0 ? v.hi[pick[i]].hi_name : name ? name : ""))) {
+        if (!(sl->host = strdup(pick[i] >= 0 ? v.hi[pick[i]].name : name ? name : ""))) {
             free(names);
             free(pick);
             return pool_fail(p, DTSS_ENOMEM, "out of memory for %d hosts", n);
@@ -172,11 +171,11 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
         return pool_fail(p, DTSS_ENOMEM, "out of memory");
     for (int i = 0; i < v.nhost; i++)
         if (i != v.me)
-            dtids[nd++] = v.hi[i].hi_tid;
-    int rc = nd ? pvm_notify(PvmHostDelete, WIRE_HOSTDEL, nd, dtids) : 0;
+            dtids[nd++] = v.hi[i].id;
+    int rc = tr_watch_hosts(dtids, nd, msg, sizeof msg);
     free(dtids);
     if (rc < 0)
-        return pool_fail(p, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
+        return pool_fail(p, DTSS_EPVM, "%s", msg);
     time_t t = time(NULL);
     strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%S", localtime(&t));
     p->t0 = mono();
@@ -248,18 +247,15 @@ static int free_slot(const dtss_pool *p)
     return -1;
 }
 
-/* Adds slot s's host to the virtual machine (pvm_addhosts: it starts a pvmd
- * there, through the hostfile's or PVM_RSH's way in). 0, or -1 with the
+/* Adds slot s's host to the run (tr_add_host; PVM: pvm_addhosts starts a
+ * pvmd there, through the hostfile's or PVM_RSH's way in). 0, or -1 with the
  * slot left out of the pool. */
 static int add_host(dtss_pool *p, int s)
 {
     char *name = p->slot[s].host;
     int info = 0;
     double t = now(p);
-    int rc = pvm_addhosts(&name, 1, &info);
-    if (rc < 1 || info < 0) {
-        snprintf(p->spawn_err, sizeof p->spawn_err, "pvm_addhosts(%.64s): %s", name,
-                 wire_strerror(rc < 0 ? rc : info));
+    if (tr_add_host(name, &info, p->spawn_err, sizeof p->spawn_err) < 0) {
         pool_log(p, 0, "%s: the host is left out of the pool", p->spawn_err);
         p->slot[s].dead = 1;
         return -1;
@@ -269,7 +265,6 @@ static int add_host(dtss_pool *p, int s)
             p->slot[k].absent = 0;
     p->slot[s].added = 1;
     p->hosts_added++;
-    pvm_notify(PvmHostDelete, WIRE_HOSTDEL, 1, &info);
     pool_log(p, 1, "t=%.2f added host %s to the virtual machine (pvm_addhosts took %.3f s)",
              now(p), name, now(p) - t);
     return 0;
@@ -285,15 +280,14 @@ static void slot_free(dtss_pool *p, int s)
     for (int k = 0; k < p->nslot; k++)
         if (p->slot[k].used && strcmp(p->slot[k].host, p->slot[s].host) == 0)
             return;
-    char *name = p->slot[s].host;
-    int info = 0;
-    int rc = pvm_delhosts(&name, 1, &info);
+    char *name = p->slot[s].host, msg[320];
+    int rc = tr_del_host(name, msg, sizeof msg);
     p->slot[s].added = 0;
     for (int k = 0; k < p->nslot; k++)
         if (strcmp(p->slot[k].host, name) == 0)
             p->slot[k].absent = 1;
-    if (rc < 1 || info < 0)
-        pool_log(p, 0, "pvm_delhosts(%s): %s", name, wire_strerror(rc < 0 ? rc : info));
+    if (rc < 0)
+        pool_log(p, 0, "%s", msg);
     else
         pool_log(p, 1, "t=%.2f deleted host %s from the virtual machine", now(p), name);
 }
@@ -302,30 +296,26 @@ static void slot_free(dtss_pool *p, int s)
  * worker for each and sends it the job. */
 static int serve_requests(dtss_pool *p)
 {
-    char self[4096], flag[] = "--dtss-worker";
-    char *args[] = {flag, NULL};
     int s;
     while (p->nreq > 0 && p->req[0] <= now(p) && (s = free_slot(p)) >= 0) {
-        const char *prog = runtime_worker_program(p->worker_path, self, sizeof self);
-        if (!prog)
-            return pool_fail(p, DTSS_EPVM, "cannot tell which program this is "
-                             "(/proc/self/exe); name the worker program with --worker");
         if (p->slot[s].absent && add_host(p, s) != 0)
             continue;
         double t_call = now(p);
-        int tid, n = pvm_spawn((char *)prog, args, PvmTaskHost, p->slot[s].host, 1, &tid);
-        if (n != 1) {
-            int e = n < 0 ? n : tid;
-            snprintf(p->spawn_err, sizeof p->spawn_err, "pvm_spawn(%.200s) on host %.64s: %s%s",
-                     prog, p->slot[s].host, wire_strerror(e), e == PvmNoFile ?
-                     ": the worker program is not in PVM's search path; give the "
-                     "hostfile's * line ep=/path/to/bin (or use --worker PATH)" : "");
+        const char *host = p->slot[s].host;
+        tr_peer tid;
+        int rc = runtime_spawn(p->worker_path, &host, 1, 0, &tid, p->spawn_err,
+                               sizeof p->spawn_err);
+        if (rc == -DTSS_ENOMEM)
+            return pool_fail(p, DTSS_ENOMEM, "%s", p->spawn_err);
+        if (rc == -DTSS_ENOENT)
+            return pool_fail(p, DTSS_EPVM, "%s", p->spawn_err);
+        if (rc < 0) {
             pool_log(p, 0, "%s: the host is left out of the pool", p->spawn_err);
             p->slot[s].dead = 1;
             continue;
         }
         if (grow(&p->w, &p->capw, p->nw + 1, sizeof *p->w) != 0) {
-            pvm_kill(tid);
+            tr_kill(tid);
             return pool_fail(p, DTSS_ENOMEM, "out of memory for %d workers", p->nw + 1);
         }
         memmove(p->req, p->req + 1, sizeof *p->req * (size_t)--p->nreq);
@@ -333,9 +323,6 @@ static int serve_requests(dtss_pool *p)
         p->w[i] = (pworker){.tid = tid, .slot = s, .state = PW_STARTING, .task = -1,
                             .spawned = now(p), .joined = NAN, .left = NAN};
         p->slot[s].used = 1;
-        int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, 1, &tid);
-        if (rc < 0)
-            return pool_fail(p, DTSS_EPVM, "pvm_notify: %s", wire_strerror(rc));
         pool_log(p, 1, "t=%.2f spawned worker %d on %s (pvm_spawn took %.3f s)",
                  p->w[i].spawned, i + 1, p->slot[s].host, p->w[i].spawned - t_call);
     }
@@ -526,15 +513,15 @@ static ptask_rec *task_line(dtss_pool *p, int i, int task)
     return NULL;
 }
 
-/* A TASKDONE from worker i is in the receive buffer: 1 when it is a result
- * to hand out (in p->cur), 0 when it is not wanted. */
-static int take_result(dtss_pool *p, int i, int *ready)
+/* A TASKDONE from worker i is in e: 1 when it is a result to hand out (in
+ * p->cur), 0 when it is not wanted. */
+static int take_result(dtss_pool *p, int i, const tr_event *e, int *ready)
 {
     char msg[256];
     int index;
     wire_task r;
     *ready = 0;
-    if (wire_unpack_taskdone(&index, &r, msg, sizeof msg) < 0) {
+    if (wire_unpack_taskdone(e, &index, &r, msg, sizeof msg) < 0) {
         pool_log(p, 0, "worker %d: %s (ignored)", i + 1, msg);
         return DTSS_OK;
     }
@@ -576,14 +563,19 @@ static int take_result(dtss_pool *p, int i, int *ready)
 }
 
 /* A READY from worker i: it is held from now on. */
-static int take_ready(dtss_pool *p, int i)
+static int take_ready(dtss_pool *p, int i, const tr_event *e)
 {
     sched_err err;
     char msg[256], host[256];
     int index;
     pworker *w = &p->w[i];
-    if (wire_unpack_ready(&index, host, sizeof host, msg, sizeof msg) < 0 ||
-        w->state != PW_STARTING) {
+    int rc = wire_unpack_ready(e, &index, host, sizeof host, msg, sizeof msg);
+    if (rc == WIRE_EVERSION) {      /* another build's worker: refused */
+        pool_log(p, 0, "worker %d on %s refused: %s", i + 1, p->slot[w->slot].host, msg);
+        tr_kill(w->tid);
+        return DTSS_OK;             /* its exit comes as a notice */
+    }
+    if (rc < 0 || w->state != PW_STARTING) {
         pool_log(p, 0, "worker %d: an unexpected READY (ignored)", i + 1);
         return DTSS_OK;
     }
@@ -596,7 +588,7 @@ static int take_ready(dtss_pool *p, int i)
     w->seen_host = strdup(host);
     w->joined = t;
     w->state = PW_IDLE;
-    int rc = meter(p, pool_meter_join(&p->meter, t, &err), &err);
+    rc = meter(p, pool_meter_join(&p->meter, t, &err), &err);
     if (rc != DTSS_OK)
         return rc;
     int h = held(p);
@@ -638,44 +630,37 @@ static int step(dtss_pool *p, int *ready)
         return pool_fail(p, DTSS_ELOST, "no worker is held and none can be had: %s",
                          p->nreq == 0 ? "no request is pending" : p->spawn_err[0] ?
                          p->spawn_err : "every host of the pool was lost");
-    int bufid;
+    double wait = -1;                   /* until a message, or a request is due */
     if (p->nreq > 0 && s >= 0) {
-        double wait = p->req[0] - now(p);
+        wait = p->req[0] - now(p);
         if (wait < 0)
             wait = 0;
-        struct timeval tv = {(long)wait, (long)((wait - (long)wait) * 1e6)};
-        bufid = pvm_trecv(-1, -1, &tv);
-    } else {
-        bufid = pvm_recv(-1, -1);
     }
-    if (bufid < 0)
-        return pool_fail(p, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-    if (bufid == 0)
+    tr_event e;
+    if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
+        return pool_fail(p, DTSS_EPVM, "%s", msg);
+    if (e.kind == TR_TIMEOUT)
         return DTSS_OK;                 /* a request is due */
-    int bytes, tag, src, tid;
-    pvm_bufinfo(bufid, &bytes, &tag, &src);
-    if (tag == WIRE_TASKEXIT || tag == WIRE_HOSTDEL) {
-        if (wire_unpack_notice(&tid, msg, sizeof msg) < 0)
-            return DTSS_OK;
-        if (tag == WIRE_TASKEXIT) {
-            int i = worker_of(p, tid);
-            return i < 0 ? DTSS_OK : gone(p, i, "lost");
-        }
+    if (e.kind == TR_PEER_EXIT) {
+        int i = worker_of(p, e.from);
+        return i < 0 ? DTSS_OK : gone(p, i, "lost");
+    }
+    if (e.kind == TR_HOST_LOST) {
         for (int i = 0; i < p->nw; i++)     /* a host left: its workers with it */
-            if (p->w[i].state != PW_GONE && pvm_tidtohost(p->w[i].tid) == tid) {
+            if (p->w[i].state != PW_GONE && tr_host_of(p->w[i].tid) == e.host) {
                 p->slot[p->w[i].slot].dead = 1;
                 if ((rc = gone(p, i, "lost")) != DTSS_OK)
                     return rc;
             }
         return DTSS_OK;
     }
-    int i = worker_of(p, src);
+    int i = worker_of(p, e.from);
     if (i < 0)
         return DTSS_OK;                 /* not from a worker of the pool */
-    if (tag == WIRE_READY)
-        return take_ready(p, i);
-    if (tag == WIRE_TASKDONE && p->state == P_RUNNING)
-        return take_result(p, i, ready);
+    if (e.tag == WIRE_READY)
+        return take_ready(p, i, &e);
+    if (e.tag == WIRE_TASKDONE && p->state == P_RUNNING)
+        return take_result(p, i, &e, ready);
     return DTSS_OK;
 }
 
@@ -726,20 +711,19 @@ static int finish(dtss_pool *p)
         return rc;
     double until = now(p) + POOL_EXIT_WAIT;
     while ((count(p, PW_LEAVING) > 0 || count(p, PW_STARTING) > 0) && now(p) < until) {
-        double wait = until - now(p);
-        struct timeval tv = {(long)wait, (long)((wait - (long)wait) * 1e6)};
         char msg[256];
-        int bufid = pvm_trecv(-1, -1, &tv), bytes, tag, src, tid;
-        if (bufid <= 0)
+        tr_event e;
+        if (tr_recv(TR_ANY, TR_ANY, until - now(p), &e, msg, sizeof msg) < 0 ||
+            e.kind == TR_TIMEOUT)
             break;
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        if (tag == WIRE_TASKEXIT && wire_unpack_notice(&tid, msg, sizeof msg) == 0) {
-            int i = worker_of(p, tid);
+        tr_peer src = e.from;
+        if (e.kind == TR_PEER_EXIT) {
+            int i = worker_of(p, src);
             if (i >= 0) {               /* released, or one that never was ready */
                 p->w[i].state = PW_GONE;
                 slot_free(p, p->w[i].slot);
             }
-        } else if (tag == WIRE_READY) {     /* a late one: stop it */
+        } else if (e.kind == TR_MESSAGE && e.tag == WIRE_READY) {   /* a late one: stop it */
             int i = worker_of(p, src);
             if (i >= 0 && p->w[i].state == PW_STARTING) {
                 wire_send_stop(src, msg, sizeof msg);
@@ -753,7 +737,7 @@ static int finish(dtss_pool *p)
         if (p->w[i].state == PW_STARTING || p->w[i].state == PW_LEAVING) {
             pool_log(p, 0, "worker %d did not exit within %g s: killed", i + 1,
                      POOL_EXIT_WAIT);
-            pvm_kill(p->w[i].tid);
+            tr_kill(p->w[i].tid);
             p->w[i].state = PW_GONE;
         }
     p->state = P_FINISHED;
@@ -807,9 +791,8 @@ void dtss_pool_free(dtss_pool *p)
     if (p->joined) {
         for (int i = 0; i < p->nw; i++)
             if (p->w[i].state != PW_GONE)
-                pvm_kill(p->w[i].tid);
-        pvm_catchout(NULL);
-        pvm_exit();
+                tr_kill(p->w[i].tid);
+        tr_leave();
     }
     for (int s = 0; s < p->nslot; s++)
         free(p->slot[s].host);

@@ -9,14 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pvm3.h>
 
 #include "runtime/dtss.h"
 #include "runtime/core/join.h"
 #include "runtime/core/wire.h"
 
 struct dtss_pool_worker {
-    int parent, joined, index;
+    tr_peer parent;
+    int joined, index;
+    tr_event ev;                /* the master's last message */
     int done;                   /* released, lost or failed */
     void *job;
     size_t job_len;
@@ -58,17 +59,13 @@ static int wait_master(dtss_pool_worker *w, int *tag)
 {
     char msg[256];
     for (;;) {
-        int bufid = pvm_recv(-1, -1), bytes, src, tid;
-        if (bufid < 0)
-            return fail(w, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
-        pvm_bufinfo(bufid, &bytes, tag, &src);
-        if (*tag == WIRE_TASKEXIT) {
-            if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && tid == w->parent)
-                return fail(w, DTSS_ELOST, "the master exited");
+        if (tr_recv(TR_ANY, TR_ANY, -1, &w->ev, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        if (w->ev.kind == TR_PEER_EXIT && w->ev.from == w->parent)
+            return fail(w, DTSS_ELOST, "the master exited");
+        if (w->ev.kind != TR_MESSAGE || w->ev.from != w->parent)
             continue;
-        }
-        if (src != w->parent)
-            continue;
+        *tag = w->ev.tag;
         if (*tag == WIRE_STOP)
             return fail(w, DTSS_DONE, "released by the master");
         return DTSS_OK;
@@ -97,7 +94,7 @@ int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
         if ((rc = wait_master(w, &tag)) != DTSS_OK)
             return rc;
     while (tag != WIRE_POOLJOB);
-    if (wire_unpack_pooljob(&w->index, &w->job, &w->job_len, msg, sizeof msg) < 0)
+    if (wire_unpack_pooljob(&w->ev, &w->index, &w->job, &w->job_len, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad job: %s", msg);
     return DTSS_OK;
 }
@@ -146,7 +143,7 @@ int dtss_pool_worker_next(dtss_pool_worker *w, int *task, const void **payload,
             return rc;
     while (tag != WIRE_TASK);
     double t = wire_now();
-    if (wire_unpack_task(&w->cur, msg, sizeof msg) < 0)
+    if (wire_unpack_task(&w->ev, &w->cur, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad task: %s", msg);
     w->cur.t_recv = t;
     w->in_hand = 1;
@@ -162,7 +159,7 @@ void dtss_pool_worker_close(dtss_pool_worker *w)
     if (!w)
         return;
     if (w->joined)
-        pvm_exit();
+        tr_leave();
     free(w->job);
     free(w->cur.data);
     free(w->res);

@@ -46,12 +46,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <pvm3.h>
 
 #include "runtime/core/args.h"
 #include "runtime/dtss.h"
 #include "runtime/core/join.h"
-#include "runtime/lb/common.h"
+#include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
 #include "sched/lb.h"
 #include "sched/outfile.h"
@@ -75,7 +74,8 @@ struct dtss_strips {
     int verbose;
     /* the run */
     int started, failed, joined, finished;
-    int P, *tids, *counts;
+    int P, *counts;
+    tr_peer *tids;
     char **host;
     long rows, steps;
     size_t row_bytes;
@@ -342,7 +342,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     /* Rows go in fragments of 1 MiB, not libpvm's 4 KiB (as the workers'):
      * on Table 1's quarter-core hosts dealing 32 MiB a worker took 1.2 s a
      * worker in 4 KiB fragments, 256 MiB a worker 3.7 s in 1 MiB ones. */
-    pvm_setopt(PvmFragSize, 1 << 20);
+    tr_hint(TR_HINT_LARGE);
     int rc = begin(s, field);
     if (rc != DTSS_OK)
         return rc;
@@ -355,27 +355,25 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
         return sfail(s, DTSS_ENOMEM, "out of memory");
     }
     while (rc == DTSS_OK && (finals < s->P || ends < s->P)) {
-        int bufid = pvm_recv(-1, -1), bytes, tag, src, i;
-        if (bufid < 0) {
-            rc = sfail(s, DTSS_EPVM, "pvm_recv: %s", wire_strerror(bufid));
+        tr_event e;
+        int i;
+        if (tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0) {
+            rc = sfail(s, DTSS_EPVM, "%s", msg);
             break;
         }
-        pvm_bufinfo(bufid, &bytes, &tag, &src);
-        if (tag == WIRE_TASKEXIT) {
-            int tid;
-            if (wire_unpack_notice(&tid, msg, sizeof msg) == 0 && (i = worker_of(s, tid)) >= 0 &&
-                !(s->final_in[i] && s->ended[i]))
+        if (e.kind == TR_PEER_EXIT) {
+            if ((i = worker_of(s, e.from)) >= 0 && !(s->final_in[i] && s->ended[i]))
                 rc = sfail(s, DTSS_ELOST, "worker %d on %s exited before its last rows were in",
                            i + 1, s->host[i]);
             continue;
         }
-        if ((i = worker_of(s, src)) < 0)
+        if (e.kind != TR_MESSAGE || (i = worker_of(s, e.from)) < 0)
             continue;
-        if (tag == WIRE_STATE) {
+        if (e.tag == WIRE_STATE) {
             int idx, n;
             long step;
             double busy, t;
-            if (wire_unpack_state(&idx, &step, &n, &busy, &t, msg, sizeof msg) < 0) {
+            if (wire_unpack_state(&e, &idx, &step, &n, &busy, &t, msg, sizeof msg) < 0) {
                 rc = sfail(s, DTSS_EPVM, "worker %d: %s", i + 1, msg);
                 break;
             }
@@ -402,11 +400,11 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             bbusy[i] = busy;
             if (++got == s->P)
                 rc = recut(s, step, brows, bbusy);
-        } else if (tag == WIRE_ROWS) {
+        } else if (e.tag == WIRE_ROWS) {
             int first, count;
             void *data;
             size_t nb;
-            if (wire_unpack_rows(&first, &count, &data, &nb, msg, sizeof msg) < 0) {
+            if (wire_unpack_rows(&e, &first, &count, &data, &nb, msg, sizeof msg) < 0) {
                 rc = sfail(s, DTSS_EPVM, "worker %d: %s", i + 1, msg);
                 break;
             }
@@ -431,7 +429,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             rc = sfail(s, DTSS_EPVM, "%s", msg);
     if (rc != DTSS_OK) {
         for (int i = 0; i < s->P; i++)
-            pvm_kill(s->tids[i]);
+            tr_kill(s->tids[i]);
         return rc;
     }
     long total = 0;
@@ -532,8 +530,8 @@ void dtss_strips_free(dtss_strips *s)
     if (s->joined) {
         for (int i = 0; i < s->P && !s->finished; i++)
             if (s->tids[i] > 0)
-                pvm_kill(s->tids[i]);
-        pvm_exit();
+                tr_kill(s->tids[i]);
+        tr_leave();
     }
     for (int i = 0; s->host && i < s->P; i++)
         free(s->host[i]);

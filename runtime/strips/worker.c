@@ -28,7 +28,6 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include <pvm3.h>
 
 #include "runtime/dtss.h"
 #include "runtime/core/join.h"
@@ -36,7 +35,9 @@
 #include "sched/strips.h"
 
 struct dtss_strips_worker {
-    int parent, joined, done;
+    tr_peer parent;
+    int joined, done;
+    tr_event ev;                /* the message in hand (wait_for) */
     wire_stripjob job;
     strips_node node;           /* the strip after 'step' steps */
     unsigned char *out, *above, *below;
@@ -77,21 +78,20 @@ const void *dtss_strips_worker_job(const dtss_strips_worker *w, size_t *len)
     return w->job.job;
 }
 
-/* Waits for a message of tag from tid (-1: anyone), checking every second
- * that the master is still there. DTSS_OK with it in the receive buffer. */
-static int wait_for(dtss_strips_worker *w, int tid, int tag)
+/* Waits for a message of tag from tid (TR_ANY: anyone), checking every
+ * second that the master is still there. DTSS_OK with it in w->ev. */
+static int wait_for(dtss_strips_worker *w, tr_peer tid, int tag)
 {
-    char msg[256];
+    char msg[512];
     for (;;) {
-        struct timeval tv = {1, 0};
-        int bufid = pvm_trecv(tid, tag, &tv);
-        if (bufid < 0)
-            return fail(w, DTSS_EPVM, "pvm_trecv: %s", wire_strerror(bufid));
-        if (bufid > 0)
+        if (tr_recv(tid, tag, 1.0, &w->ev, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        if (w->ev.kind == TR_MESSAGE)
             return DTSS_OK;
-        int notice = pvm_nrecv(-1, WIRE_TASKEXIT), dead;
-        if (notice > 0 && wire_unpack_notice(&dead, msg, sizeof msg) == 0 &&
-            dead == w->parent)
+        tr_event n;
+        if (tr_recv(TR_ANY, TR_NOTICES, 0, &n, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        if (n.kind == TR_PEER_EXIT && n.from == w->parent)
             return fail(w, DTSS_ELOST, "the master exited");
     }
 }
@@ -108,23 +108,20 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
     int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
     if (rc != DTSS_OK)
         return fail(w, rc, "%s", msg);
-    /* Direct TCP routes to the other workers too: rows (tasks) go node to
-     * node, and through the pvmds a message of megabytes between two
-     * workers was seen to stall for good (both pvmds idle). */
-    pvm_setopt(PvmRoute, PvmRouteDirect);
-    /* Rows go in fragments of 1 MiB, not libpvm's 4 KiB: on a loaded host
-     * each fragment can cost the sender and the receiver a wake-up. */
-    pvm_setopt(PvmFragSize, 1 << 20);
+    /* Rows go node to node; in fragments of 1 MiB, not libpvm's 4 KiB: on
+     * a loaded host each fragment can cost the sender and the receiver a
+     * wake-up. */
+    tr_hint(TR_HINT_PEERS | TR_HINT_LARGE);
     if ((rc = wait_for(w, w->parent, WIRE_STRIPJOB)) != DTSS_OK)
         return rc;
-    if (wire_unpack_stripjob(&w->job, msg, sizeof msg) < 0)
+    if (wire_unpack_stripjob(&w->ev, &w->job, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad job: %s", msg);
     int first, count;
     void *data;
     size_t nb;
     if ((rc = wait_for(w, w->parent, WIRE_ROWS)) != DTSS_OK)
         return rc;
-    if (wire_unpack_rows(&first, &count, &data, &nb, msg, sizeof msg) < 0)
+    if (wire_unpack_rows(&w->ev, &first, &count, &data, &nb, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "bad first rows: %s", msg);
     size_t rb = (size_t)w->job.row_bytes;
     if (count < 1 || nb != (size_t)count * rb || count != w->job.counts[w->job.index]) {
@@ -162,7 +159,7 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
     if ((rc = wait_for(w, w->parent, WIRE_PLAN)) != DTSS_OK)
         return rc;
     long step = -1;
-    if (wire_unpack_plan(&step, w->counts, w->job.nworkers, msg, sizeof msg) < 0)
+    if (wire_unpack_plan(&w->ev, &step, w->counts, w->job.nworkers, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad start: %s", msg);
     if (step != 0)
         return fail(w, DTSS_EPVM, "the plan of step %ld came for the start", step);
@@ -185,7 +182,7 @@ static int recut(dtss_strips_worker *w)
     long step;
     if (!target)
         return fail(w, DTSS_ENOMEM, "out of memory");
-    if (wire_unpack_plan(&step, target, P, msg, sizeof msg) < 0 || step != w->step) {
+    if (wire_unpack_plan(&w->ev, &step, target, P, msg, sizeof msg) < 0 || step != w->step) {
         free(target);
         return fail(w, DTSS_EPVM, "a bad plan after step %ld: %s", w->step, msg);
     }
@@ -214,7 +211,7 @@ static int recut(dtss_strips_worker *w)
             size_t got;
             if ((rc = wait_for(w, w->job.tids[t->from], WIRE_ROWS)) != DTSS_OK)
                 break;
-            if (wire_unpack_rows(&first, &count, &data, &got, msg, sizeof msg) < 0)
+            if (wire_unpack_rows(&w->ev, &first, &count, &data, &got, msg, sizeof msg) < 0)
                 rc = fail(w, DTSS_EPVM, "%s", msg);
             else if (first != t->first || count != t->count || got != nb)
                 rc = fail(w, DTSS_EPVM, "rows %d..%d came for %d..%d", first,
@@ -257,7 +254,7 @@ static int halos(dtss_strips_worker *w)
             long step;
             if ((rc = wait_for(w, w->job.tids[nb], WIRE_HALO)) != DTSS_OK)
                 return rc;
-            if (wire_unpack_halo(&step, w->scratch, rb, msg, sizeof msg) < 0)
+            if (wire_unpack_halo(&w->ev, &step, w->scratch, rb, msg, sizeof msg) < 0)
                 return fail(w, DTSS_EPVM, "%s", msg);
             if (step == w->step) {
                 memcpy(halo, w->scratch, rb);
@@ -335,7 +332,7 @@ void dtss_strips_worker_close(dtss_strips_worker *w)
     if (!w)
         return;
     if (w->joined)
-        pvm_exit();
+        tr_leave();
     wire_stripjob_free(&w->job);
     strips_node_free(&w->node);
     free(w->out);

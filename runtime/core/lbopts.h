@@ -1,12 +1,13 @@
-/* lb_common.h: what the two masters of load balancing by migration share
- * (lb_master.c: queued tasks; strips_master.c: row strips; not installed):
+/* lbopts.h: what the two masters of load balancing by migration share
+ * (lb/master.c: queued tasks; strips/master.c: row strips; not installed):
  * their common options, the spawning of a worker per host, and whether the
  * strategy is ever asked. */
-#ifndef LB_COMMON_H
-#define LB_COMMON_H
+#ifndef LBOPTS_H
+#define LBOPTS_H
 
 #include <stdio.h>
 
+#include "runtime/transport/transport.h"
 #include "sched/lb.h"
 
 typedef struct lb_opts {
@@ -31,9 +32,9 @@ void lb_opts_usage(FILE *f, const char *what_moves, const char *unit);
 /* Joins nothing: spawns the worker program (o->worker_path or this one) once
  * on each host picked by o's hosts/local (runtime_hosts), at most max, into
  * tids[] and strdup'ed names into host[] (both max long, the caller's);
- * asks for their exit notices (WIRE_TASKEXIT). Returns the number spawned,
- * or -DTSS_E... with msg (then none is left running, no name allocated). */
-int lb_spawn(const lb_opts *o, int *tids, char **host, int max, char *msg, size_t len);
+ * watches their exits (runtime_spawn). Returns the number spawned, or
+ * -DTSS_E... with msg (then none is left running, no name allocated). */
+int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, size_t len);
 
 /* Whether strategy T exchanges any message on n nodes (lb_type.exchange):
  * a strategy that does not (none) is never asked. -1: out of memory. */

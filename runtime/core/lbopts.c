@@ -1,13 +1,12 @@
-/* lb_common.c: the options, spawning and asking shared by the two masters of
- * load balancing by migration (lb_common.h). */
+/* lbopts.c: the options, spawning and asking shared by the two masters of
+ * load balancing by migration (lbopts.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvm3.h>
-
 #include "runtime/dtss.h"
 #include "runtime/core/join.h"
-#include "runtime/lb/common.h"
+#include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
 #include "sched/parse.h"
 
@@ -88,51 +87,32 @@ void lb_opts_usage(FILE *f, const char *what_moves, const char *unit)
 "  --worker PATH       the worker program (default: this program)\n", unit);
 }
 
-int lb_spawn(const lb_opts *o, int *tids, char **host, int max, char *msg, size_t len)
+int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, size_t len)
 {
-    char self[4096], flag[] = "--dtss-worker";
-    char *args[] = {flag, NULL};
     runtime_vm v;
     int *pick = malloc(sizeof *pick * (size_t)max);
-    if (!pick) {
+    const char **names = malloc(sizeof *names * (size_t)max);
+    if (!pick || !names) {
+        free(pick);
+        free(names);
         snprintf(msg, len, "out of memory");
         return -DTSS_ENOMEM;
     }
     int n = runtime_hosts(o->hosts, o->local, 0, 0, &v, pick, max, msg, len);
-    const char *prog = n < 0 ? NULL : runtime_worker_program(o->worker_path, self, sizeof self);
-    if (n >= 0 && !prog) {
-        snprintf(msg, len, "cannot tell which program this is (/proc/self/exe); name the "
-                 "worker program with --worker");
-        n = -DTSS_EPVM;
-    }
-    for (int i = 0; i < n; i++) {
-        int tid, k = pvm_spawn((char *)prog, args, PvmTaskHost, v.hi[pick[i]].hi_name, 1, &tid);
-        host[i] = strdup(v.hi[pick[i]].hi_name);
-        if (!host[i] || k != 1) {
-            snprintf(msg, len, "pvm_spawn(%.200s) on host %.64s: %s", prog,
-                     v.hi[pick[i]].hi_name, host[i] ? wire_strerror(k < 0 ? k : tid)
-                                                    : "out of memory");
-            int code = host[i] ? -DTSS_EPVM : -DTSS_ENOMEM;
-            for (int j = 0; j <= i; j++) {      /* nothing is left behind */
-                if (j < i)
-                    pvm_kill(tids[j]);
-                free(host[j]);
-                host[j] = NULL;
-            }
-            n = code;
-            break;
+    for (int i = 0; i < n; i++)
+        if (!(host[i] = strdup(names[i] = v.hi[pick[i]].name))) {
+            snprintf(msg, len, "out of memory");
+            n = -DTSS_ENOMEM;
         }
-        tids[i] = tid;
-    }
+    int rc = n > 0 ? runtime_spawn(o->worker_path, names, n, 0, tids, msg, len) : 0;
+    if (n < 0 || rc < 0)
+        for (int i = 0; i < max && host[i]; i++) {  /* no name is left */
+            free(host[i]);
+            host[i] = NULL;
+        }
     free(pick);
-    if (n > 0) {
-        int rc = pvm_notify(PvmTaskExit, WIRE_TASKEXIT, n, tids);
-        if (rc < 0) {
-            snprintf(msg, len, "pvm_notify: %s", wire_strerror(rc));
-            return -DTSS_EPVM;
-        }
-    }
-    return n;
+    free(names);
+    return n < 0 ? n : rc < 0 ? rc : n;
 }
 
 int lb_asks(const lb_type *T, int n)
