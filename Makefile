@@ -199,7 +199,7 @@ $(BUILD)/heat/pvm.o: CFLAGS += -Iruntime
 # ---- netpipe (end)
 
 # ---- targets ----------------------------------------------------------------
-.PHONY: all deps test-deps test bench clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
+.PHONY: all deps test-deps test bench bench-compare clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
         reproduce-heymann reproduce-yoon reproduce-xu-extra league run \
         install uninstall
 
@@ -225,6 +225,13 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && BIN=$(BIN) tests/bench_league.sh && \
 	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_cluster.sh
+
+# OLD=REV: that revision built aside and measured beside this one, in one run
+# (per chunk on PVM, a DTSS run, the simulator, the kernel: tests/bench_seam.sh).
+bench-compare: deps
+	@$(MAKE) --no-print-directory $(BENCHES) $(BIN)/coordinator $(BIN)/record $(BIN)/sim
+	@BIN=$(BIN) tests/bench_seam.sh "$$BENCH_OLD"
+bench-compare: export BENCH_OLD = $(OLD)
 
 # The values users give on make's command line (REPS, GRAPHS, SCHEME, LOAD,
 # AFTER, HOSTFILE, ARGS, CLUSTER_MODE, PREFIX) reach the scripts through the
@@ -348,6 +355,7 @@ help:
 	@echo "make reproduce-xu-extra Xu Fig. 2 and Sec. 3.1's example into results/fig2.png, sec31.md [QUICK=1] [REPS=N]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s|P%] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
+	@echo "make bench-compare OLD=REV  an older revision measured beside this build"
 	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, dtss.pc, dtss(3)"
 	@echo "make uninstall [PREFIX=...]       remove exactly what install put there"
 	@echo "make clean            remove build/ and bin/"
