@@ -32,6 +32,10 @@ SIM_SRC     := $(filter-out sim/main.c,$(wildcard sim/*.c))
 DAG_MAINS   := dag/dagsched.c dag/daggen.c dag/dagexp.c
 DAG_SRC     := $(filter-out $(DAG_MAINS),$(wildcard dag/*.c))
 MATRIX_SRC  := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
+# The workloads' costs (cost/cost.h): the Mandelbrot kernel and the matrix
+# sizes, shared by mandel/, matrix/ and the simulator; an archive of its
+# own, out of libsched.a (so out of the installed libdtss.a).
+COST_SRC    := $(wildcard cost/*.c)
 
 SCHED_LIB  := $(BUILD)/libsched.a
 DTSS_LIB   := $(BUILD)/libdtss.a
@@ -39,6 +43,7 @@ MANDEL_LIB := $(BUILD)/libmandel.a
 SIM_LIB    := $(BUILD)/libsim.a
 DAG_LIB    := $(BUILD)/libdag.a
 MATRIX_LIB := $(BUILD)/libmatrix.a
+COST_LIB   := $(BUILD)/libcost.a
 
 PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator $(BIN)/integral $(BIN)/loop \
               $(BIN)/tabulate $(BIN)/record $(BIN)/sim $(BIN)/stats \
@@ -150,7 +155,7 @@ TEST_SCRIPTS += tests/readings.sh
 # The rules below come before 'all': keep 'all' the default goal.
 .DEFAULT_GOAL := all
 
-$(BIN)/readings: $(call obj,sim/readings.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
+$(BIN)/readings: $(call obj,sim/readings.c) $(SIM_LIB) $(COST_LIB) $(SCHED_LIB)
 # ---- readings (end)
 
 # ---- yoonsim (begin)
@@ -382,13 +387,17 @@ $(MATRIX_LIB): $(call obj,$(MATRIX_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
+$(COST_LIB): $(call obj,$(COST_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 $(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
-$(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(DTSS_LIB)
-$(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(DTSS_LIB)
+$(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
+$(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
+$(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(SCHED_LIB)
 $(BIN)/record: $(call obj,scripts/record.c) $(SCHED_LIB)
-$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
+$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(COST_LIB) $(SCHED_LIB)
 $(BIN)/stats: $(call obj,scripts/stats.c) $(SCHED_LIB)
 $(BIN)/dagsched: $(call obj,dag/dagsched.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/daggen: $(call obj,dag/daggen.c) $(DAG_LIB) $(SCHED_LIB)
@@ -402,30 +411,30 @@ $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_record: $(call obj,tests/test_record.c) $(SCHED_LIB)
 $(BIN)/test_runtime: $(call obj,tests/test_runtime.c) $(DTSS_LIB)
 $(BIN)/test_runtime: LIBS += -lpvm3
-$(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
-$(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
+$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(COST_LIB) $(SCHED_LIB)
+$(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
-$(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
 $(BIN)/bench_omp: LDFLAGS += -fopenmp
 $(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
 $(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
 # A Tree worker asked for work before its job came (tests/pvm.sh runs it).
-$(BIN)/tree_early: $(call obj,tests/tree_early.c) $(MANDEL_LIB) $(DTSS_LIB)
+$(BIN)/tree_early: $(call obj,tests/tree_early.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/bench_runtime: $(call obj,tests/bench_runtime.c) $(DTSS_LIB)
 $(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime $(BIN)/tree_early: LIBS += -lpvm3
 # bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
-$(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(DTSS_LIB)
+$(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS)) -lpvm3
-$(BIN)/test_matrix: $(call obj,tests/test_matrix.c) $(MATRIX_LIB)
-$(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB)
+$(BIN)/test_matrix: $(call obj,tests/test_matrix.c) $(MATRIX_LIB) $(COST_LIB)
+$(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB) $(COST_LIB)
 # The example includes <dtss.h> as a user's program does.
 $(BIN)/integral: $(call obj,examples/integral.c) $(DTSS_LIB)
 $(BIN)/integral: LIBS += -lpvm3
 $(BUILD)/examples/integral.o: CFLAGS += -Iruntime
 # bin/loop: Xu Fig. 1's synthetic loops on PVM, costed by the simulator's
 # workload (sim/workload.c: one implementation of the costs).
-$(BIN)/loop: $(call obj,examples/loop.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(DTSS_LIB)
+$(BIN)/loop: $(call obj,examples/loop.c) $(SIM_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/loop: LIBS += -lpvm3
 
 $(BIN)/%:
@@ -490,12 +499,12 @@ fuzz:
 	@build/san/bin/fuzz_argv build/san/bin $(FUZZ_ARGV_RUNS) $(FUZZ_SEED) 10
 
 $(addprefix $(FUZZ_DIR)/,platform scenario workload costs): \
-    $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(MANDEL_SRC) $(MATRIX_SRC))
+    $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(COST_SRC))
 $(FUZZ_DIR)/dag_text $(FUZZ_DIR)/dag_dot: $(call fuzz_obj,$(DAG_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/record $(FUZZ_DIR)/parse: $(call fuzz_obj,$(SCHED_SRC))
 $(FUZZ_DIR)/options: $(call fuzz_obj,$(RUNTIME_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/pbm $(FUZZ_DIR)/thin_task: $(call fuzz_obj,$(THIN_SRC) $(SCHED_SRC))
-$(FUZZ_DIR)/trace: $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(MANDEL_SRC) $(MATRIX_SRC))
+$(FUZZ_DIR)/trace: $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(COST_SRC))
 $(FUZZ_DIR)/options: FUZZ_LIBS := -lpvm3
 $(FUZZ_BINS): $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/tests/fuzz/%.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) $(FUZZ_LIBS)

@@ -4,7 +4,7 @@
  * Sec. 6 leaves open choices that move its results by more than the effects
  * it reports; each becomes a factor here, and every combination a reading:
  *   loop      rows | columns: "1200 by 1200 pixels", never whether an
- *             iteration is a row or a column (mandel/mandel.h);
+ *             iteration is a row or a column (cost/cost.h);
  *   R         the sampling frequency, 1 2 4 8 16 32: Sec. 4.2 gives R = 4 for
  *             Figure 3, Sec. 6 does not say it ran with it;
  *   F         eq. 1's I/2A ("by default") | I/2P, "according to TSS" (Sec. 2;

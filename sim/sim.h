@@ -115,7 +115,7 @@ typedef struct sim_workload {
  *   mandel costs=FILE (bin/mandel --costs) or mandel size= maxiter= [loop=rows|columns]
  *   costs file=FILE   (one cost per line, or the 3rd CSV column)
  * 'seed' drives the random ones (GSL's mt19937; matrix sizes: matrix_size of
- * matrix/, a stream per (seed, iteration), as bin/matrix's); 'dir' resolves relative file
+ * cost/, a stream per (seed, iteration), as bin/matrix's); 'dir' resolves relative file
  * names. Returns 0, or -1 with the message (naming the bad key) in msg. */
 int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                        const char *dir, char *msg, size_t len);

@@ -2,9 +2,10 @@
 # layout.sh: the layers of DESIGN.md, checked on the sources and binaries:
 # the wire protocol is in one file (no pvm_pk / pvm_upk / pvm_send call
 # outside runtime/core/wire.c), PVM stays out of sched/, sim/, dag/, mandel/ and
-# thin/, the applications see the runtime only through its public header,
-# the master does not include the worker's headers, and bin/coordinator does
-# not link the worker's /proc load probe.
+# thin/, cost/ and sim/ include no layer above them, the applications see the
+# runtime only through its public header, the master does not include the
+# worker's headers, and bin/coordinator does not link the worker's /proc load
+# probe.
 set -u
 BIN=${BIN:-bin}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +20,19 @@ calls=$(grep -ln 'pvm_pk[a-z]*(\|pvm_upk[a-z]*(\|pvm_send(\|pvm_mcast(' $srcs | 
 pvm=$(grep -ln '#include <pvm3.h>' $(find sched sim dag mandel thin heat coordinator worker examples \
       -name '*.[ch]' 2>/dev/null))
 [ -z "$pvm" ]; check "no PVM header in sched/ sim/ dag/ mandel/ thin/ heat/ or the applications ($pvm)" $?
+# The lower layers include nothing above them (DESIGN.md). incl FILES: the
+# project headers they include, as FILE:LINE:NAME (any spacing, ../ dropped).
+incl() {
+    grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$@" /dev/null |
+        sed 's|^\([^:]*:[0-9]*\):[^"]*"\(\.\./\)*\([^"]*\)".*|\1:\3|'
+}
+apps='\(mandel\|matrix\|thin\|heat\|coordinator\|worker\|examples\|dag\)/'
+# cost/: the workloads' costs, its own header only.
+up=$(incl $(find cost -name '*.[ch]') | grep -v ':cost/[^/]*$')
+[ -z "$up" ]; check "cost/ includes only its own header ($up)" $?
+# sim/: the decisions (sched/) and the costs (cost/), no application, no runtime.
+up=$(incl $(find sim -name '*.[ch]') | grep ":\(runtime/\|$apps\)")
+[ -z "$up" ]; check "sim/ includes neither the runtime nor an application ($up)" $?
 priv=$(grep -ln '#include "runtime/\(master\|worker\|wire\|probe\)\.h"' \
        $(find coordinator worker examples thin -name '*.[ch]'))
 [ -z "$priv" ]; check "applications include only runtime/dtss.h ($priv)" $?
