@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "heat/heat.h"
-#include "sched/sched_impl.h"     /* sched_fail: the one way a sched_err is set */
+#include "sched/sched.h"          /* sched_fail: the one way a sched_err is set */
 
 _Static_assert(HEAT_MAX_SIDE <= STRIPS_MAX_ROWS, "a plate's rows fit sched/strips.h");
 

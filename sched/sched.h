@@ -53,6 +53,12 @@ typedef struct sched_err {
     char msg[256];
 } sched_err;
 
+/* The one way a sched_err is set, here and by the modules that report in
+ * one (heat/, the simulator): sets err (if not NULL) to code and the
+ * printf-style message, cut to fit msg; returns code. */
+int sched_fail(sched_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #define SCHED_MAX_PARAMS 4
 
 /* One tunable parameter of a scheme. Unset parameters are NAN in the

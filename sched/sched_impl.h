@@ -5,10 +5,6 @@
 #include <math.h>
 #include "sched.h"
 
-/* Sets err (if not NULL) to code and a printf-style message; returns code. */
-int sched_fail(sched_err *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* Parameter i of cfg, or dflt when the user left it unset. */
 static inline double sched_param_or(const sched_config *cfg, int i, double dflt)
 {

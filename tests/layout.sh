@@ -2,10 +2,10 @@
 # layout.sh: the layers of DESIGN.md, checked on the sources and binaries:
 # the wire protocol is in one file (no pvm_pk / pvm_upk / pvm_send call
 # outside runtime/core/wire.c), PVM stays out of sched/, sim/, dag/, mandel/ and
-# thin/, cost/ and sim/ include no layer above them, the applications see the
-# runtime only through its public header, the master does not include the
-# worker's headers, and bin/coordinator does not link the worker's /proc load
-# probe.
+# thin/, cost/ and sim/ include no layer above them, sched/'s private headers
+# stay in it, the applications see the runtime only through its public
+# header, the master does not include the worker's headers, and
+# bin/coordinator does not link the worker's /proc load probe.
 set -u
 BIN=${BIN:-bin}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +33,10 @@ up=$(incl $(find cost -name '*.[ch]') | grep -v ':cost/[^/]*$')
 # sim/: the decisions (sched/) and the costs (cost/), no application, no runtime.
 up=$(incl $(find sim -name '*.[ch]') | grep ":\(runtime/\|$apps\)")
 [ -z "$up" ]; check "sim/ includes neither the runtime nor an application ($up)" $?
+# sched/'s private headers (*_impl.h: what its files share) stay in sched/.
+up=$(incl $(find . -path ./build -prune -o -path ./.git -prune -o -path ./sched -prune -o \
+     -name '*.[ch]' -print) | grep ':sched/\(.*/\)*[^/]*_impl\.h$')
+[ -z "$up" ]; check "no file outside sched/ includes a private sched/ header ($up)" $?
 priv=$(grep -ln '#include "runtime/\(master\|worker\|wire\|probe\)\.h"' \
        $(find coordinator worker examples thin -name '*.[ch]'))
 [ -z "$priv" ]; check "applications include only runtime/dtss.h ($priv)" $?
