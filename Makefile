@@ -25,7 +25,8 @@ CFLAGS  := $(CSTD) $(WARN) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
 # ---- sources ----------------------------------------------------------------
-SCHED_SRC   := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
+# sched/ in folders by concern (schemes/ loop/ pool/ lb/ strips/ records/ util/).
+SCHED_SRC   := $(filter-out sched/schemes/chunks.c,$(wildcard sched/*.c sched/*/*.c))
 RUNTIME_SRC := $(wildcard runtime/*/*.c)
 MANDEL_SRC  := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 SIM_SRC     := $(filter-out sim/main.c,$(wildcard sim/*.c))
@@ -91,7 +92,7 @@ $(BIN)/test_thin: $(call obj,tests/test_thin.c) $(THIN_LIB) $(SCHED_LIB)
 
 # ---- pool (begin)
 # Heymann et al.'s self-adjusting worker pool (docs/pool.md): the strategies
-# are in sched/ (libsched.a), the trace replay in sim/ (libsim.a);
+# are in sched/pool/ (libsched.a), the trace replay in sim/ (libsim.a);
 # sim/pooltrace.c is bin/pooltrace's main, kept out of libsim.a.
 SIM_SRC      := $(filter-out sim/pooltrace.c,$(SIM_SRC))
 PROGRAMS     += $(BIN)/pooltrace
@@ -105,25 +106,26 @@ $(BIN)/test_pool: $(call obj,tests/test_pool.c) $(SIM_LIB) $(SCHED_LIB)
 # ---- pool (end)
 
 # ---- lb (begin)
-# Yoon et al.'s load balancing by predicted execution time (sched/lb.h): the
-# strategies are in sched/ (libsched.a); sched/yoonplan.c is bin/yoon-plan's
-# main, kept out of libsched.a.
-SCHED_SRC    := $(filter-out sched/yoonplan.c,$(SCHED_SRC))
+# Yoon et al.'s load balancing by predicted execution time (sched/lb/lb.h):
+# the strategies are in sched/lb/ (libsched.a); sched/lb/yoonplan.c is
+# bin/yoon-plan's main, kept out of libsched.a.
+SCHED_SRC    := $(filter-out sched/lb/yoonplan.c,$(SCHED_SRC))
 PROGRAMS     += $(BIN)/yoon-plan
 TESTS        += $(BIN)/test_lb
 TEST_SCRIPTS += tests/lb.sh
 # The rules below come before 'all': keep 'all' the default goal.
 .DEFAULT_GOAL := all
 
-$(BIN)/yoon-plan: $(call obj,sched/yoonplan.c) $(SCHED_LIB)
+$(BIN)/yoon-plan: $(call obj,sched/lb/yoonplan.c) $(SCHED_LIB)
 $(BIN)/test_lb: $(call obj,tests/test_lb.c) $(SCHED_LIB)
 # ---- lb (end)
 
 # ---- heat (begin)
 # The heat-conduction application's PVM-free part (docs/heat.md): the FTCS
 # kernel and P strips in one process (libheat.a), bin/heat (the sequential
-# reference; strips re-cut at random). The strip decisions are sched/strips.c
-# (libsched.a, shared with the runtime), tested by bin/test_strips. heat/
+# reference; strips re-cut at random). The strip decisions are
+# sched/strips/strips.c (libsched.a, shared with the runtime), tested by
+# bin/test_strips. heat/
 # and its test are compiled with -ffp-contract=off: no fused multiply-add
 # anywhere, whatever the compiler or -march (heat/heat.h, "Bit for bit").
 HEAT_MAINS := heat/main.c heat/pvm.c
@@ -148,7 +150,8 @@ $(BIN)/test_strips: $(call obj,tests/test_strips.c) $(SCHED_LIB)
 # ---- readings (begin)
 # Xu & Chronopoulos's claims under every reading of the paper, on the
 # simulator (issue 25): sim/readings.c is bin/readings's main, kept out of
-# libsim.a; the claims are sched/claims.c (libsched.a, bin/tabulate's too).
+# libsim.a; the claims are sched/records/claims.c (libsched.a, bin/tabulate's
+# too).
 SIM_SRC      := $(filter-out sim/readings.c,$(SIM_SRC))
 PROGRAMS     += $(BIN)/readings
 TEST_SCRIPTS += tests/readings.sh
@@ -174,8 +177,8 @@ $(BIN)/test_yoonsim: $(call obj,tests/test_yoonsim.c) $(SIM_LIB) $(SCHED_LIB)
 # ---- yoonsim (end)
 
 # ---- adaptive (begin)
-# The adaptive schemes (sched/wf.c, awf.c, af.c, in libsched.a) and the
-# driver's sched_next_w / sched_done, tested by bin/test_adaptive.
+# The adaptive schemes (sched/schemes/wf.c, awf.c, af.c, in libsched.a) and
+# the driver's sched_next_w / sched_done, tested by bin/test_adaptive.
 TESTS        += $(BIN)/test_adaptive
 $(BIN)/test_adaptive: $(call obj,tests/test_adaptive.c) $(SCHED_LIB)
 # ---- adaptive (end)
@@ -359,9 +362,12 @@ help:
 	@echo "make echo             print the compiler settings"
 
 # ---- rules ------------------------------------------------------------------
+# Written anew with 'q', as libdtss: a member per file even if two folders
+# ever hold files of one name ('r' would keep one of them).
 $(SCHED_LIB): $(call obj,$(SCHED_SRC))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	@rm -f $@
+	$(AR) qcs $@ $^
 
 # libdtss: the runtime and the scheduling library it drives, one archive.
 # Its models have files of the same name (loop/master.c, pool/master.c):
@@ -391,7 +397,7 @@ $(COST_LIB): $(call obj,$(COST_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-$(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
+$(BIN)/chunks: $(call obj,sched/schemes/chunks.c) $(SCHED_LIB)
 $(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
 $(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)

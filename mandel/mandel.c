@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mandel/mandel.h"
-#include "sched/outfile.h"
+#include "sched/util/outfile.h"
 
 const char *mandel_loop_name(const mandel_params *p)
 {

@@ -42,7 +42,7 @@
 #include <pvm3.h>
 
 #include "runtime/core/wire.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 #define PROG "netpipe"
 #define MAX_BYTES (64L << 20)

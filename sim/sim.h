@@ -1,9 +1,9 @@
 /* sim.h: a discrete-event simulator of loop self-scheduling on heterogeneous,
  * loaded hosts, driving the very code of the PVM coordinator: the scheme
- * (sched/), the policy (sched/policy.c: ACPSA, queue, re-plan, lost chunks)
- * and Tree-Scheduling's split and partners (sched/tree.c). A simulated run and
- * a PVM run differ only in where the time comes from; both write the same run
- * record (sched/record.h).
+ * (sched/), the policy (sched/loop/policy.c: ACPSA, queue, re-plan, lost
+ * chunks) and Tree-Scheduling's split and partners (sched/loop/tree.c). A
+ * simulated run and a PVM run differ only in where the time comes from; both
+ * write the same run record (sched/records/record.h).
  *
  * The model:
  *  - hosts, each with a speed (cost units per second when it runs alone) and
@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "sched/record.h"
+#include "sched/records/record.h"
 #include "sched/sched.h"
 
 /* The ranges in which the simulator's numbers can be used; the readers

@@ -17,8 +17,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "cost/cost.h"
-#include "sched/lines.h"
-#include "sched/parse.h"
+#include "sched/util/lines.h"
+#include "sched/util/parse.h"
 #include "sim/sim.h"
 
 #define MAXKEYS 8

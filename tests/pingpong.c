@@ -19,7 +19,7 @@
 #include <pvm3.h>
 
 #include "runtime/core/wire.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static int child(int width)
 {

@@ -9,7 +9,7 @@
 #include <pvm3.h>
 
 #include "wire.h"
-#include "sched/meas.h"
+#include "sched/loop/meas.h"
 
 extern char *pvm_errlist[];
 extern int pvm_nerr;
