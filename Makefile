@@ -25,13 +25,18 @@ CFLAGS  := $(CSTD) $(WARN) $(OPT) -I. $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 
 # ---- sources ----------------------------------------------------------------
-SCHED_SRC   := $(filter-out sched/chunks.c,$(wildcard sched/*.c))
+# sched/ in folders by concern (schemes/ loop/ pool/ lb/ strips/ records/ util/).
+SCHED_SRC   := $(filter-out sched/schemes/chunks.c,$(wildcard sched/*.c sched/*/*.c))
 RUNTIME_SRC := $(wildcard runtime/*/*.c)
 MANDEL_SRC  := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 SIM_SRC     := $(filter-out sim/main.c,$(wildcard sim/*.c))
 DAG_MAINS   := dag/dagsched.c dag/daggen.c dag/dagexp.c
 DAG_SRC     := $(filter-out $(DAG_MAINS),$(wildcard dag/*.c))
 MATRIX_SRC  := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
+# The workloads' costs (cost/cost.h): the Mandelbrot kernel and the matrix
+# sizes, shared by mandel/, matrix/ and the simulator; an archive of its
+# own, out of libsched.a (so out of the installed libdtss.a).
+COST_SRC    := $(wildcard cost/*.c)
 
 SCHED_LIB  := $(BUILD)/libsched.a
 DTSS_LIB   := $(BUILD)/libdtss.a
@@ -39,6 +44,7 @@ MANDEL_LIB := $(BUILD)/libmandel.a
 SIM_LIB    := $(BUILD)/libsim.a
 DAG_LIB    := $(BUILD)/libdag.a
 MATRIX_LIB := $(BUILD)/libmatrix.a
+COST_LIB   := $(BUILD)/libcost.a
 
 PROGRAMS   := $(BIN)/chunks $(BIN)/mandel $(BIN)/worker $(BIN)/coordinator $(BIN)/integral $(BIN)/loop \
               $(BIN)/tabulate $(BIN)/record $(BIN)/sim $(BIN)/stats \
@@ -86,7 +92,7 @@ $(BIN)/test_thin: $(call obj,tests/test_thin.c) $(THIN_LIB) $(SCHED_LIB)
 
 # ---- pool (begin)
 # Heymann et al.'s self-adjusting worker pool (docs/pool.md): the strategies
-# are in sched/ (libsched.a), the trace replay in sim/ (libsim.a);
+# are in sched/pool/ (libsched.a), the trace replay in sim/ (libsim.a);
 # sim/pooltrace.c is bin/pooltrace's main, kept out of libsim.a.
 SIM_SRC      := $(filter-out sim/pooltrace.c,$(SIM_SRC))
 PROGRAMS     += $(BIN)/pooltrace
@@ -100,25 +106,26 @@ $(BIN)/test_pool: $(call obj,tests/test_pool.c) $(SIM_LIB) $(SCHED_LIB)
 # ---- pool (end)
 
 # ---- lb (begin)
-# Yoon et al.'s load balancing by predicted execution time (sched/lb.h): the
-# strategies are in sched/ (libsched.a); sched/yoonplan.c is bin/yoon-plan's
-# main, kept out of libsched.a.
-SCHED_SRC    := $(filter-out sched/yoonplan.c,$(SCHED_SRC))
+# Yoon et al.'s load balancing by predicted execution time (sched/lb/lb.h):
+# the strategies are in sched/lb/ (libsched.a); sched/lb/yoonplan.c is
+# bin/yoon-plan's main, kept out of libsched.a.
+SCHED_SRC    := $(filter-out sched/lb/yoonplan.c,$(SCHED_SRC))
 PROGRAMS     += $(BIN)/yoon-plan
 TESTS        += $(BIN)/test_lb
 TEST_SCRIPTS += tests/lb.sh
 # The rules below come before 'all': keep 'all' the default goal.
 .DEFAULT_GOAL := all
 
-$(BIN)/yoon-plan: $(call obj,sched/yoonplan.c) $(SCHED_LIB)
+$(BIN)/yoon-plan: $(call obj,sched/lb/yoonplan.c) $(SCHED_LIB)
 $(BIN)/test_lb: $(call obj,tests/test_lb.c) $(SCHED_LIB)
 # ---- lb (end)
 
 # ---- heat (begin)
 # The heat-conduction application's PVM-free part (docs/heat.md): the FTCS
 # kernel and P strips in one process (libheat.a), bin/heat (the sequential
-# reference; strips re-cut at random). The strip decisions are sched/strips.c
-# (libsched.a, shared with the runtime), tested by bin/test_strips. heat/
+# reference; strips re-cut at random). The strip decisions are
+# sched/strips/strips.c (libsched.a, shared with the runtime), tested by
+# bin/test_strips. heat/
 # and its test are compiled with -ffp-contract=off: no fused multiply-add
 # anywhere, whatever the compiler or -march (heat/heat.h, "Bit for bit").
 HEAT_MAINS := heat/main.c heat/pvm.c
@@ -143,14 +150,15 @@ $(BIN)/test_strips: $(call obj,tests/test_strips.c) $(SCHED_LIB)
 # ---- readings (begin)
 # Xu & Chronopoulos's claims under every reading of the paper, on the
 # simulator (issue 25): sim/readings.c is bin/readings's main, kept out of
-# libsim.a; the claims are sched/claims.c (libsched.a, bin/tabulate's too).
+# libsim.a; the claims are sched/records/claims.c (libsched.a, bin/tabulate's
+# too).
 SIM_SRC      := $(filter-out sim/readings.c,$(SIM_SRC))
 PROGRAMS     += $(BIN)/readings
 TEST_SCRIPTS += tests/readings.sh
 # The rules below come before 'all': keep 'all' the default goal.
 .DEFAULT_GOAL := all
 
-$(BIN)/readings: $(call obj,sim/readings.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
+$(BIN)/readings: $(call obj,sim/readings.c) $(SIM_LIB) $(COST_LIB) $(SCHED_LIB)
 # ---- readings (end)
 
 # ---- yoonsim (begin)
@@ -169,8 +177,8 @@ $(BIN)/test_yoonsim: $(call obj,tests/test_yoonsim.c) $(SIM_LIB) $(SCHED_LIB)
 # ---- yoonsim (end)
 
 # ---- adaptive (begin)
-# The adaptive schemes (sched/wf.c, awf.c, af.c, in libsched.a) and the
-# driver's sched_next_w / sched_done, tested by bin/test_adaptive.
+# The adaptive schemes (sched/schemes/wf.c, awf.c, af.c, in libsched.a) and
+# the driver's sched_next_w / sched_done, tested by bin/test_adaptive.
 TESTS        += $(BIN)/test_adaptive
 $(BIN)/test_adaptive: $(call obj,tests/test_adaptive.c) $(SCHED_LIB)
 # ---- adaptive (end)
@@ -362,9 +370,12 @@ help:
 	@echo "make echo             print the compiler settings"
 
 # ---- rules ------------------------------------------------------------------
+# Written anew with 'q', as libdtss: a member per file even if two folders
+# ever hold files of one name ('r' would keep one of them).
 $(SCHED_LIB): $(call obj,$(SCHED_SRC))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	@rm -f $@
+	$(AR) qcs $@ $^
 
 # libdtss: the runtime and the scheduling library it drives, one archive.
 # Its models have files of the same name (loop/master.c, pool/master.c):
@@ -390,13 +401,17 @@ $(MATRIX_LIB): $(call obj,$(MATRIX_SRC))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-$(BIN)/chunks: $(call obj,sched/chunks.c) $(SCHED_LIB)
-$(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(DTSS_LIB)
-$(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(DTSS_LIB)
+$(COST_LIB): $(call obj,$(COST_SRC))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN)/chunks: $(call obj,sched/schemes/chunks.c) $(SCHED_LIB)
+$(BIN)/mandel: $(call obj,mandel/main.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
+$(BIN)/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
+$(BIN)/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/tabulate: $(call obj,scripts/tabulate.c) $(SCHED_LIB)
 $(BIN)/record: $(call obj,scripts/record.c) $(SCHED_LIB)
-$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
+$(BIN)/sim: $(call obj,sim/main.c) $(SIM_LIB) $(COST_LIB) $(SCHED_LIB)
 $(BIN)/stats: $(call obj,scripts/stats.c) $(SCHED_LIB)
 $(BIN)/dagsched: $(call obj,dag/dagsched.c) $(DAG_LIB) $(SCHED_LIB)
 $(BIN)/daggen: $(call obj,dag/daggen.c) $(DAG_LIB) $(SCHED_LIB)
@@ -410,30 +425,30 @@ $(BIN)/test_policy: $(call obj,tests/test_policy.c) $(SCHED_LIB)
 $(BIN)/test_record: $(call obj,tests/test_record.c) $(SCHED_LIB)
 $(BIN)/test_runtime: $(call obj,tests/test_runtime.c) $(DTSS_LIB)
 $(BIN)/test_runtime: LIBS += -lpvm3
-$(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
-$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(SCHED_LIB)
-$(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/test_mandel: $(call obj,tests/test_mandel.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
+$(BIN)/test_sim: $(call obj,tests/test_sim.c) $(SIM_LIB) $(COST_LIB) $(SCHED_LIB)
+$(BIN)/bench_mandel: $(call obj,tests/bench_mandel.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
 $(BIN)/bench_sched: $(call obj,tests/bench_sched.c) $(SCHED_LIB)
-$(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(SCHED_LIB)
+$(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(COST_LIB) $(SCHED_LIB)
 $(BIN)/bench_omp: LDFLAGS += -fopenmp
 $(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
 $(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
 # A Tree worker asked for work before its job came (tests/pvm.sh runs it).
-$(BIN)/tree_early: $(call obj,tests/tree_early.c) $(MANDEL_LIB) $(DTSS_LIB)
+$(BIN)/tree_early: $(call obj,tests/tree_early.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/bench_runtime: $(call obj,tests/bench_runtime.c) $(DTSS_LIB)
 $(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime $(BIN)/tree_early: LIBS += -lpvm3
 # bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
-$(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(DTSS_LIB)
+$(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS)) -lpvm3
-$(BIN)/test_matrix: $(call obj,tests/test_matrix.c) $(MATRIX_LIB)
-$(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB)
+$(BIN)/test_matrix: $(call obj,tests/test_matrix.c) $(MATRIX_LIB) $(COST_LIB)
+$(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB) $(COST_LIB)
 # The example includes <dtss.h> as a user's program does.
 $(BIN)/integral: $(call obj,examples/integral.c) $(DTSS_LIB)
 $(BIN)/integral: LIBS += -lpvm3
 $(BUILD)/examples/integral.o: CFLAGS += -Iruntime
 # bin/loop: Xu Fig. 1's synthetic loops on PVM, costed by the simulator's
 # workload (sim/workload.c: one implementation of the costs).
-$(BIN)/loop: $(call obj,examples/loop.c) $(SIM_LIB) $(MANDEL_LIB) $(MATRIX_LIB) $(DTSS_LIB)
+$(BIN)/loop: $(call obj,examples/loop.c) $(SIM_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/loop: LIBS += -lpvm3
 
 $(BIN)/%:
@@ -498,12 +513,12 @@ fuzz:
 	@build/san/bin/fuzz_argv build/san/bin $(FUZZ_ARGV_RUNS) $(FUZZ_SEED) 10
 
 $(addprefix $(FUZZ_DIR)/,platform scenario workload costs): \
-    $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(MANDEL_SRC) $(MATRIX_SRC))
+    $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(COST_SRC))
 $(FUZZ_DIR)/dag_text $(FUZZ_DIR)/dag_dot: $(call fuzz_obj,$(DAG_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/record $(FUZZ_DIR)/parse: $(call fuzz_obj,$(SCHED_SRC))
 $(FUZZ_DIR)/options: $(call fuzz_obj,$(RUNTIME_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/pbm $(FUZZ_DIR)/thin_task: $(call fuzz_obj,$(THIN_SRC) $(SCHED_SRC))
-$(FUZZ_DIR)/trace: $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(MANDEL_SRC) $(MATRIX_SRC))
+$(FUZZ_DIR)/trace: $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(COST_SRC))
 $(FUZZ_DIR)/options: FUZZ_LIBS := -lpvm3
 $(FUZZ_BINS): $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/tests/fuzz/%.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) $(FUZZ_LIBS)

@@ -20,8 +20,8 @@
 
 #include "mandel/mandel.h"
 #include "runtime/dtss.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 
 static void usage(FILE *f)
 {

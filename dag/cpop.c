@@ -19,9 +19,9 @@
 #include <stdlib.h>
 
 #include "dag_impl.h"
-#include "sched/heap.h"
+#include "sched/util/heap.h"
 
-/* The order of the ready tasks (sched/heap.h, smallest first): the highest
+/* The order of the ready tasks (sched/util/heap.h, smallest first): the highest
  * priority first, ties to the lower task index. */
 static int before(const void *a, const void *b, void *ctx)
 {

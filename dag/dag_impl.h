@@ -5,7 +5,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "dag.h"
-#include "sched/lines.h"
+#include "sched/util/lines.h"
 
 /* Sets err (if not NULL) to code and a printf-style message, made one line;
  * returns code. */

@@ -11,7 +11,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "dag/dag.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 #define MAXLIST 64
 

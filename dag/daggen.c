@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "dag/dag.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static void usage(FILE *f)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "dag/dag.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static void usage(FILE *f)
 {

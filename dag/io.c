@@ -9,8 +9,8 @@
  *     task n1 14 16 9            a name and one cost per processor
  *     edge n1 n2 18              parent, child, communication cost
  *
- * Lines are read whole (sched/lines.h), however long. Tasks are numbered in
- * the order they first appear. Every error names the file, the line and the
+ * Lines are read whole (sched/util/lines.h), however long. Tasks are numbered
+ * in the order they first appear. Every error names the file, the line and the
  * bad value.
  */
 #include <ctype.h>

@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "runtime/dtss.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 #include "sim/sim.h"
 
 #define MAX_RESULT (1L << 20)   /* bytes an iteration may return */

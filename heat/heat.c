@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "heat/heat.h"
-#include "sched/sched_impl.h"     /* sched_fail: the one way a sched_err is set */
-#include "sched/fnv.h"
-#include "sched/outfile.h"
+#include "sched/sched.h"          /* sched_fail: the one way a sched_err is set */
+#include "sched/util/fnv.h"
+#include "sched/util/outfile.h"
 
 /* The bit-for-bit guarantee (heat.h) needs both. */
 #ifdef __FAST_MATH__

@@ -2,8 +2,8 @@
  * (FTCS), by row strips that can be re-cut between steps: the kernel of the
  * heat-conduction application (Yoon et al. Fig. 10), and P strips run in one
  * process. Which node holds which rows, and how a re-cut moves them, is
- * decided in sched/strips.h (shared with the runtime's row strips): a strip
- * here is a strips_node of rows of nx doubles. No PVM: the program that
+ * decided in sched/strips/strips.h (shared with the runtime's row strips): a
+ * strip here is a strips_node of rows of nx doubles. No PVM: the program that
  * spreads the strips over nodes is built on this (docs/heat.md).
  *
  * The sequential skeleton:
@@ -93,7 +93,7 @@
 #include <stdint.h>
 
 #include "sched/sched.h"
-#include "sched/strips.h"
+#include "sched/strips/strips.h"
 
 /* A plate's side: 1..HEAT_MAX_SIDE cells; nx * ny at most HEAT_MAX_CELLS
  * (1 GiB of doubles a field: what libdtss deals in one run, WIRE_MAX_JOB). */
@@ -152,15 +152,15 @@ int heat_run(const heat_plate *p, double *u, long steps, sched_err *err);
  * IEEE-754 binary64 (so the bytes, and what is computed from them, are the
  * same on every host). out holds 8 nx ny bytes. */
 void heat_field_bytes(const heat_plate *p, const double *u, unsigned char *out);
-/* FNV-1a 64 (sched/fnv.h) of heat_field_bytes: equal checksums, equal
+/* FNV-1a 64 (sched/util/fnv.h) of heat_field_bytes: equal checksums, equal
  * fields (but for a collision). */
 uint64_t heat_checksum(const heat_plate *p, const double *u);
 
 /* Writes u as an 8-bit binary PGM (P5, nx x ny, row 0 at the top), cell v
  * shown as round(255 v / max), max the field's largest value (all black
  * when max <= 0; negative values black), with a comment line giving max.
- * Whole or not at all (sched/outfile.h); "-" is standard output. Returns 0,
- * or -1 with "CALL(PATH): strerror" in msg. */
+ * Whole or not at all (sched/util/outfile.h); "-" is standard output. Returns
+ * 0, or -1 with "CALL(PATH): strerror" in msg. */
 int heat_write_pgm(const heat_plate *p, const double *u, const char *path,
                    char *msg, size_t len);
 /* Writes heat_field_bytes (no header: 8 nx ny bytes), as heat_write_pgm. */

@@ -13,8 +13,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "heat/heat.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 
 #define fail(...) parse_fail("heat", __VA_ARGS__)
 

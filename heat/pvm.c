@@ -1,7 +1,7 @@
 /* pvm.c: bin/heat-pvm, the heat-conduction model of Yoon et al. (Fig. 10)
  * on PVM: the plate of heat/heat.h in row strips over a worker per host
  * (libdtss's row strips, dtss_strips_*), halo rows exchanged every step,
- * the strips re-cut every K steps by a load-balancing strategy (sched/lb.h;
+ * the strips re-cut every K steps by a load-balancing strategy (sched/lb/lb.h;
  * none: never). The field is bit for bit bin/heat's whatever the cut
  * (compare the checksum lines). */
 #include <getopt.h>
@@ -12,7 +12,7 @@
 #include <dtss.h>
 
 #include "heat/heat.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 #define PROG "heat-pvm"
 

@@ -1,14 +1,14 @@
 /* strips.c: P strips of the heat plate (heat.h) run in one process, as P
- * nodes would run them: each strip a strips_node (sched/strips.h) of rows of
- * nx doubles, halo copies, the kernel, and re-cuts carried out transfer by
- * transfer with strips_node_take and strips_node_put. */
+ * nodes would run them: each strip a strips_node (sched/strips/strips.h) of
+ * rows of nx doubles, halo copies, the kernel, and re-cuts carried out transfer
+ * by transfer with strips_node_take and strips_node_put. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "heat/heat.h"
-#include "sched/sched_impl.h"     /* sched_fail: the one way a sched_err is set */
+#include "sched/sched.h"          /* sched_fail: the one way a sched_err is set */
 
-_Static_assert(HEAT_MAX_SIDE <= STRIPS_MAX_ROWS, "a plate's rows fit sched/strips.h");
+_Static_assert(HEAT_MAX_SIDE <= STRIPS_MAX_ROWS, "a plate's rows fit sched/strips/strips.h");
 
 struct heat_strips {
     heat_plate p;

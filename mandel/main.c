@@ -9,7 +9,7 @@
 
 #include "mandel/mandel.h"
 #include "sched/sched.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static void usage(FILE *f)
 {

@@ -25,7 +25,7 @@
 
 #include "matrix/matrix.h"
 #include "runtime/dtss.h"
-#include "sched/outfile.h"
+#include "sched/util/outfile.h"
 
 #define PROG "matrix"
 #define DEFAULT_COUNT 500

@@ -29,23 +29,6 @@ int matrix_check(const matrix_params *p, char *msg, size_t len)
     return 0;
 }
 
-unsigned long matrix_rng_seed(unsigned long seed, long i)
-{
-    uint64_t z = (uint64_t)seed * 0x9e3779b97f4a7c15u + (uint64_t)i;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    z ^= z >> 31;
-    return (unsigned long)((z ^ (z >> 32)) & 0xffffffffu);
-}
-
-/* Seeds r for iteration i and draws its size (min <= max, both >= 1). */
-static int draw_size(gsl_rng *r, const matrix_params *p, long i)
-{
-    gsl_rng_set(r, matrix_rng_seed(p->seed, i));
-    unsigned long range = (unsigned long)p->max - (unsigned long)p->min + 1;
-    return p->min + (int)gsl_rng_uniform_int(r, range);
-}
-
 /* The n entries that follow in r's stream: each 32-bit draw of taus2 gives
  * eight entries, its 4-bit groups from the lowest up, each minus 8. */
 static void draw_entries(gsl_rng *r, double *x, size_t n)
@@ -55,21 +38,6 @@ static void draw_entries(gsl_rng *r, double *x, size_t n)
         for (size_t j = k; j < k + 8 && j < n; j++, u >>= 4)
             x[j] = (double)(u & 0xf) - MATRIX_ENTRY;
     }
-}
-
-int matrix_size(const matrix_params *p, long i)
-{
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-    if (!r)
-        return -1;
-    int s = draw_size(r, p, i);
-    gsl_rng_free(r);
-    return s;
-}
-
-double matrix_flops(int s)
-{
-    return 2.0 * (double)s * (double)s * (double)s;
 }
 
 matrix_work *matrix_work_new(const matrix_params *p)
@@ -116,7 +84,7 @@ double matrix_multiply(int s, const double *a, const double *b, double *c)
 
 int64_t matrix_product(matrix_work *w, const matrix_params *p, long i, int *size)
 {
-    int s = draw_size(w->rng, p, i);
+    int s = matrix_draw_size(w->rng, p, i);
     size_t n = (size_t)s * (size_t)s;
     draw_entries(w->rng, w->a, n);
     draw_entries(w->rng, w->b, n);
@@ -130,7 +98,7 @@ int matrix_fill(const matrix_params *p, long i, int s, double *a, double *b)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
     if (!r)
         return -1;
-    int drawn = draw_size(r, p, i);
+    int drawn = matrix_draw_size(r, p, i);
     draw_entries(r, a, (size_t)s * (size_t)s);
     draw_entries(r, b, (size_t)s * (size_t)s);
     gsl_rng_free(r);

@@ -3,12 +3,12 @@
  * matrices, s_i uniform in [min, max] (the paper: 300..1000), by GSL's BLAS
  * interface (gsl_blas_dgemm, so whichever CBLAS the program links).
  *
- * Everything about iteration i comes from one random stream seeded from
- * (seed, i) alone (GSL's taus2, matrix_rng_seed): first the size, then A's
- * entries row by row, then B's. So an iteration's size and result do not
- * depend on which process computes it nor in what order, and the simulator
- * (sim/workload.c, workload 'matrix') takes its sizes from matrix_size: the
- * simulated loop and bin/matrix's are the same products.
+ * The sizes, the stream of each iteration and the cost model (matrix_params,
+ * matrix_size, matrix_rng_seed, matrix_flops) are in cost/cost.h, included
+ * here: the simulator (sim/workload.c, workload 'matrix') takes its sizes
+ * from the very same code. An iteration's stream gives first the size, then
+ * A's entries row by row, then B's; so its size and result do not depend on
+ * which process computes it nor in what order.
  *
  * Entries are integers in [-MATRIX_ENTRY, MATRIX_ENTRY - 1] held as doubles
  * (4 random bits each, eight from one 32-bit draw), so
@@ -17,14 +17,6 @@
  * whatever order of summation (or fused multiply-add) a BLAS uses. An
  * iteration's result is that sum, an exact integer, the same with GSL's
  * reference CBLAS, OpenBLAS or any other, on any CPU.
- *
- * The cost model (the simulator's): an iteration costs 2 s^3 floating-point
- * operations (matrix_flops), the product. Filling A and B (2 s^2 entries,
- * s^2 / 4 random draws) is left out: with OpenBLAS on the reference machine
- * it adds about 15% to a product of size 300, 4% at 1000 (60% at 60)
- * (tests/bench_matrix.c), so a rate calibrated over a whole run (as
- * scripts/reproduce-matrix does) prices small products a little low and
- * large ones a little high.
  */
 #ifndef MATRIX_H
 #define MATRIX_H
@@ -32,10 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Díaz et al. Sec. 4: "The size of the matrices is randomly determined in
- * run time between 300 and 1000." */
-#define MATRIX_PAPER_MIN 300
-#define MATRIX_PAPER_MAX 1000
+#include "cost/cost.h"
+
 /* The largest size a product may have: three 10000 x 10000 matrices are
  * 2.4 GB, and s * E^2 * s^2 stays below 2^53 (exact sums). */
 #define MATRIX_MAX_SIZE 10000
@@ -44,27 +34,9 @@
 /* An iteration's result travels as this many bytes (matrix_result_bytes). */
 #define MATRIX_RESULT_BYTES 8
 
-typedef struct matrix_params {
-    unsigned long seed;     /* the run's seed */
-    int min, max;           /* sizes, 1 <= min <= max <= MATRIX_MAX_SIZE */
-} matrix_params;
-
 /* Returns 0 if p is valid for products; otherwise -1 with a message naming
  * the bad value in msg (len bytes). */
 int matrix_check(const matrix_params *p, char *msg, size_t len);
-
-/* The size of iteration i (>= 0): the first draw of its stream, uniform in
- * [p->min, p->max] (gsl_rng_uniform_int). Needs only 1 <= min <= max (no
- * upper bound: the simulator may model sizes no machine here multiplies).
- * -1 when out of memory (the stream's generator is allocated). */
-int matrix_size(const matrix_params *p, long i);
-
-/* The seed of iteration i's stream: a 64-bit mix (SplitMix64's finaliser)
- * of seed and i, folded to the 32 bits that gsl_rng_set uses. */
-unsigned long matrix_rng_seed(unsigned long seed, long i);
-
-/* The cost model: floating-point operations of one s x s product, 2 s^3. */
-double matrix_flops(int s);
 
 /* Buffers for products of size up to p->max, and the random stream. */
 typedef struct matrix_work matrix_work;

@@ -1,10 +1,11 @@
-/* sched.h: loop self-scheduling schemes behind one interface (no PVM here).
+/* sched.h: loop self-scheduling schemes behind one interface (no PVM here);
+ * the errors every part of sched/ reports in, and the orders they share.
  *
  * A scheme answers one question: "how big is the next chunk?". Each scheme is
- * a sched_type (one file each: pss.c, css.c, gss.c, tss.c, fss.c, qss.c,
- * ess.c, rss.c, dtss.c, wf.c, af.c; awf.c holds the four AWF variants and
- * dtss.c also dtss-m, DTSS sized by measured rates, ours),
- * looked up by name with sched_type_find().
+ * a sched_type (one file each in schemes/: pss.c, css.c, gss.c, tss.c, fss.c,
+ * qss.c, ess.c, rss.c, dtss.c, wf.c, af.c; awf.c holds the four AWF variants
+ * and dtss.c also dtss-m, DTSS sized by measured rates, ours; the driver is
+ * schemes/sched.c), looked up by name with sched_type_find().
  *
  * Typical use:
  *
@@ -53,6 +54,12 @@ typedef struct sched_err {
     char msg[256];
 } sched_err;
 
+/* The one way a sched_err is set, here and by the modules that report in
+ * one (heat/, the simulator): sets err (if not NULL) to code and the
+ * printf-style message, cut to fit msg; returns code. */
+int sched_fail(sched_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #define SCHED_MAX_PARAMS 4
 
 /* One tunable parameter of a scheme. Unset parameters are NAN in the
@@ -74,7 +81,7 @@ typedef struct sched_request {
     double sigma;   /* standard deviation of that time, >= 0 or NAN (n < 2) */
     long n;         /* how many iterations mu and sigma cover, >= 0 */
     double rate;    /* cost units (or iterations) a second over them; 0 if
-                       unknown (sched/meas.h) */
+                       unknown (sched/loop/meas.h) */
 } sched_request;
 
 #define SCHED_ANY_WORKER (-1)
@@ -131,7 +138,7 @@ extern const sched_type sched_pss, sched_css, sched_gss, sched_tss, sched_fss,
 
 /* Whether scheme T takes measurements (next_w or done: the adaptive ones
  * and dtss-m), so that its caller must time each iteration and report each
- * chunk (sched/meas.h, sched_done). */
+ * chunk (sched/loop/meas.h, sched_done). */
 int sched_type_fed(const sched_type *T);
 
 /* Finds a scheme by name (case-insensitive). On an unknown name returns NULL
@@ -201,7 +208,7 @@ const char *sched_error(const sched *s); /* last error of sched_next(_w), sched_
  * (integer == 0); integer != 0 gives the literal floor(V / Q). */
 double sched_acp(double V, double Q, int cpus, int integer);
 
-/* ---- Orders (order.c) ----------------------------------------------------- */
+/* ---- Orders (schemes/order.c) --------------------------------------------- */
 
 /* Pseudo-uniform sampling of a loop of n iterations with frequency R >= 1
  * (Xu & Chronopoulos Sec. 4.2): the loop is visited as iterations 0, R, 2R,

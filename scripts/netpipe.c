@@ -42,7 +42,7 @@
 #include <gsl/gsl_fit.h>
 #include <pvm3.h>
 
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 #define PROG "netpipe"
 /* Its own two tags (a PVM program, apart from libdtss): the echo's bytes,

@@ -1,5 +1,5 @@
-/* record.c: bin/record, named fields of a run record (sched/record.h) as CSV,
- * for the scripts: they ask for fields by name, never by position.
+/* record.c: bin/record, named fields of a run record (sched/records/record.h)
+ * as CSV, for the scripts: they ask for fields by name, never by position.
  *
  *   record FILE KIND FIELD[,FIELD...]   one CSV line per line of that kind
  *   record --count FILE KIND            how many lines of that kind
@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sched/lines.h"
-#include "sched/parse.h"
-#include "sched/record.h"
+#include "sched/records/record.h"
+#include "sched/util/lines.h"
+#include "sched/util/parse.h"
 
 #define MAXASK 32               /* fields asked at once */
 #define MAXCOLS 64              /* columns of a line (record_read's bound) */
@@ -34,9 +34,9 @@ static void usage(FILE *f)
 "       record --count FILE KIND\n"
 "\n"
 "Prints the named fields of every KIND line of the run record FILE\n"
-"(bin/coordinator --record, bin/sim --record; sched/record.h) as CSV, one\n"
-"line per record line, in the order asked, the text as stored (an empty\n"
-"field stays empty). FILE is checked whole first; FILE cannot be '-'.\n"
+"(bin/coordinator --record, bin/sim --record; sched/records/record.h) as\n"
+"CSV, one line per record line, in the order asked, the text as stored (an\n"
+"empty field stays empty). FILE is checked whole first; FILE cannot be '-'.\n"
 "For KIND run, a name outside the schema is a workload field (key=value:\n"
 "width, height, maxiter, checksum, workload, ...), empty when absent.\n"
 "\n"

@@ -14,7 +14,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static void usage(FILE *f)
 {

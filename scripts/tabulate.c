@@ -48,11 +48,11 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-#include "sched/claims.h"
-#include "sched/lines.h"
-#include "sched/parse.h"
-#include "sched/record.h"
+#include "sched/records/claims.h"
+#include "sched/records/record.h"
 #include "sched/sched.h"
+#include "sched/util/lines.h"
+#include "sched/util/parse.h"
 
 #define MAXW 8
 #define MAXREP 64
@@ -535,8 +535,8 @@ static int table_claim(const tab *t, const xu_claim *cl)
     return cl->table == t->table && cl->scase != XU_MIDRUN;
 }
 
-/* PREFIX.md, last: the paper's claims on these results (sched/claims.c),
- * whether each held. */
+/* PREFIX.md, last: the paper's claims on these results
+ * (sched/records/claims.c), whether each held. */
 static void md_shapes(FILE *md, const tab *t, const reading *rd, const char *h)
 {
     fprintf(md, "\n%s Expected shape\n\n", h);
@@ -713,10 +713,10 @@ static void usage(FILE *f)
 "                      with more than one --dir)\n"
 "  -o, --out PREFIX    where the files go\n"
 "  -h, --help          this help\n"
-"--claim NAME OTHER DTSS: one of the paper's claims (sched/claims.c: t1-ded-same,\n"
-"t1-load-faster, ..., midrun-replans-wins) on the results of the other scheme\n"
-"(TSS, Tree) and DTSS, each FINISH,IMBALANCE[,REPLANS]; prints 'held VALUE'\n"
-"or 'did not hold VALUE'.\n"
+"--claim NAME OTHER DTSS: one of the paper's claims (sched/records/claims.c:\n"
+"t1-ded-same, t1-load-faster, ..., midrun-replans-wins) on the results of the\n"
+"other scheme (TSS, Tree) and DTSS, each FINISH,IMBALANCE[,REPLANS]; prints\n"
+"'held VALUE' or 'did not hold VALUE'.\n"
 "Exit status: 0; 1 for bad or missing input (the message names FILE:LINE);\n"
 "2 for bad usage.\n", MAXREAD);
 }
@@ -798,7 +798,7 @@ static int parse_args(tab *t, int argc, char **argv)
     return -1;
 }
 
-/* tabulate --claim NAME OTHER DTSS: one claim of sched/claims.c on two
+/* tabulate --claim NAME OTHER DTSS: one claim of sched/records/claims.c on two
  * results given as FINISH,IMBALANCE[,REPLANS]; prints "held VALUE" or "did
  * not hold VALUE" (for the scripts' own cases, e.g. the load mid-run). */
 static int claim_mode(int argc, char **argv)

@@ -3,13 +3,13 @@
  *   engine.c   events, the hosts' speed under load, message delays, the
  *              master's one-at-a-time service, and sim_run
  *   self.c     self-scheduling (Xu & Chronopoulos Sec. 5.3) on the policy
- *   tree.c     Tree-Scheduling on sched/tree.c
+ *   tree.c     Tree-Scheduling on sched/loop/tree.c
  */
 #ifndef SIM_ENGINE_H
 #define SIM_ENGINE_H
 
-#include "sched/heap.h"
-#include "sched/policy.h"
+#include "sched/loop/policy.h"
+#include "sched/util/heap.h"
 #include "sim/sim.h"
 
 enum { EV_REPORT, EV_WORK, EV_DONE, EV_REMEASURE, EV_FAIL, EV_NOTICE,
@@ -51,7 +51,7 @@ typedef struct run {
     long *free_slots, nfree, npool;
     sworker *w;
     tworker *tw;                    /* Tree-Scheduling only (else NULL) */
-    /* each worker's measurement over its last chunk (sched/meas.h; n = 0:
+    /* each worker's measurement over its last chunk (sched/loop/meas.h; n = 0:
      * none), for the schemes fed measurements only (else NULL): a worker
      * has one report on its way at a time, and an event stays small (10^6
      * hosts keep 10^6 events waiting) */

@@ -1,6 +1,6 @@
 /* lb.h (sim/): Yoon et al.'s simulation study (Sec. 4.1): P nodes on a
  * switch, n tasks each, balanced every period by a strategy of
- * sched/lb.h, under the one-port model (Sec. 3.1). No PVM, no clock.
+ * sched/lb/lb.h, under the one-port model (Sec. 3.1). No PVM, no clock.
  *
  * The model in one paragraph (every choice the paper leaves open is argued
  * at the top of sim/lb.c and in docs/yoon.md): node i has a mean task time
@@ -34,7 +34,7 @@
 #ifndef SIM_LB_H
 #define SIM_LB_H
 
-#include "sched/lb.h"
+#include "sched/lb/lb.h"
 #include "sched/sched.h"
 
 /* The default period, as a fraction of n E(r) (the time an average node

@@ -24,10 +24,10 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "sched/lines.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
-#include "sched/record.h"
+#include "sched/records/record.h"
+#include "sched/util/lines.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 #include "sim/sim.h"
 
 #define fail(...) parse_fail("sim", __VA_ARGS__)

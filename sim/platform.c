@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/lines.h"
-#include "sched/parse.h"
+#include "sched/util/lines.h"
+#include "sched/util/parse.h"
 #include "sim/sim.h"
 
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); goto fail; } while (0)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/heap.h"
+#include "sched/util/heap.h"
 #include "sim/pool.h"
 #include "sim/sim.h"
 
@@ -101,7 +101,7 @@ static double pending_at(const srun *r, int i)
     return r->pending[(r->p_head + i) % r->tr->parts];
 }
 
-/* Carries out Nworkers = N at t (sched/pool.h, "Carrying out"): cancels
+/* Carries out Nworkers = N at t (sched/pool/pool.h, "Carrying out"): cancels
  * pending requests (the latest first), releases idle workers, requests
  * the missing ones. A busy worker owed a release goes when its task is
  * done (the caller calls this again then, before handing it a task). */

@@ -1,6 +1,6 @@
 /* pool.h (sim/): an iterative master-worker run at the paper's scale,
  * replayed from a trace of task costs through a pool strategy
- * (sched/pool.h) -- Heymann et al.'s experiments without PVM or Condor.
+ * (sched/pool/pool.h) -- Heymann et al.'s experiments without PVM or Condor.
  *
  * The model (docs/pool.md):
  *  - the run is the trace's iterations in turn; iteration k's tasks are
@@ -10,7 +10,7 @@
  *    a task takes its cost x scale seconds;
  *  - an iteration ends when its last task is done; the master's border
  *    update then takes 'border' seconds, and the next iteration begins;
- *  - the pool's Nworkers is carried out at once, as sched/pool.h says:
+ *  - the pool's Nworkers is carried out at once, as sched/pool/pool.h says:
  *    pending requests cancelled first (the latest made first), idle
  *    workers released at once, a busy one when its task is done, new
  *    requests queued;
@@ -29,8 +29,8 @@
 
 #include <stddef.h>
 
-#include "sched/pool.h"
-#include "sched/poolrec.h"
+#include "sched/pool/pool.h"
+#include "sched/records/poolrec.h"
 
 #define SIM_TRACE_MAX_PARTS 4096
 #define SIM_TRACE_MAX_ITERATIONS 1000000L
@@ -105,7 +105,7 @@ void sim_pool_config_init(sim_pool_config *c);
 
 /* One iteration: number, begin, most workers held at once, requests
  * pending at its end, its decision (task times, held, requested,
- * efficiency, time, Nworkers next), tasks (sched/poolrec.h). */
+ * efficiency, time, Nworkers next), tasks (sched/records/poolrec.h). */
 typedef pool_iter_rec sim_pool_iter;
 
 typedef struct sim_pool_result {

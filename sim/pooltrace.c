@@ -1,5 +1,5 @@
 /* pooltrace.c: bin/pooltrace, a trace of task costs replayed through a pool
- * strategy (sched/pool.h) on the simulator (sim/pool.h): per iteration the
+ * strategy (sched/pool/pool.h) on the simulator (sim/pool.h): per iteration the
  * workers held and requested, the efficiency, the time and the decision
  * with the numbers behind it, then the run's totals (Heymann et al.
  * Table 4.1's columns). */
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 #include "sim/pool.h"
 #include "sim/sim.h"
 

@@ -1,21 +1,21 @@
-/* readings.c: bin/readings, Xu & Chronopoulos's claims (sched/claims.h) under
- * every plausible reading of the paper, on the simulator.
+/* readings.c: bin/readings, Xu & Chronopoulos's claims (sched/records/claims.h)
+ * under every plausible reading of the paper, on the simulator.
  *
  * Sec. 6 leaves open choices that move its results by more than the effects
  * it reports; each becomes a factor here, and every combination a reading:
  *   loop      rows | columns: "1200 by 1200 pixels", never whether an
- *             iteration is a row or a column (mandel/mandel.h);
+ *             iteration is a row or a column (cost/cost.h);
  *   R         the sampling frequency, 1 2 4 8 16 32: Sec. 4.2 gives R = 4 for
  *             Figure 3, Sec. 6 does not say it ran with it;
  *   F         eq. 1's I/2A ("by default") | I/2P, "according to TSS" (Sec. 2;
- *             sched/dtss.c, parameter fp);
+ *             sched/schemes/dtss.c, parameter fp);
  *   maxiter   1000 4000 20000: the escape limit is not given;
  *   order     where the loads sit: Table 1's 3, 2 and 1 extra processes on
  *             every ordering of w1..w4 (the paper's: w1, w2, w3), Table 2's
  *             fast host at each position (the paper's: W4). It matters because
  *             the first requests are served in worker order by TSS and by
  *             the ACPSA (decreasing A_i, ties in worker order) by DTSS
- *             (sched/policy.h), and Tree-Scheduling splits in worker order;
+ *             (sched/loop/policy.h), and Tree-Scheduling splits in worker order;
  *   W4 load   Table 2 not dedicated: extra processes on the fast host
  *             ("severely loaded", not counted; --w4-extra).
  * The platforms are the emulated clusters' (scripts/xu-platform): four hosts
@@ -24,10 +24,10 @@
  * line's counts (4 bytes a pixel) sent back. The load of Sec. 3.2 arrives at
  * --midrun-at times DTSS's dedicated finish in the same reading.
  *
- * Each reading's runs are checked against every claim of sched/claims.c;
- * the output says in how many readings each held, and each factor's
- * marginal effect: the share held at each of its levels (over all the other
- * factors), the factor whose levels differ most "deciding" it.
+ * Each reading's runs are checked against every claim of
+ * sched/records/claims.c; the output says in how many readings each held, and
+ * each factor's marginal effect: the share held at each of its levels (over all
+ * the other factors), the factor whose levels differ most "deciding" it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,9 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/claims.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
+#include "sched/records/claims.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 #include "sim/sim.h"
 
 #define PROG "readings"
@@ -444,7 +444,7 @@ static void write_md(const sweep *s, FILE *md)
             "Table 2's fast host at each position, the paper's w4); Table 2's W4 load.\n"
             "The %ldx%ld image, the emulated clusters' platforms at %.4g cost units a second "
             "for a whole core; the load of Sec. 3.2 at %.2f x the dedicated DTSS finish.\n"
-            "Made by `bin/readings` (sim/readings.c), the claims of sched/claims.c.\n\n",
+            "Made by `bin/readings` (sim/readings.c), the claims of sched/records/claims.c.\n\n",
             o->size, o->size, o->rate, o->midrun_at);
     fprintf(md, "| claim | held in | share | the paper's reading (rows, R = 4, I/2A, its "
             "order, W4+5), over maxiter | deciding factor | the factors' eta² |\n"
@@ -586,9 +586,10 @@ static void usage(FILE *f)
 "usage: readings --out DIR [options]\n"
 "\n"
 "Xu & Chronopoulos's claims (Tables 1-2, the load arriving mid-run: the\n"
-"claims of sched/claims.c) checked on the simulator under every reading of\n"
-"what the paper leaves open, each factor's marginal effect and the factor\n"
-"that decides each claim (sim/readings.c says why each is a factor).\n"
+"claims of sched/records/claims.c) checked on the simulator under every\n"
+"reading of what the paper leaves open, each factor's marginal effect and\n"
+"the factor that decides each claim (sim/readings.c says why each is a\n"
+"factor).\n"
 "Writes into DIR (which must exist): readings.md (the claims, held in X of Y\n"
 "readings, the marginal effects), readings-runs.csv (every simulated run),\n"
 "readings-claims.csv (every claim on every reading), readings.dat,\n"

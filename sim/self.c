@@ -1,6 +1,6 @@
 /* self.c: self-scheduling in the simulator, Xu & Chronopoulos Sec. 5.3
  * exactly as the PVM master runs it, through the same policy
- * (sched/policy.c):
+ * (sched/loop/policy.c):
  *   t = 0    every worker measures Q_i and reports A_i = V_i / Q_i;
  *   master   on a report: records the results it carries (policy_done), the
  *            new A_i (policy_request); once every live worker has reported
@@ -12,7 +12,7 @@
  * For the schemes fed measurements (sched.h's adaptive ones and dtss-m) the
  * worker times each iteration of its chunk as it computes it, one after the
  * other at the host's speed of the moment, and sends their mean and
- * standard deviation and its rate in cost units a second (sched/meas.h,
+ * standard deviation and its rate in cost units a second (sched/loop/meas.h,
  * as the PVM worker does) with its request; the master tells the policy each chunk's computing time.
  * A host that fails dies with its chunk; the master hears of it one latency
  * later (PVM's task-exit notice) and the chunk goes back to the pool
@@ -21,7 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "sched/meas.h"
+#include "sched/loop/meas.h"
 #include "sim/engine.h"
 
 /* With A_i = 0 at t (the integer rule), the time of the worker's next

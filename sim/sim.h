@@ -1,9 +1,9 @@
 /* sim.h: a discrete-event simulator of loop self-scheduling on heterogeneous,
  * loaded hosts, driving the very code of the PVM coordinator: the scheme
- * (sched/), the policy (sched/policy.c: ACPSA, queue, re-plan, lost chunks)
- * and Tree-Scheduling's split and partners (sched/tree.c). A simulated run and
- * a PVM run differ only in where the time comes from; both write the same run
- * record (sched/record.h).
+ * (sched/), the policy (sched/loop/policy.c: ACPSA, queue, re-plan, lost
+ * chunks) and Tree-Scheduling's split and partners (sched/loop/tree.c). A
+ * simulated run and a PVM run differ only in where the time comes from; both
+ * write the same run record (sched/records/record.h).
  *
  * The model:
  *  - hosts, each with a speed (cost units per second when it runs alone) and
@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "sched/record.h"
+#include "sched/records/record.h"
 #include "sched/sched.h"
 
 /* The ranges in which the simulator's numbers can be used; the readers
@@ -115,7 +115,7 @@ typedef struct sim_workload {
  *   mandel costs=FILE (bin/mandel --costs) or mandel size= maxiter= [loop=rows|columns]
  *   costs file=FILE   (one cost per line, or the 3rd CSV column)
  * 'seed' drives the random ones (GSL's mt19937; matrix sizes: matrix_size of
- * matrix/, a stream per (seed, iteration), as bin/matrix's); 'dir' resolves relative file
+ * cost/, a stream per (seed, iteration), as bin/matrix's); 'dir' resolves relative file
  * names. Returns 0, or -1 with the message (naming the bad key) in msg. */
 int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                        const char *dir, char *msg, size_t len);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/lines.h"
-#include "sched/parse.h"
+#include "sched/util/lines.h"
+#include "sched/util/parse.h"
 #include "sim/pool.h"
 
 #define HEADER "# thin trace: image "

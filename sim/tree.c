@@ -1,4 +1,4 @@
-/* tree.c: Tree-Scheduling in the simulator, on sched/tree.c's reading: a
+/* tree.c: Tree-Scheduling in the simulator, on sched/loop/tree.c's reading: a
  * static split by V_i, a chain by speed, an idle worker asks its partner,
  * who answers when its current iteration ends and gives the upper half of
  * what it has left; a worker whose partner has nothing (or is dead) tells

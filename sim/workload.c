@@ -16,10 +16,9 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "mandel/mandel.h"
-#include "matrix/matrix.h"
-#include "sched/lines.h"
-#include "sched/parse.h"
+#include "cost/cost.h"
+#include "sched/util/lines.h"
+#include "sched/util/parse.h"
 #include "sim/sim.h"
 
 #define MAXKEYS 8
@@ -349,8 +348,8 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                 goto out;
             }
         } else {
-            if (num(kvs, n, "min", 300, 0, &lo, msg, len) ||
-                num(kvs, n, "max", 1000, 0, &hi, msg, len) ||
+            if (num(kvs, n, "min", MATRIX_PAPER_MIN, 0, &lo, msg, len) ||
+                num(kvs, n, "max", MATRIX_PAPER_MAX, 0, &hi, msg, len) ||
                 num(kvs, n, "scale", 1, 0, &scale, msg, len))
                 goto out;
             if (!(lo >= 1) || lo != floor(lo) || hi != floor(hi) || hi < lo ||

@@ -13,8 +13,8 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "sched/lb.h"
-#include "sched/parse.h"
+#include "sched/lb/lb.h"
+#include "sched/util/parse.h"
 #include "sim/lb.h"
 
 #define PROG "yoon-sim"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "runtime/dtss.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static int worker(int argc, char **argv)
 {

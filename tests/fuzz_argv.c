@@ -35,7 +35,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static const char *const programs[] = {
     "chunks", "mandel", "coordinator", "worker", "integral", "loop", "tabulate", "record",

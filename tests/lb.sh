@@ -40,8 +40,8 @@ for s in yoon none clb dlb mclb; do
     run "--help lists $s" 0 "^  $s  " "$Y" --help
 done
 
-# The rivals of Yoon et al. Sec. 4.1 (sched/lb_clb.c, lb_dlb.c, lb_mclb.c),
-# each on the example worked by hand in tests/test_lb.c.
+# The rivals of Yoon et al. Sec. 4.1 (sched/lb/clb.c, dlb.c, mclb.c), each
+# on the example worked by hand in tests/test_lb.c.
 # want NAME ARGS...: the exact output in $tmp/want, exit 0.
 want() {
     name=$1

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "runtime/core/wire.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static int child(int width)
 {

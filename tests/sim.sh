@@ -41,7 +41,7 @@ run "a record path it cannot write: refused before the run" 2 \
 run "a directory as the record: refused" 2 "--record ro.d: cannot write there: Is a directory" \
     "$BIN/sim" run.scn -q -r ro.d
 
-# The coordinator's record format (sched/record.h), columns found by the
+# The coordinator's record format (sched/records/record.h), columns found by the
 # names in each kind's header line: has KIND NAME... checks they are there.
 has() {
     kind=$1

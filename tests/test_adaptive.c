@@ -1,9 +1,9 @@
 /* test_adaptive.c: the schemes that size a chunk by who asks and how fast it
- * was (sched/wf.c, awf.c, af.c) and the driver's sched_next_w / sched_done:
- * known answers worked by hand, the identity behind AF's formula, every
- * scheme through a simulated heterogeneous run, and bad requests; the
- * measurements that feed them (sched/meas.c), dtss-m (sched/dtss.c) and the
- * policy's feeding (sched/policy.c). */
+ * was (sched/schemes/wf.c, awf.c, af.c) and the driver's sched_next_w /
+ * sched_done: known answers worked by hand, the identity behind AF's formula,
+ * every scheme through a simulated heterogeneous run, and bad requests; the
+ * measurements that feed them (sched/loop/meas.c), dtss-m
+ * (sched/schemes/dtss.c) and the policy's feeding (sched/loop/policy.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +11,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "sched/meas.h"
-#include "sched/policy.h"
+#include "sched/loop/meas.h"
+#include "sched/loop/policy.h"
 #include "sched/sched.h"
 #include "tests/test.h"
 
@@ -522,7 +522,7 @@ static void test_driver(void)
     test_cond("lookup by name: AWF-C", sched_type_find("AWF-C", &err) == &sched_awf_c);
 }
 
-/* sched/meas.c, worked by hand. */
+/* sched/loop/meas.c, worked by hand. */
 static void test_meas(void)
 {
     sched_meas m;
@@ -558,11 +558,11 @@ static void test_meas(void)
               rq.n == 4 && fabs(rq.mu - 5.0 / 4) < 1e-12);
 }
 
-/* dtss-m (sched/dtss.c), worked by hand: I = 100, two workers of A_i = 1:
- * F = 25, N = 200 / 26, D = 24 / (N - 1) = 3.5862. Worker 0 unmeasured gets
- * 25 (S = 1); worker 1, rate 3, the only one measured, keeps A' = 1: 25 - D
- * = 21.41 -> 22 (S = 2); worker 0 at rate 1: A' = 1 x 2 / 4 = 0.5,
- * 0.5 (25 - D (2 - 0.25)) = 9.36 -> 10. */
+/* dtss-m (sched/schemes/dtss.c), worked by hand: I = 100, two workers of
+ * A_i = 1: F = 25, N = 200 / 26, D = 24 / (N - 1) = 3.5862. Worker 0
+ * unmeasured gets 25 (S = 1); worker 1, rate 3, the only one measured,
+ * keeps A' = 1: 25 - D = 21.41 -> 22 (S = 2); worker 0 at rate 1:
+ * A' = 1 x 2 / 4 = 0.5, 0.5 (25 - D (2 - 0.25)) = 9.36 -> 10. */
 static void test_dtss_m(void)
 {
     sched *s = make("dtss-m", 100, 2, 2, NULL);
@@ -629,7 +629,7 @@ static void test_dtss_m(void)
     sched_free(m);
 }
 
-/* The policy feeds the schemes (sched/policy.c): WF weighs by the speeds
+/* The policy feeds the schemes (sched/loop/policy.c): WF weighs by the speeds
  * set with policy_set_speed (wf.c's known value: I = 100, speeds 3 and 1:
  * 38, 13 | 20, 7 | ...), AF gets each request's measurement, and the
  * measurements are checked. */

@@ -2,7 +2,7 @@
  * symmetries, the maximum principle, the discrete steady state, the kernel
  * on a strip, strips and random re-cuts (heat_strips_*) bit for bit the
  * sequential run, the checksum, and the errors (each naming the bad value).
- * The strip decisions themselves (sched/strips.h) are tested in
+ * The strip decisions themselves (sched/strips/strips.h) are tested in
  * tests/test_strips.c. Random cases from GSL's mt19937 with fixed seeds. */
 #include <math.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "heat/heat.h"
-#include "sched/fnv.h"
+#include "sched/util/fnv.h"
 #include "tests/test.h"
 
 /* ---- helpers ---------------------------------------------------------------- */

@@ -1,16 +1,16 @@
-/* test_lb.c: the load-balancing strategies (sched/lb.c, lb_yoon.c,
- * lb_none.c, lb_clb.c, lb_dlb.c, lb_mclb.c), each on examples worked by
- * hand, the readings of lb_yoon.c, the errors, then properties over every
- * strategy on random inputs (GSL's gsl_rng, a fixed seed). Source of the
- * rules: Yoon et al., Sec. 3.2, eq. 1-4 and E_i (yoon, and the target and
- * E of all); Sec. 4.1 names CLB, DLB, MCLB, read as their files say (DLB:
- * Willebeek-LeMair & Reeves' sender-initiated diffusion). */
+/* test_lb.c: the load-balancing strategies (sched/lb/lb.c, sched/lb/yoon.c,
+ * sched/lb/none.c, sched/lb/clb.c, sched/lb/dlb.c, sched/lb/mclb.c), each on
+ * examples worked by hand, the readings of sched/lb/yoon.c, the errors, then
+ * properties over every strategy on random inputs (GSL's gsl_rng, a fixed
+ * seed). Source of the rules: Yoon et al., Sec. 3.2, eq. 1-4 and E_i (yoon, and
+ * the target and E of all); Sec. 4.1 names CLB, DLB, MCLB, read as their files
+ * say (DLB: Willebeek-LeMair & Reeves' sender-initiated diffusion). */
 #include <math.h>
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
 
-#include "sched/lb.h"
+#include "sched/lb/lb.h"
 #include "tests/test.h"
 
 static lb_plan *make(const char *name, int P, const long *n, const long *d, double t,
@@ -20,7 +20,8 @@ static lb_plan *make(const char *name, int P, const long *n, const long *d, doub
     return lb_plan_make(lb_type_find(name, err), &in, err);
 }
 
-/* Worked by hand (the known value in lb_yoon.c's header; nodes from 0 here):
+/* Worked by hand (the known value in sched/lb/yoon.c's header; nodes from
+ * 0 here):
  *   n = 10, 2, 0; d = 6, 3, 2; t = 12; C = 1.
  *   eq. 1: T = 12/6, 12/3, 12/2 = 2, 4, 6.  eq. 2: N_total = 12.
  *   eq. 4: sum 1/T = 1/2 + 1/4 + 1/6 = 11/12; shares 12 x (1/T_i) / (11/12)
@@ -85,7 +86,7 @@ static void test_hand(void)
     lb_plan_free(p);
 }
 
-/* lb_yoon.c "Rounding": T = 1, 1, 10, N_total = 15. The largest remainder
+/* sched/lb/yoon.c "Rounding": T = 1, 1, 10, N_total = 15. The largest remainder
  * would give 7, 7, 1 (max n'T = 10); the min-max target is 8, 7, 0 (max 8),
  * which the queue already is: nothing moves even with C = 0. */
 static void test_rounding(void)
@@ -107,7 +108,7 @@ static void test_rounding(void)
     lb_plan_free(p);
 }
 
-/* lb_yoon.c "d_i = 0": the node keeps its queue and is in no max. */
+/* sched/lb/yoon.c "d_i = 0": the node keeps its queue and is in no max. */
 static void test_unmeasured(void)
 {
     const long n[] = {9, 5, 0}, d[] = {3, 0, 3};
@@ -130,7 +131,8 @@ static void test_unmeasured(void)
     lb_plan_free(p);
 }
 
-/* CLB (lb_clb.c), worked by hand on lb_yoon.c's example (nodes from 0):
+/* CLB (sched/lb/clb.c), worked by hand on sched/lb/yoon.c's example
+ * (nodes from 0):
  *   n = 10, 2, 0; d = 6, 3, 2; t = 12; C = 1; T = 2, 4, 6 (eq. 1).
  *   N_total = 12, P = 3: q = 4, r = 0: every node's goal is 4.
  *   surplus: node 0, 10 - 4 = 6; deficits: node 1, 2; node 2, 4.
@@ -182,7 +184,7 @@ static void test_hand_clb(void)
     lb_plan_free(p);
 }
 
-/* DLB (lb_dlb.c: Willebeek-LeMair & Reeves' sender-initiated diffusion on
+/* DLB (sched/lb/dlb.c: Willebeek-LeMair & Reeves' sender-initiated diffusion on
  * the hypercube), worked by hand; nodes from 0:
  *   P = 4: neighbours 0: 1, 2; 1: 0, 3; 2: 3, 0; 3: 2, 1 (by dimension).
  *   n = 11, 0, 0, 6; d = 1, 1, 1, 1; t = 1 (T = 1); C = 0.5.
@@ -233,7 +235,7 @@ static void test_hand_dlb(void)
     lb_plan_free(p);
 }
 
-/* MCLB (lb_mclb.c), worked by hand; nodes from 0:
+/* MCLB (sched/lb/mclb.c), worked by hand; nodes from 0:
  *   n = 6, 6, 0; d = 1, 1, 1; t = 1: T = 1, 1, 1; E before 6, 6, 0, max 6.
  *   eq. 4: shares 4, 4, 4; target 4, 4, 4; the plan: 0 -> 2: 2, 1 -> 2: 2,
  *   k = 2, 2, 4.
@@ -353,13 +355,13 @@ static void test_errors(void)
 enum {
     /* every strategy */
     CONSERVED, NONNEG, TARGET, MINMAX, MOVES, E_AFTER,
-    /* yoon (lb_yoon.c) */
+    /* yoon (sched/lb/yoon.c) */
     YOON_MAX_E, YOON_C_ZERO, YOON_C_HUGE, YOON_BETWEEN, YOON_UNMEASURED,
     /* none */
     NONE_STILL,
-    /* clb (lb_clb.c), dlb (lb_dlb.c): counts only */
+    /* clb (sched/lb/clb.c), dlb (sched/lb/dlb.c): counts only */
     CLB_LEVEL, CLB_FEWEST, CLB_ONE_WAY, BLIND, DLB_NEIGHBOURS, DLB_RULE,
-    /* mclb (lb_mclb.c) */
+    /* mclb (sched/lb/mclb.c) */
     MCLB_ALL_OR_NOTHING, MCLB_C_HUGE, MCLB_UNMEASURED,
     NCHECK
 };
@@ -490,7 +492,7 @@ static void check_yoon(rcheck *rc, const lb_plan *p, const long *n, int zero, in
     note(rc, YOON_UNMEASURED, unmeasured_still(p, n));
 }
 
-/* CLB's levelling, counted independently of lb_clb.c: q = floor(N/P), r =
+/* CLB's levelling, counted independently of sched/lb/clb.c: q = floor(N/P), r =
  * N mod P; the m nodes holding more than q tasks keep q + 1 if there are
  * seats (r) for them: the fewest moves are sum max(0, n_i - q - 1), plus 1
  * for each of those nodes beyond the r seats. */
@@ -515,7 +517,7 @@ static void check_clb(rcheck *rc, const lb_plan *p, const long *n)
     note(rc, CLB_ONE_WAY, one_way);
 }
 
-/* SID's rule (lb_dlb.c), in integers: node i with K hypercube neighbours
+/* SID's rule (sched/lb/dlb.c), in integers: node i with K hypercube neighbours
  * and domain sum S sends ((K+1) L_i - S) / (K+1) tasks in all when that is
  * > 0, to each neighbour k within one task of delta_k = ((K+1) L_i - S)
  * h_k / ((K+1) H), h_k = max(S - (K+1) L_k, 0). */
@@ -553,7 +555,7 @@ static void check_dlb(rcheck *rc, const lb_plan *p, const long *n)
     note(rc, DLB_RULE, rule);
 }
 
-/* MCLB (lb_mclb.c): E' = n'_i T_i + |n_i - n'_i| C, computed here. */
+/* MCLB (sched/lb/mclb.c): E' = n'_i T_i + |n_i - n'_i| C, computed here. */
 static void check_mclb(rcheck *rc, const lb_plan *p, const long *n, double C, int huge)
 {
     int at_target = 1;

@@ -1,8 +1,9 @@
-/* test_matrix.c: the matrix-product workload (matrix/): the size function
- * is deterministic, in range and independent of the order it is asked in; a
- * product checked against a hand-computed answer; every iteration's result
- * checked against an independent computation; the result's bytes; the
- * checksum of a small run pinned; invalid parameters refused by name. */
+/* test_matrix.c: the matrix-product workload (matrix/, its sizes in cost/):
+ * the size function is deterministic, in range and independent of the order
+ * it is asked in; a product checked against a hand-computed answer; every
+ * iteration's result checked against an independent computation; the
+ * result's bytes; the checksum of a small run pinned; invalid parameters
+ * refused by name. */
 #include <stdint.h>
 #include <string.h>
 

@@ -1,10 +1,10 @@
-/* test_policy.c: the coordinator's policy (sched/policy.c) and the
- * Tree-Scheduling pieces (sched/tree.c), driven by plain events. */
+/* test_policy.c: the coordinator's policy (sched/loop/policy.c) and the
+ * Tree-Scheduling pieces (sched/loop/tree.c), driven by plain events. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/policy.h"
+#include "sched/loop/policy.h"
 #include "tests/test.h"
 
 static policy *make(const char *scheme, long I, int n)

@@ -1,14 +1,14 @@
-/* test_pool.c: the worker-pool strategies (sched/pool.c, pool_adjust.c,
- * pool_static.c) on hand-made iterations, the meter of held and useful
- * time, the hand-out order, and the trace replay (sim/pool.c) on traces
- * worked out by hand; then properties over every strategy on generated
- * traces. Source of the rules: Heymann et al., Euro-Par 2001, Figure 3.1
- * and Sec. 3.1, 4.2. */
+/* test_pool.c: the worker-pool strategies (sched/pool/pool.c,
+ * sched/pool/adjust.c, sched/pool/static.c) on hand-made iterations, the meter
+ * of held and useful time, the hand-out order, and the trace replay
+ * (sim/pool.c) on traces worked out by hand; then properties over every
+ * strategy on generated traces. Source of the rules: Heymann et al., Euro-Par
+ * 2001, Figure 3.1 and Sec. 3.1, 4.2. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/pool.h"
+#include "sched/pool/pool.h"
 #include "sim/pool.h"
 #include "tests/test.h"
 
@@ -110,8 +110,9 @@ static void test_threshold(void)
     test_condf(n == 3 && d.rule == POOL_KEEP && d.efficiency == 0.8,
                "time 10 = max 8 + min 2: not above: keep 3 (got %d %s)", n,
                pool_rule_name(d.rule));
-    /* a clock's rounding on a tie (10 + 1e-12) is no excess (pool_adjust.c,
-     * "Ties"); nor an efficiency 1e-12 under 0.8 a shortfall */
+    /* a clock's rounding on a tie (10 + 1e-12) is no excess
+     * (sched/pool/adjust.c, "Ties"); nor an efficiency 1e-12 under 0.8 a
+     * shortfall */
     n = end_iter(p, a, 2, 10 + 1e-12, 12.5 * (1 + 1e-12), 3, 1, 8, &d);
     test_condf(n == 3 && d.rule == POOL_KEEP,
                "time 10 + 1e-12, efficiency 0.8 - 1e-12: ties, keep (got %d %s)", n,
@@ -735,7 +736,7 @@ static void test_properties(void)
                "efficiency in [0, 1], deterministic (%d failed)", runs, bad);
 }
 
-/* Carrying out Nworkers as counts (sched/pool.h, "Carrying out"),
+/* Carrying out Nworkers as counts (sched/pool/pool.h, "Carrying out"),
  * worked by hand. */
 static void test_carry_out(void)
 {

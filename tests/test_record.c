@@ -1,9 +1,9 @@
-/* test_record.c: the run record's writer and reader (sched/record.c) share
- * one schema: what is written reads back the same, byte for byte; columns
+/* test_record.c: the run record's writer and reader (sched/records/record.c)
+ * share one schema: what is written reads back the same, byte for byte; columns
  * are found by name; bad records are refused with the file and line named;
- * workload fields are checked. Also the line reader (sched/lines.c) and the
- * programs' number parsing and GSL error handler (sched/parse.c), and the
- * whole-or-nothing output file (sched/outfile.c). */
+ * workload fields are checked. Also the line reader (sched/util/lines.c) and
+ * the programs' number parsing and GSL error handler (sched/util/parse.c), and
+ * the whole-or-nothing output file (sched/util/outfile.c). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -16,10 +16,10 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "sched/lines.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
-#include "sched/record.h"
+#include "sched/records/record.h"
+#include "sched/util/lines.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 #include "tests/test.h"
 
 static char dir[] = "/tmp/dtss-test-record.XXXXXX";
@@ -315,7 +315,7 @@ static void test_lines(void)
     lines_close(&in);
 }
 
-/* sched/parse.c: integers in range, doubles as integers, GSL's errors. */
+/* sched/util/parse.c: integers in range, doubles as integers, GSL's errors. */
 static void test_parse(void)
 {
     long v = 7;

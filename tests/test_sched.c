@@ -6,8 +6,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "sched/records/claims.h"
 #include "sched/sched.h"
-#include "sched/claims.h"
 #include "tests/test.h"
 
 #define MAXCHUNKS 2000000
@@ -400,7 +400,7 @@ static void test_bad_parameters(void)
     sched_free(s);
 }
 
-/* The orders every part shares (sched/order.c). */
+/* The orders every part shares (sched/schemes/order.c). */
 static void test_orders(void)
 {
     /* Xu & Chronopoulos Sec. 4.2 with n = 10, R = 4: rows 0 4 8 1 5 9 2 6 3 7. */
@@ -437,7 +437,7 @@ static void test_orders(void)
     test_cond("a speed of 0 refused", sched_speeds(bad, 2, V) == -1);
 }
 
-/* DTSS's first chunk, a reading (sched/dtss.c, parameter fp): eq. 1's
+/* DTSS's first chunk, a reading (sched/schemes/dtss.c, parameter fp): eq. 1's
  * I/2A or TSS's I/2P, worked by hand. */
 static void test_dtss_fp(void)
 {
@@ -478,7 +478,7 @@ static void test_dtss_fp(void)
     test_condf(e == 150, "dtss fp = 1 with A = P: TSS's F = 150 (got %ld)", e);
 }
 
-/* The paper's claims (sched/claims.c) on the paper's own numbers (Xu &
+/* The paper's claims (sched/records/claims.c) on the paper's own numbers (Xu &
  * Chronopoulos Tables 1 and 2): every one holds there. */
 static void test_claims(void)
 {

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sched/record.h"
+#include "sched/records/record.h"
 #include "sched/sched.h"
 #include "sim/engine.h"
 #include "sim/sim.h"
@@ -216,9 +216,9 @@ static void test_faults_and_replan(void)
     record_free(&r);
 
     /* Tree-Scheduling loses a worker with its range; the master serves the
-     * missing iterations again once every live worker is idle (sched/tree.c,
-     * as the PVM master does). Each host failing in turn, the fast one
-     * first in the chain included. */
+     * missing iterations again once every live worker is idle
+     * (sched/loop/tree.c, as the PVM master does). Each host failing in turn,
+     * the fast one first in the chain included. */
     static const char *fails[3] = {
         "host a speed=2e6 fail=0.02\nhost b speed=1e6\nhost c speed=1e6\n",
         "host a speed=2e6\nhost b speed=1e6 fail=0.02\nhost c speed=1e6\n",

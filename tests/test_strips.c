@@ -1,10 +1,11 @@
-/* test_strips.c: rows in contiguous strips over P nodes (sched/strips.h):
- * even cuts and re-cut transfers worked by hand; random re-cuts carried out
- * on the rows' owners (rows conserved, strips contiguous and in node order,
- * each >= 1 at the end, one-port rounds); every load-balancing strategy's
- * plans read as re-cuts; one node's strip of opaque rows (3 and 24 bytes a
- * row, and random widths) through take and put; and the errors, each naming
- * the bad value. Random cases from GSL's mt19937 with fixed seeds. */
+/* test_strips.c: rows in contiguous strips over P nodes
+ * (sched/strips/strips.h): even cuts and re-cut transfers worked by hand;
+ * random re-cuts carried out on the rows' owners (rows conserved, strips
+ * contiguous and in node order, each >= 1 at the end, one-port rounds); every
+ * load-balancing strategy's plans read as re-cuts; one node's strip of opaque
+ * rows (3 and 24 bytes a row, and random widths) through take and put; and the
+ * errors, each naming the bad value. Random cases from GSL's mt19937 with fixed
+ * seeds. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "sched/strips.h"
+#include "sched/strips/strips.h"
 #include "tests/test.h"
 
 /* ---- helpers ---------------------------------------------------------------- */

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sched/lb.h"
+#include "sched/lb/lb.h"
 #include "sim/lb.h"
 #include "tests/test.h"
 

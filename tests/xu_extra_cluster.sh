@@ -33,7 +33,7 @@ for f in "$R"/sec31/runs/*.csv; do
         END { for (i = 0; i < 1200; i++) if (c[i] != 1) exit 1; for (i in c) if (i + 0 < 0 || i + 0 >= 1200) exit 1 }'
     check "$(basename "$f"): every iteration done once" $?
 done
-# TSS hands out its first round in the worker order (sched/policy.h): w1
+# TSS hands out its first round in the worker order (sched/loop/policy.h): w1
 # first gets F = I/8 = 150, w1 fourth F - 3D = 120, on PVM as simulated.
 awk -F, '$2 == "tss4-first" && ($9 != 150 || $11 != 150) { bad = 1 }
     $2 == "tss4-last" && ($9 != 120 || $11 != 120) { bad = 1 } END { exit bad }' "$R/sec31.csv"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/outfile.h"
-#include "sched/parse.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 #include "thin/draw.h"
 
 #define fail(...) parse_fail("thin-images", __VA_ARGS__)

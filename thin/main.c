@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sched/outfile.h"
-#include "sched/parse.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 #include "thin/thin.h"
 
 #define fail(...) parse_fail("thin", __VA_ARGS__)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/outfile.h"
+#include "sched/util/outfile.h"
 #include "thin/thin_impl.h"
 
 typedef struct reader {

@@ -21,8 +21,8 @@
 #include <time.h>
 
 #include "runtime/dtss.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 #include "thin/thin.h"
 
 #define fail(...) parse_fail("thin-pool", __VA_ARGS__)

@@ -74,7 +74,7 @@ int thin_pbm_read(thin_image *im, const char *path, char *msg, size_t len);
 int thin_pbm_read_stream(thin_image *im, FILE *f, const char *name, char *msg,
                          size_t len);
 /* Writes im as raw PBM (P4), or plain (P1, 70 characters a line at most)
- * when plain is non-zero; whole or not at all (sched/outfile.h), "-" is
+ * when plain is non-zero; whole or not at all (sched/util/outfile.h), "-" is
  * standard output. Returns 0, or -1 with "CALL(PATH): strerror" in msg. */
 int thin_pbm_write(const thin_image *im, const char *path, int plain, char *msg,
                    size_t len);

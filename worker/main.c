@@ -15,7 +15,7 @@
 
 #include "mandel/mandel.h"
 #include "runtime/dtss.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 static int probe_mode(const char *backend)
 {

@@ -8,7 +8,7 @@
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 void lb_opts_init(lb_opts *o)
 {

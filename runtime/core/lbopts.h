@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "runtime/transport/transport.h"
-#include "sched/lb.h"
+#include "sched/lb/lb.h"
 
 typedef struct lb_opts {
     const lb_type *type;        /* default yoon */

@@ -9,7 +9,7 @@
 
 #include "runtime/core/buf.h"
 #include "runtime/core/wire.h"
-#include "sched/meas.h"
+#include "sched/loop/meas.h"
 
 const char *wire_tag_name(int tag)
 {

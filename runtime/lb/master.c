@@ -36,9 +36,9 @@
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
-#include "sched/lb.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
+#include "sched/lb/lb.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
 
 #define LB_MAX_TASKS_RT 10000000
 

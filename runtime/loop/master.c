@@ -13,7 +13,7 @@
 
 #include "runtime/core/join.h"
 #include "runtime/loop/master.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 dtss_master *dtss_master_new(void)
 {

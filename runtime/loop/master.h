@@ -22,8 +22,8 @@
 #include "runtime/dtss.h"
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
-#include "sched/policy.h"
-#include "sched/record.h"
+#include "sched/loop/policy.h"
+#include "sched/records/record.h"
 #include "sched/sched.h"
 
 #define MASTER_MAX_PARAMS 16

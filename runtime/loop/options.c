@@ -6,7 +6,7 @@
 
 #include "runtime/core/args.h"
 #include "runtime/loop/master.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 typedef struct option_def {
     const char *name;

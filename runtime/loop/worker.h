@@ -19,7 +19,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
-#include "sched/meas.h"
+#include "sched/loop/meas.h"
 
 enum { W_RUNNING, W_DONE, W_FAILED, W_LOST };     /* W_LOST: the master exited */
 

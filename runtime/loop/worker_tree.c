@@ -13,7 +13,7 @@
 
 
 #include "runtime/loop/worker.h"
-#include "sched/policy.h"
+#include "sched/loop/policy.h"
 
 /* Gives the thief 'from' the upper half of what is not handed out yet
  * (nothing when idle: cur = end). */

@@ -7,7 +7,7 @@
 
 #include "runtime/core/args.h"
 #include "runtime/pool/pool.h"
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 /* The allocation delay's default and limit, seconds: 13 s is the delay that
  * gives the paper's Figure 4.2 at the paper's scale (docs/pool.md: the

@@ -19,8 +19,8 @@
 
 #include "runtime/dtss.h"
 #include "runtime/core/wire.h"
-#include "sched/pool.h"
-#include "sched/poolrec.h"
+#include "sched/pool/pool.h"
+#include "sched/records/poolrec.h"
 
 /* A place for a worker: a host of the pool, one worker at a time. */
 typedef struct pslot {

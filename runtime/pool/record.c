@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "runtime/pool/pool.h"
-#include "sched/outfile.h"
+#include "sched/util/outfile.h"
 
 int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s)
 {

@@ -52,10 +52,10 @@
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
-#include "sched/lb.h"
-#include "sched/outfile.h"
-#include "sched/parse.h"
-#include "sched/strips.h"
+#include "sched/lb/lb.h"
+#include "sched/util/outfile.h"
+#include "sched/util/parse.h"
+#include "sched/strips/strips.h"
 
 typedef struct sround {
     long step;

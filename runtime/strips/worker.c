@@ -32,7 +32,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/join.h"
 #include "runtime/core/wire.h"
-#include "sched/strips.h"
+#include "sched/strips/strips.h"
 
 struct dtss_strips_worker {
     tr_peer parent;

@@ -1,13 +1,13 @@
-/* parse.c: fuzzes the programs' number helpers (sched/parse.c): parse_long,
- * parse_int, parse_double and parse_double_list on the input as a string.
- * What they accept is the whole string, finite, and consistent: an int is a
- * long in range, a long prints back to a string that parses to it, a list
+/* parse.c: fuzzes the programs' number helpers (sched/util/parse.c):
+ * parse_long, parse_int, parse_double and parse_double_list on the input as a
+ * string. What they accept is the whole string, finite, and consistent: an int
+ * is a long in range, a long prints back to a string that parses to it, a list
  * has at most max finite values and one value parses as a double too. */
 #include "tests/fuzz/fuzz.h"
 #include <limits.h>
 #include <math.h>
 
-#include "sched/parse.h"
+#include "sched/util/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

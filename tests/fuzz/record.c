@@ -1,9 +1,9 @@
-/* record.c: fuzzes the run record reader (record_read, sched/record.c): the
+/* record.c: fuzzes the run record reader (record_read, sched/records/record.c): the
  * input is the CSV file. What it accepts writes back (record_print) as a
  * record that reads back and writes the same bytes again: the writer and
  * the reader share one schema (record.h). */
 #include "tests/fuzz/fuzz.h"
-#include "sched/record.h"
+#include "sched/records/record.h"
 
 /* r printed into a malloc'd buffer (*len bytes); aborts on a write error. */
 static char *print(const record *r, size_t *len)

@@ -1,0 +1,114 @@
+/* outfile.c: an output written whole or not at all (outfile.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sched/util/outfile.h"
+
+/* Where path would be written: 1 directly (not a regular file), 0 through a
+ * new file beside it (its name in tmp, not yet created; *mode the mode it
+ * gets), -1 with errno set when it cannot be. */
+static int where(const char *path, char *tmp, size_t tmplen, mode_t *mode)
+{
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
+        return errno = EISDIR, -1;
+    if (exists && access(path, W_OK) != 0)
+        return -1;                              /* errno: EACCES, EROFS */
+    if (exists && !S_ISREG(st.st_mode))
+        return 1;
+    if ((size_t)snprintf(tmp, tmplen, "%s.XXXXXX", path) >= tmplen)
+        return errno = ENAMETOOLONG, -1;
+    if (exists)
+        *mode = st.st_mode & 07777;
+    else {
+        mode_t mask = umask(0);
+        umask(mask);
+        *mode = 0666 & ~mask;
+    }
+    return 0;
+}
+
+int outfile_open(outfile *o, const char *path, const char *mode)
+{
+    mode_t m = 0;
+    o->f = NULL;
+    o->tmp[0] = '\0';
+    o->path = path;
+    errno = 0;
+    if (strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return 0;
+    }
+    int direct = where(path, o->tmp, sizeof o->tmp, &m);
+    if (direct != 0) {
+        o->tmp[0] = '\0';
+        if (direct < 0 || !(o->f = fopen(path, mode)))
+            return -1;
+        errno = 0;
+        return 0;
+    }
+    int fd = mkstemp(o->tmp);
+    if (fd >= 0 && fchmod(fd, m) == 0 && (o->f = fdopen(fd, mode))) {
+        errno = 0;
+        return 0;
+    }
+    int e = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(o->tmp);
+    }
+    o->tmp[0] = '\0';
+    errno = e;
+    return -1;
+}
+
+int outfile_close(outfile *o, const char **call)
+{
+    int e = 0;
+    *call = "write";                /* errno: a failed write's (outfile_open cleared it) */
+    if (fflush(o->f) != 0 || ferror(o->f))
+        e = errno ? errno : EIO;
+    else if (o->tmp[0] && fsync(fileno(o->f)) != 0)
+        e = errno;
+    if (o->f != stdout && fclose(o->f) != 0 && !e)
+        e = errno;
+    o->f = NULL;
+    if (!e && o->tmp[0] && rename(o->tmp, o->path) != 0) {
+        *call = "rename";
+        e = errno;
+    }
+    if (e && o->tmp[0])
+        unlink(o->tmp);
+    errno = e;
+    return e ? -1 : 0;
+}
+
+int outfile_check(const char *path)
+{
+    char tmp[4096];
+    mode_t m;
+    int direct = where(path, tmp, sizeof tmp, &m);
+    if (direct != 0)
+        return direct > 0 ? 0 : -1;
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    unlink(tmp);
+    return 0;
+}
+
+void outfile_abort(outfile *o)
+{
+    if (!o->f)
+        return;
+    if (o->f != stdout)
+        fclose(o->f);
+    o->f = NULL;
+    if (o->tmp[0])
+        unlink(o->tmp);
+}
