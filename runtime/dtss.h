@@ -317,7 +317,7 @@ void dtss_worker_close(dtss_worker *w);
  * decreasing order of their average execution time so far (the largest
  * alone on a machine, the small ones together), one at a time to each idle
  * worker, and holds as many workers as the pool strategy asks
- * (sched/pool.h: 'adjust', Figure 3.1; 'static', the paper's baseline):
+ * (sched/pool/pool.h: 'adjust', Figure 3.1; 'static', the paper's baseline):
  * after every iteration it requests workers, or releases them.
  *
  * A worker is a process on a host of its own: the pool's hosts are the
@@ -447,7 +447,7 @@ int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s);
 void dtss_pool_summary(const dtss_pool *p, FILE *f);
 /* A workload field of the record (key=value as dtss_master_field). */
 int dtss_pool_field(dtss_pool *p, const char *key, const char *value);
-/* The run record (sched/poolrec.h; "-": stdout), whole or not at all. */
+/* The run record (sched/records/poolrec.h; "-": stdout), whole or not at all. */
 int dtss_pool_write_record(dtss_pool *p, const char *path);
 const char *dtss_pool_errmsg(const dtss_pool *p);
 /* Stops and kills any worker still there, leaves PVM, frees p. */
@@ -472,7 +472,7 @@ void dtss_pool_worker_close(dtss_pool_worker *w);
 /* ---- Load balancing by migration (Yoon et al.; runtime/lb/) ----
  * Every worker starts with an equal share of the tasks in its own queue
  * and runs them in order; every period the master gathers the queues'
- * lengths and the tasks finished, a strategy of sched/lb.h (yoon, clb, dlb,
+ * lengths and the tasks finished, a strategy of sched/lb/lb.h (yoon, clb, dlb,
  * mclb, none) chooses the migrations, and senders send queued tasks to
  * receivers directly. Master:
  *
@@ -562,7 +562,7 @@ void dtss_lb_worker_close(dtss_lb_worker *w);
  * strips; every step each worker computes its rows' new values from its
  * rows and its two neighbours' edge rows (the runtime exchanges them: halo
  * rows); every K steps the master re-cuts the strips by a strategy of
- * sched/lb.h (a row is a task) and rows move between neighbours. The
+ * sched/lb/lb.h (a row is a task) and rows move between neighbours. The
  * result does not depend on the cut when a row's new value depends only on
  * its own and its neighbours' values (the application's part). Master:
  *

@@ -75,7 +75,7 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
 
 void lb_opts_usage(FILE *f, const char *what_moves, const char *unit)
 {
-    fprintf(f, "  --strategy NAME     %s (sched/lb.h):", what_moves);
+    fprintf(f, "  --strategy NAME     %s (sched/lb/lb.h):", what_moves);
     for (int i = 0; lb_types[i]; i++)
         fprintf(f, " %s", lb_types[i]->name);
     fprintf(f, " (default yoon)\n"

@@ -16,7 +16,7 @@
  *                               says hello: host name, cgroup, probe)
  *   master -> worker   WORK     one chunk: id, start, size
  *   master -> worker   STOP     no more work
- * Tree-Scheduling (sched/tree.c):
+ * Tree-Scheduling (sched/loop/tree.c):
  *   worker -> master   RESULT   the results of a finished range
  *   worker -> worker   STEAL    "I am idle: give me work"
  *   worker -> worker   GIVE     start, size (size 0: nothing to give)
@@ -96,7 +96,7 @@ typedef struct wire_result {
 typedef struct wire_request {
     int index, Q;
     double A, t_measure;
-    /* over the chunk just done (sched/meas.h): one iteration's mean time,
+    /* over the chunk just done (sched/loop/meas.h): one iteration's mean time,
      * its standard deviation (NAN below 2), the iterations (0: none), the
      * cost units (or iterations) a second */
     double mu, sigma;

@@ -7,7 +7,7 @@
  * the P nodes equally"; worker i gets tasks [i N / P, (i + 1) N / P)), and
  * runs them one after another. Every period the master asks each worker for
  * its counts (COUNT), and with every answer in (COUNTS: n_i queued, d_i
- * finished since its last answer) asks the strategy (sched/lb.h: yoon, clb,
+ * finished since its last answer) asks the strategy (sched/lb/lb.h: yoon, clb,
  * dlb, mclb, none, one implementation shared with the simulator) which
  * tasks move, and orders each sender to send them (MOVE): the sender takes
  * them from its queue's tail and sends them to the receiver directly

@@ -5,12 +5,12 @@
  *   options.c       dtss_master_set / args / usage: the options table
  *   hosts.c         which hosts get workers (one function per mode), spawn
  *   serve_self.c    self-scheduling's events (Xu & Chronopoulos Sec. 5.3)
- *   serve_tree.c    Tree-Scheduling's events (sched/tree.c)
+ *   serve_tree.c    Tree-Scheduling's events (sched/loop/tree.c)
  *   journal.c       the journal of results, and resuming from it
  *
  * One data path per chunk: the policy assigns (sched/) -> serve_*.c packs and
  * sends it (wire.c) -> ... -> the results come back: serve_*.c unpacks them,
- * records them (sched/record.c), tells the policy, journals them (journal.c)
+ * records them (sched/records/record.c), tells the policy, journals them (journal.c)
  * and leaves them in m->cur, from which dtss_master_next hands the pieces out
  * one by one (a resumed run's journaled pieces first).
  */

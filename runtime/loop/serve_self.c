@@ -1,5 +1,5 @@
 /* serve_self.c: the master's self-scheduling events (Xu & Chronopoulos Sec.
- * 5.3). Every decision is the policy's (sched/policy.c); this file turns
+ * 5.3). Every decision is the policy's (sched/loop/policy.c); this file turns
  * PVM messages into its events ("worker w asks with A_i", "chunk c done",
  * "worker w lost") and sends out what it assigns. It waits on any message
  * from anyone, so it never waits on one slow worker while others ask; with

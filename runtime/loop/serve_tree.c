@@ -1,4 +1,4 @@
-/* serve_tree.c: the master's side of Tree-Scheduling (sched/tree.c has the
+/* serve_tree.c: the master's side of Tree-Scheduling (sched/loop/tree.c has the
  * policy: the split, the chain, the partners, the recovery of lost ranges).
  * The master sends each worker its range and the chain; the workers trade
  * work among themselves (runtime/loop/worker_tree.c) and send the master their

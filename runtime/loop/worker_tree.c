@@ -1,4 +1,4 @@
-/* worker_tree.c: a worker under Tree-Scheduling (sched/tree.c has the
+/* worker_tree.c: a worker under Tree-Scheduling (sched/loop/tree.c has the
  * policy and our reading of it). The worker computes its own range; between
  * two pieces it answers the worker that has it as partner, giving away the
  * upper half of what it has not handed out yet (tree_give); when its range

@@ -2,7 +2,7 @@
  * and shrinks (dtss.h, "an iterative run on a pool"), on PVM.
  *
  * Heymann, Senar, Luque & Livny, Euro-Par 2001, Figure 3.1 and Sec. 3.1,
- * carried out as sched/pool.h says ("Carrying out Nworkers"):
+ * carried out as sched/pool/pool.h says ("Carrying out Nworkers"):
  *  - the strategy's Nworkers is a target: pool_carry_out says how many
  *    pending requests to cancel (the latest first), idle workers to release
  *    and requests to make; a busy worker owed a release goes when its
@@ -206,7 +206,7 @@ static int release(dtss_pool *p, int i)
     return meter(p, pool_meter_leave(&p->meter, t, &err), &err);
 }
 
-/* Carries out Nworkers = p->target now (sched/pool.h, "Carrying out"). */
+/* Carries out Nworkers = p->target now (sched/pool/pool.h, "Carrying out"). */
 static int carry_out(dtss_pool *p)
 {
     pool_moves mv;

@@ -7,7 +7,7 @@
  *   pool_record.c   the figures, the summary and the run record
  *   pool_worker.c   the worker's side
  *
- * Every decision is sched/pool.h's: Nworkers (pool_iteration_end,
+ * Every decision is sched/pool/pool.h's: Nworkers (pool_iteration_end,
  * pool_task_converged), carrying it out (pool_carry_out), the allocation
  * delay (pool_arrival), the hand-out order (pool_order), held and useful
  * time (pool_meter_*). This file only carries them out on PVM.

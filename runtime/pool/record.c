@@ -1,5 +1,5 @@
 /* pool_record.c: a pool run's figures, its summary line and its run record
- * (sched/poolrec.h says the schema). */
+ * (sched/records/poolrec.h says the schema). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,15 +1,15 @@
 /* strips_master.c: the master of a row-strip computation (dtss.h,
  * dtss_strips_*; the workers are strips_worker.c), re-cut by the load
- * balancing of Yoon et al. Sec. 3.2 (sched/lb.h) as their heat-conduction
+ * balancing of Yoon et al. Sec. 3.2 (sched/lb/lb.h) as their heat-conduction
  * model (Fig. 10).
  *
  * R rows of B bytes: worker i holds a contiguous strip (the first cut as
- * even as can be, sched/strips.h strips_even), every step computes its
+ * even as can be, sched/strips/strips.h strips_even), every step computes its
  * rows from them and its neighbours' edge rows (exchanged by the workers
  * themselves), and every K steps (--every) stops at a barrier: it tells the
  * master its rows and the seconds it computed since the last barrier
  * (STATE), and waits for the new cut (PLAN). The rows then move between
- * neighbours (sched/strips.h strips_transfers: every worker computes the
+ * neighbours (sched/strips/strips.h strips_transfers: every worker computes the
  * same list and carries out its part).
  *
  * The plan. A row is a task of eq. 1-4, its time T_task_i what node i takes

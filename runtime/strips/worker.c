@@ -1,6 +1,6 @@
 /* strips_worker.c: a worker of a row-strip computation (dtss.h,
  * dtss_strips_worker_*; the master is strips_master.c). It holds one
- * contiguous strip of rows (sched/strips.h strips_node); once it holds its
+ * contiguous strip of rows (sched/strips/strips.h strips_node); once it holds its
  * first rows it tells the master (STATE of step 0) and waits for the start
  * (PLAN of step 0, when every worker holds its rows); then, step after
  * step: sends its first row to the worker above and its last to the worker
@@ -9,7 +9,7 @@
  * steps (the job's 'every'; 0: never) it stops after a step at a barrier:
  * STATE to the master (its rows and the seconds the application computed
  * since the last barrier), then the new cut (PLAN), then its part of the
- * transfers every worker computes alike (sched/strips.h strips_transfers),
+ * transfers every worker computes alike (sched/strips/strips.h strips_transfers),
  * in their order: rows taken off its edge and sent (ROWS) to a neighbour,
  * or received from one. After the last step: STATE and its rows to the
  * master, then it waits for the master's STOP before it leaves.
