@@ -206,6 +206,16 @@ $(BIN)/heat-pvm: LIBS += -lpvm3
 $(BUILD)/heat/pvm.o: CFLAGS += -Iruntime
 # ---- netpipe (end)
 
+# ---- jacobi (begin)
+# bin/jacobi: a user's own iterative program on the self-adjusting pool
+# (examples/jacobi.c, docs/pool.md); it includes <dtss.h> as a user's would.
+PROGRAMS     += $(BIN)/jacobi
+TEST_SCRIPTS += tests/jacobi_pvm.sh
+$(BIN)/jacobi: $(call obj,examples/jacobi.c) $(DTSS_LIB)
+$(BIN)/jacobi: LIBS += -lpvm3
+$(BUILD)/examples/jacobi.o: CFLAGS += -Iruntime
+# ---- jacobi (end)
+
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench bench-compare clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
         reproduce-heymann reproduce-yoon reproduce-xu-extra league run \

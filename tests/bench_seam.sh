@@ -59,8 +59,8 @@ pair() {
     fi
     echo "$o $n" | awk -v name="$1" -v unit="$2" -v low="$5" '{
         r = low ? $2 / $1 : $1 / $2
-        printf "  %-34s old %10.4g %s  new %10.4g %s  new/old cost %.3f%s\n", name, $1, unit, $2, unit, r,
-               r > 1.03 ? "  (over 1.03)" : "" }'
+        over = r > 1.03 ? "  (over 1.03)" : ""
+        printf "  %-34s old %10.4g %s  new %10.4g %s  new/old cost %.3f%s\n", name, $1, unit, $2, unit, r, over }'
 }
 
 pvm_up "$tmp" "$BIN" 1 || { echo "bench_seam: could not start a pvmd"; exit 1; }

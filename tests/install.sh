@@ -5,8 +5,14 @@
 # nothing but `cc $(pkg-config --cflags --libs dtss)` and runs on a private
 # PVM with every scheme and 1-4 workers, giving pi (every iteration counted
 # once: a lost or doubled iteration moves the sum by 1.6e-3); `make
-# uninstall` removes exactly what install put there. Ends only what it
-# started.
+# uninstall` removes exactly what install put there. The installed man page
+# dtss(3) renders without a groff warning and lists the whole interface, each
+# list taken from the library itself, not copied: every function the
+# installed dtss.h declares (in its SYNOPSIS), every scheme the library
+# accepts (its own list, in the error for an unknown one: in SCHEMES) and
+# every option each model's master takes (dtss_master_usage, dtss_pool_usage,
+# dtss_lb_usage, dtss_strips_usage: in OPTIONS, under the model). Ends only
+# what it started.
 set -u
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
@@ -48,6 +54,89 @@ libs=$(pkg-config --libs-only-l dtss)
 cc -std=c11 -Wall -Wextra -o integral integral.c -I"$inc" -L"$lib" $libs >cc.out 2>&1
 check "the example compiles against the installed header and library: $(head -c 300 cc.out)" $?
 grep -q "warning" cc.out; [ $? -ne 0 ]; check "without warnings" $?
+
+# ---- dtss(3) lists the whole interface ----------------------------------------
+# What the library says it has, from a program built on the installed files.
+cat >iface.c <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <dtss.h>
+
+int main(int argc, char **argv)
+{
+    const char *what = argc == 2 ? argv[1] : "";
+    if (!strcmp(what, "schemes")) {         /* the error names the valid ones */
+        dtss_master *m = dtss_master_new();
+        if (!m || dtss_master_set(m, "scheme", "no-such-scheme") == DTSS_OK)
+            return 1;
+        puts(dtss_master_errmsg(m));
+        dtss_master_free(m);
+    } else if (!strcmp(what, "master"))
+        dtss_master_usage(stdout);
+    else if (!strcmp(what, "pool"))
+        dtss_pool_usage(stdout);
+    else if (!strcmp(what, "lb"))
+        dtss_lb_usage(stdout);
+    else if (!strcmp(what, "strips"))
+        dtss_strips_usage(stdout);
+    else
+        return 2;
+    return 0;
+}
+EOF
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -o iface iface.c -I"$inc" -L"$lib" $libs >cc.out 2>&1
+check "a program asking the installed library for its lists compiles: $(head -c 300 cc.out)" $?
+page="$prefix/share/man/man3/dtss.3"
+groff -man -Tutf8 -ww -z "$page" >groff.out 2>&1 && [ ! -s groff.out ]
+check "dtss(3): groff -man -ww renders it without a warning: $(head -c 300 groff.out)" $?
+# page_tags SECTION [SUBSECTION]: the first word of every .TP tag of the
+# page's section (.SH), or of that section's subsection (.SS), "\-" read "-".
+page_tags() {
+    awk -v sh="$1" -v ss="${2:-}" '
+        /^\.SH / { t = substr($0, 5); gsub(/"/, "", t); insh = t == sh; inss = 0; tag = 0; next }
+        /^\.SS / { t = substr($0, 5); gsub(/"/, "", t); inss = t == ss; tag = 0; next }
+        tag && insh && (ss == "" || inss) { w = $2; gsub(/\\-/, "-", w); gsub(/"/, "", w); print w }
+        { tag = /^\.TP/ }' "$page"
+}
+# Every function the installed header declares, in the page's SYNOPSIS.
+fns=$(grep -E '^[a-z].* \**dtss_[a-z_]*\(' "$prefix/include/dtss.h" |
+      sed -E 's/^[^(]*[ *](dtss_[a-z_]*)\(.*/\1/')
+nfn=$(echo "$fns" | wc -w)
+sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$page" >synopsis
+missing=
+for f in $fns; do
+    grep -qE "(^|[^a-z_])$f\(" synopsis || missing="$missing $f"
+done
+[ "$nfn" -ge 50 ] && [ -z "$missing" ]
+check "dtss(3)'s SYNOPSIS declares each of the $nfn functions of dtss.h (missing:${missing:- none})" $?
+# Every scheme the library accepts, as the library lists them, in SCHEMES.
+./iface schemes >schemes.out 2>&1
+schemes=$(sed -n 's/.*(valid: \(.*\)), or \(.*\)$/\1, \2/p' schemes.out | tr -d ' ' | tr ',' ' ')
+page_tags SCHEMES >tags
+missing=
+for sc in $schemes; do
+    grep -qx -- "$sc" tags || missing="$missing $sc"
+done
+[ "$(echo "$schemes" | wc -w)" -ge 10 ] && [ -z "$missing" ]
+check "dtss(3)'s SCHEMES has each scheme the library lists ($(echo $schemes); missing:${missing:- none})" $?
+# Every option each master's usage prints, in OPTIONS under its model.
+for m in "master:The self-scheduled loop" "pool:The self-adjusting pool" "lb:Migration" \
+         "strips:Row strips"; do
+    ./iface "${m%%:*}" >usage.out 2>&1
+    # an option begins a line; the scheme's parameters follow "--PARAM VALUE"
+    opts=$(awk '/^ *--PARAM / { p = 1; sub(/.*:/, "") }
+                p && $1 !~ /^--/ { p = 0 }
+                p { for (i = 1; i <= NF; i++) if ($i ~ /^--[A-Za-z]/) print $i; next }
+                /^ *--[A-Za-z]/ { print $1 }' usage.out | sort -u)
+    page_tags OPTIONS "${m#*:}" >tags
+    missing=
+    for o in $opts; do
+        grep -qx -- "$o" tags || missing="$missing $o"
+    done
+    [ "$(echo "$opts" | wc -w)" -ge 6 ] && [ -z "$missing" ]
+    check "dtss(3)'s OPTIONS, ${m#*:}: each option of dtss_${m%%:*}_usage ($(echo $opts | wc -w); missing:${missing:- none})" $?
+done
 PVM_ALLOW_ROOT=yes PVM_TMP="$tmp/nopvm" run "the example outside PVM: one clear error" 1 "no PVM daemon" ./integral -n 10
 
 pvm_up "$tmp" "$BIN"
