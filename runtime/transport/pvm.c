@@ -1,10 +1,13 @@
 /* pvm.c: the PVM 3.4 transport (transport.h) -- the only file of libdtss that
  * includes pvm3.h. A peer is a PVM task id, a host id its pvmd's tid, a
- * message one pvm_pkbyte of the runtime's own bytes (PvmDataInPlace: copied
- * straight from the caller's buffer by pvm_send). Exits and host losses are
+ * message its length (two 32-bit halves) and one pvm_pkbyte of the runtime's
+ * own bytes, in PVM's default encoding: XDR carries bytes as they are, and
+ * PvmDataRaw or PvmDataInPlace made a round trip 1.6 times as long (29.2
+ * against 17.7 us, bin/pingpong on one CPU). Exits and host losses are
  * pvm_notify messages of two tags of this file's own, turned into events. */
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,7 +281,10 @@ void tr_hint(unsigned hints)
 
 int tr_send(tr_peer to, int tag, const void *data, size_t n, char *msg, size_t len)
 {
-    int rc = pvm_initsend(PvmDataInPlace);
+    int rc = pvm_initsend(PvmDataDefault);
+    unsigned int half[2] = {(unsigned int)((uint64_t)n >> 32), (unsigned int)n};
+    if (rc >= 0)
+        rc = pvm_pkuint(half, 2, 1);
     const char *c = data;
     size_t left = n;
     /* pvm_pkbyte takes an int count: pieces of at most 2^30 bytes */
@@ -330,24 +336,31 @@ int tr_recv(tr_peer from, int tag, double timeout, tr_event *e, char *msg, size_
             e->host = who;
         return 0;
     }
-    if ((size_t)bytes > rx_cap) {
-        unsigned char *p = realloc(rx, (size_t)bytes);
+    unsigned int half[2];
+    int rc = pvm_upkuint(half, 2, 1);
+    uint64_t n = (uint64_t)half[0] << 32 | half[1];
+    if (rc < 0 || n > (uint64_t)bytes)     /* bytes: what came, with XDR's padding */
+        return fail(rc < 0 ? rc : PvmBadMsg, msg, len, "a message of tag %d from t%x "
+                    "(%d bytes) without its length", got, src, bytes);
+    if (n > rx_cap) {
+        unsigned char *p = realloc(rx, (size_t)n);
         if (!p) {
-            snprintf(msg, len, "out of memory for a message of %d bytes", bytes);
+            snprintf(msg, len, "out of memory for a message of %llu bytes",
+                     (unsigned long long)n);
             return PvmNoMem;
         }
         rx = p;
-        rx_cap = (size_t)bytes;
+        rx_cap = (size_t)n;
     }
-    int rc = 0;
-    for (size_t done = 0; rc >= 0 && done < (size_t)bytes;) {
-        int k = (size_t)bytes - done > (1u << 30) ? 1 << 30 : (int)((size_t)bytes - done);
+    for (size_t done = 0; rc >= 0 && done < n;) {
+        int k = n - done > (1u << 30) ? 1 << 30 : (int)(n - done);
         rc = pvm_upkbyte((char *)rx + done, k, 1);
         done += (size_t)k;
     }
     if (rc < 0)
-        return fail(rc, msg, len, "unpacking %d bytes (tag %d) from t%x", bytes, got, src);
+        return fail(rc, msg, len, "unpacking %llu bytes (tag %d) from t%x",
+                    (unsigned long long)n, got, src);
     *e = (tr_event){.kind = TR_MESSAGE, .from = src, .host = -1, .tag = got, .data = rx,
-                    .len = (size_t)bytes};
+                    .len = (size_t)n};
     return 0;
 }
