@@ -86,6 +86,38 @@ enum {
     DTSS_DONE = 101     /* next: every iteration is done */
 };
 
+/* ---- the base: the verbs every handle has ------------------------------------
+ *
+ * Each of the eight handles below (dtss_master, dtss_pool, dtss_lb,
+ * dtss_strips and their workers) begins with the same base, so these verbs
+ * take any of them; the models' own names (dtss_master_set, dtss_pool_set,
+ * ...) are the same calls, typed. A pointer that is no handle of this
+ * library is refused (DTSS_EMISUSE), NULL too. */
+
+/* The last error's text: always a string ("out of memory" for NULL, the
+ * result of a failed _new or _open). Valid until the handle's next call. */
+const char *dtss_errmsg(const void *handle);
+/* A master's option by name, as on its command line ("scheme", "dtss");
+ * value NULL for a flag. DTSS_OK, DTSS_ENOENT (no such option), DTSS_EINVAL. */
+int dtss_set(void *handle, const char *name, const char *value);
+/* A master's options taken out of argv (--name value, --name=value, flags;
+ * stops at "--"); *argc shrinks to what is left, in order. */
+int dtss_args(void *handle, int *argc, char **argv);
+/* A master's job for its workers: len bytes, copied (before its start). */
+int dtss_job(void *handle, const void *job, size_t len);
+/* The job: a master's copy, or what a worker received (NULL before).
+ * Owned by the handle, valid until it is freed. */
+const void *dtss_get_job(const void *handle, size_t *len);
+/* Where the handle's lines go (NULL: nowhere; default stderr), their prefix
+ * ("dtss: " by default), and whether progress is said too (verbose 1). */
+void dtss_log(void *handle, FILE *f, const char *prefix, int verbose);
+/* A master's run record, whole or not at all ("-": stdout). */
+int dtss_write_record(void *handle, const char *path);
+/* A master's summary of its run, on f. */
+void dtss_summary(const void *handle, FILE *f);
+/* Frees a master (ending its workers) or closes a worker; NULL is ignored. */
+void dtss_free(void *handle);
+
 /* ---- the master ------------------------------------------------------------ */
 
 typedef struct dtss_master dtss_master;

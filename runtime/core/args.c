@@ -23,7 +23,7 @@ int args_take(int *argc, char **argv, const args_ops *ops, void *ctx)
         if (n < sizeof name) {
             memcpy(name, a + 2, n);
             name[n] = '\0';
-            kind = ops->kind(name);
+            kind = ops->kind(ctx, name);
         }
         if (kind < 0) {
             argv[out++] = argv[i++];        /* the application's */

@@ -7,7 +7,7 @@
 
 typedef struct args_ops {
     /* -1: not an option of the library; 0: a flag; 1: takes a value */
-    int (*kind)(const char *name);
+    int (*kind)(void *ctx, const char *name);
     /* sets it: DTSS_OK or an error code (the message set in ctx) */
     int (*set)(void *ctx, const char *name, const char *value);
     /* a syntax error: sets the message in ctx, returns DTSS_EINVAL */

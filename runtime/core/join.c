@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/join.h"
 
 int runtime_join(char *msg, size_t len)
@@ -21,6 +22,44 @@ int runtime_join_worker(int *joined, tr_peer *parent, char *msg, size_t len)
     int rc = tr_join_worker(&me, parent, msg, len);
     *joined = rc == 0;
     return rc == 0 ? DTSS_OK : rc == -1 ? DTSS_EMISUSE : DTSS_EPVM;
+}
+
+int dtss_is_worker(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (argv[i] && strcmp(argv[i], "--dtss-worker") == 0)
+            return 1;
+    return 0;
+}
+
+int runtime_worker_join(rt_handle *h, const rt_kind *kind, int argc, char **argv,
+                        const char *starter, int *joined, tr_peer *parent)
+{
+    char msg[256];
+    rt_init(h, kind);
+    h->live = 1;
+    if (!dtss_is_worker(argc, argv))
+        return rt_fail(h, DTSS_EMISUSE, "not spawned by a master: workers are started by "
+                       "the master program (%s)", starter);
+    int rc = runtime_join_worker(joined, parent, msg, sizeof msg);
+    return rc == DTSS_OK ? DTSS_OK : rt_fail(h, rc, "%s", msg);
+}
+
+int runtime_wait_master(rt_handle *h, tr_peer parent, int tag, tr_event *ev,
+                        int (*other)(void *ctx), void *ctx)
+{
+    char msg[512];
+    for (;;) {
+        if (tr_recv(TR_ANY, TR_ANY, -1, ev, msg, sizeof msg) < 0)
+            return rt_fail(h, DTSS_EPVM, "%s", msg);
+        if (ev->kind == TR_PEER_EXIT && ev->from == parent)
+            return rt_fail(h, DTSS_ELOST, "the master exited");
+        if (ev->kind == TR_MESSAGE && ev->tag == tag && ev->from == parent)
+            return DTSS_OK;
+        int rc = other ? other(ctx) : DTSS_OK;
+        if (rc != DTSS_OK)
+            return rc;
+    }
 }
 
 __attribute__((format(printf, 4, 5)))

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "runtime/core/handle.h"
 #include "runtime/transport/transport.h"
 
 /* Joins as the master (tr_join). Returns this task's peer id (>= 0), or -1
@@ -17,6 +18,18 @@ int runtime_join(char *msg, size_t len);
  * comes as a TR_PEER_EXIT. Returns DTSS_OK, or DTSS_EPVM / DTSS_EMISUSE (not
  * spawned by a task) with one line in msg. */
 int runtime_join_worker(int *joined, tr_peer *parent, char *msg, size_t len);
+
+/* A worker's open, written once: h is its base, made live (an error from
+ * now on is a failure); refuses a program not spawned by a master (starter:
+ * the master's call that spawns it, for the message), then joins. DTSS_OK,
+ * or the error with h's text set. */
+int runtime_worker_join(rt_handle *h, const rt_kind *kind, int argc,
+                        char **argv, const char *starter, int *joined, tr_peer *parent);
+/* Waits for the master's message of tag (into *ev), or its exit
+ * (DTSS_ELOST, "the master exited"). Another message goes to other (when
+ * not NULL: DTSS_OK to go on waiting, or an error to return) or is dropped. */
+int runtime_wait_master(rt_handle *h, tr_peer parent, int tag, tr_event *ev,
+                        int (*other)(void *ctx), void *ctx);
 
 /* The run's hosts as the transport reports them, and the master's. */
 typedef struct runtime_vm {

@@ -22,6 +22,20 @@ void lb_opts_free(lb_opts *o)
     o->hosts = o->worker_path = NULL;
 }
 
+int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
+                 const char *name, const char *value)
+{
+    char msg[300];
+    if (h->live)
+        return rt_fail(h, DTSS_EMISUSE, "%s(%s): %s", fn, name, after);
+    if (!value)
+        return rt_fail(h, DTSS_EINVAL, "--%s needs a value", name);
+    if (!lb_opts_known(name))
+        return rt_fail(h, DTSS_ENOENT, "unknown option --%s", name);
+    int rc = lb_opts_set(o, name, value, msg, sizeof msg);
+    return rc == DTSS_OK ? DTSS_OK : rt_fail(h, rc, "%s", msg);
+}
+
 int lb_opts_known(const char *name)
 {
     static const char *const names[] = {"strategy", "ct", "hosts", "local", "worker", NULL};

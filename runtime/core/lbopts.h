@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "runtime/core/handle.h"
 #include "runtime/transport/transport.h"
 #include "sched/lb/lb.h"
 
@@ -23,6 +24,11 @@ void lb_opts_free(lb_opts *o);
  * that is none of them (msg untouched: the caller may know it) or an unknown
  * strategy; DTSS_EINVAL, DTSS_ENOMEM with msg naming the value. */
 int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size_t len);
+/* A master's option (h: its base) that is one of them: refused once the
+ * master runs (fn, after: "dtss_lb_set", "after dtss_lb_start"), without a
+ * value, or unknown (DTSS_ENOENT, "unknown option --NAME"). */
+int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
+                 const char *name, const char *value);
 /* 1 when name is one of them. */
 int lb_opts_known(const char *name);
 /* Their --help lines; what_moves: "which tasks move", "how the strips are

@@ -21,6 +21,13 @@ const char *wire_tag_name(int tag)
     return tag >= WIRE_JOB && tag <= WIRE_ROWS ? names[tag - WIRE_JOB] : "?";
 }
 
+double wire_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 double wire_now(void)
 {
     struct timespec ts;

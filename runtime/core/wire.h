@@ -217,5 +217,7 @@ const char *wire_tag_name(int tag);
 /* Wall-clock seconds since the epoch (CLOCK_REALTIME): comparable between
  * hosts whose clocks agree. */
 double wire_now(void);
+/* Seconds on CLOCK_MONOTONIC (durations on one host). */
+double wire_mono(void);
 
 #endif

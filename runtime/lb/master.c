@@ -33,6 +33,7 @@
 
 #include "runtime/core/args.h"
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
@@ -60,19 +61,15 @@ typedef struct lbround {
 } lbround;
 
 struct dtss_lb {
+    rt_handle h;                /* first: errors, log, the job (started: h.live) */
     /* options */
     lb_opts o;                  /* strategy, C_t, hosts (lb_common.h) */
     double period;
-    void *job;
-    size_t job_len;
-    FILE *log;
-    char prefix[32];
-    int verbose;
     /* the tasks */
     lbtask *task;
     int ntasks, cap;
     /* the run */
-    int started, failed, finished, joined;
+    int finished, joined;
     int P, *tids;
     char **host;
     double t0, wall0;
@@ -87,51 +84,18 @@ struct dtss_lb {
     int nrounds, rcap;
     long moved;
     unsigned char *res;         /* the result handed out by dtss_lb_next */
-    char err[512];
 };
-
-static int lbfail(dtss_lb *b, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int lbfail(dtss_lb *b, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->err, sizeof b->err, fmt, ap);
-    va_end(ap);
-    if (b->started)
-        b->failed = 1;
-    return code;
-}
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static double now(const dtss_lb *b)
 {
-    return mono() - b->t0;
-}
-
-static void say(dtss_lb *b, int level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void say(dtss_lb *b, int level, const char *fmt, ...)
-{
-    if (!b->log || level > b->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(b->log, "%s: ", b->prefix);
-    vfprintf(b->log, fmt, ap);
-    fputc('\n', b->log);
-    va_end(ap);
+    return wire_mono() - b->t0;
 }
 
 /* ---- options --------------------------------------------------------------- */
+
+/* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
+static int lb_opt(const char *name);
+RT_MASTER_KIND(lb_kind, dtss_lb, lb_opt);
 
 dtss_lb *dtss_lb_new(void)
 {
@@ -140,8 +104,7 @@ dtss_lb *dtss_lb_new(void)
         return NULL;
     lb_opts_init(&b->o);
     b->period = 1.0;
-    b->log = stderr;
-    snprintf(b->prefix, sizeof b->prefix, "dtss");
+    rt_init(&b->h, &lb_kind);
     return b;
 }
 
@@ -154,86 +117,58 @@ void dtss_lb_usage(FILE *f)
 
 int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
 {
-    char msg[300];
-    if (b->started)
-        return lbfail(b, DTSS_EMISUSE, "dtss_lb_set(%s): after dtss_lb_start", name);
-    if (!value)
-        return lbfail(b, DTSS_EINVAL, "--%s needs a value", name);
-    if (strcmp(name, "period") == 0) {
-        double v;
-        if (parse_double(value, &v) != 0 || !(v > 0) || v > 1e6)
-            return lbfail(b, DTSS_EINVAL, "--period '%s' must be seconds in (0, 1e6]", value);
-        b->period = v;
-        return DTSS_OK;
-    }
-    if (!lb_opts_known(name))
-        return lbfail(b, DTSS_ENOENT, "unknown option --%s", name);
-    int rc = lb_opts_set(&b->o, name, value, msg, sizeof msg);
-    return rc == DTSS_OK ? DTSS_OK : lbfail(b, rc, "%s", msg);
+    double v;
+    if (strcmp(name, "period") != 0 || !value || b->h.live)
+        return lb_opts_take(&b->h, &b->o, "dtss_lb_set", "after dtss_lb_start", name, value);
+    if (parse_double(value, &v) != 0 || !(v > 0) || v > 1e6)
+        return rt_fail(&b->h, DTSS_EINVAL, "--period '%s' must be seconds in (0, 1e6]", value);
+    b->period = v;
+    return DTSS_OK;
 }
 
-static int opt_kind(const char *name)
+static int lb_opt(const char *name)
 {
     return strcmp(name, "period") == 0 || lb_opts_known(name) ? 1 : -1;
-}
-static int opt_set(void *ctx, const char *name, const char *value)
-{
-    return dtss_lb_set(ctx, name, value);
-}
-static int opt_fail(void *ctx, const char *msg)
-{
-    return lbfail(ctx, DTSS_EINVAL, "%s", msg);
 }
 
 int dtss_lb_args(dtss_lb *b, int *argc, char **argv)
 {
-    static const args_ops ops = {opt_kind, opt_set, opt_fail};
-    return args_take(argc, argv, &ops, b);
+    return rt_args(&b->h, argc, argv);
 }
 
 void dtss_lb_log(dtss_lb *b, FILE *f, const char *prefix, int verbose)
 {
-    b->log = f;
-    snprintf(b->prefix, sizeof b->prefix, "%s", prefix ? prefix : "dtss");
-    b->verbose = verbose;
+    rt_set_log(&b->h, f, prefix, verbose);
 }
 
 int dtss_lb_job(dtss_lb *b, const void *job, size_t len)
 {
-    if (b->started)
-        return lbfail(b, DTSS_EMISUSE, "dtss_lb_job: after dtss_lb_start");
-    void *c = malloc(len ? len : 1);
-    if (!c)
-        return lbfail(b, DTSS_ENOMEM, "out of memory for a job of %zu bytes", len);
-    if (len)
-        memcpy(c, job, len);
-    free(b->job);
-    b->job = c;
-    b->job_len = len;
-    return DTSS_OK;
+    if (b->h.live)
+        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_job: after dtss_lb_start");
+    return rt_set_job(&b->h, job, len, WIRE_MAX_JOB);
 }
 
 int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
 {
-    if (b->started)
-        return lbfail(b, DTSS_EMISUSE, "dtss_lb_task: after dtss_lb_start");
+    if (b->h.live)
+        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_task: after dtss_lb_start");
     if (b->ntasks >= LB_MAX_TASKS_RT)
-        return lbfail(b, DTSS_EINVAL, "more than %d tasks", LB_MAX_TASKS_RT);
+        return rt_fail(&b->h, DTSS_EINVAL, "more than %d tasks", LB_MAX_TASKS_RT);
     if (len > (size_t)WIRE_MAX_RESULT)
-        return lbfail(b, DTSS_EINVAL, "a task of %zu bytes (at most %ld)", len,
+        return rt_fail(&b->h, DTSS_EINVAL, "a task of %zu bytes (at most %ld)", len,
                       WIRE_MAX_RESULT);
     if (b->ntasks == b->cap) {
         int cap = b->cap ? 2 * b->cap : 64;
         lbtask *t = realloc(b->task, sizeof *t * (size_t)cap);
         if (!t)
-            return lbfail(b, DTSS_ENOMEM, "out of memory for %d tasks", cap);
+            return rt_fail(&b->h, DTSS_ENOMEM, "out of memory for %d tasks", cap);
         b->task = t;
         b->cap = cap;
     }
     lbtask *t = &b->task[b->ntasks];
     memset(t, 0, sizeof *t);
     if (!(t->data = malloc(len ? len : 1)))
-        return lbfail(b, DTSS_ENOMEM, "out of memory for a task of %zu bytes", len);
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory for a task of %zu bytes", len);
     if (len)
         memcpy(t->data, payload, len);
     t->len = len;
@@ -253,20 +188,20 @@ static int deal(dtss_lb *b)
         int n = (int)(hi - lo);
         wire_task *w = calloc(n ? (size_t)n : 1, sizeof *w);
         if (!w)
-            return lbfail(b, DTSS_ENOMEM, "out of memory");
+            return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
         for (int k = 0; k < n; k++) {
             lbtask *t = &b->task[lo + k];
             t->home = i;
             w[k] = (wire_task){.task = (int)(lo + k), .iteration = 1, .data = t->data,
                                .len = t->len};
         }
-        int rc = wire_send_lbjob(b->tids[i], i, b->P, b->tids, b->job, b->job_len, msg,
+        int rc = wire_send_lbjob(b->tids[i], i, b->P, b->tids, b->h.job, b->h.job_len, msg,
                                  sizeof msg);
         if (rc >= 0)
             rc = wire_send_tasks(b->tids[i], w, n, msg, sizeof msg);
         free(w);
         if (rc < 0)
-            return lbfail(b, DTSS_EPVM, "%s", msg);
+            return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     }
     return DTSS_OK;
 }
@@ -274,39 +209,39 @@ static int deal(dtss_lb *b)
 int dtss_lb_start(dtss_lb *b)
 {
     char msg[512];
-    if (b->started)
-        return lbfail(b, DTSS_EMISUSE, "dtss_lb_start: called twice");
+    if (b->h.live)
+        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_start: called twice");
     if (b->ntasks < 1)
-        return lbfail(b, DTSS_EINVAL, "dtss_lb_start: no task (dtss_lb_task first)");
-    b->started = 1;
+        return rt_fail(&b->h, DTSS_EINVAL, "dtss_lb_start: no task (dtss_lb_task first)");
+    b->h.live = 1;
     if (runtime_join(msg, sizeof msg) < 0)
-        return lbfail(b, DTSS_EPVM, "%s", msg);
+        return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     b->joined = 1;
     b->tids = calloc(WIRE_MAX_WORKERS, sizeof *b->tids);
     b->host = calloc(WIRE_MAX_WORKERS, sizeof *b->host);
     if (!b->tids || !b->host)
-        return lbfail(b, DTSS_ENOMEM, "out of memory");
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     b->wall0 = wire_now();
-    b->t0 = mono();
+    b->t0 = wire_mono();
     int n = lb_spawn(&b->o, b->tids, b->host, WIRE_MAX_WORKERS, msg, sizeof msg);
     if (n < 0)
-        return lbfail(b, -n, "%s", msg);
+        return rt_fail(&b->h, -n, "%s", msg);
     b->P = n;
     b->finish = calloc((size_t)n, sizeof *b->finish);
     b->ran = calloc((size_t)n, sizeof *b->ran);
     b->q_now = calloc((size_t)n, sizeof *b->q_now);
     b->d_now = calloc((size_t)n, sizeof *b->d_now);
     if (!b->finish || !b->ran || !b->q_now || !b->d_now)
-        return lbfail(b, DTSS_ENOMEM, "out of memory for %d workers", n);
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory for %d workers", n);
     int rc;
-    say(b, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
+    rt_log(&b->h, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
         "(C_t %g s)", now(b), b->P, b->ntasks, b->o.type->name, b->period, b->o.ct);
     if ((rc = deal(b)) != DTSS_OK)
         return rc;
     /* A strategy that exchanges nothing (none) is never asked: no round,
      * no message beyond the tasks' own (lb_type.exchange). */
     if ((b->asks = lb_asks(b->o.type, b->P)) < 0)
-        return lbfail(b, DTSS_ENOMEM, "out of memory");
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     b->last_asked = 0;
     b->next_round = now(b) + b->period;
     return DTSS_OK;
@@ -323,7 +258,7 @@ static int ask(dtss_lb *b)
     b->round_asked = now(b);
     for (int i = 0; i < b->P; i++)
         if (wire_send_count(b->tids[i], b->round, msg, sizeof msg) < 0)
-            return lbfail(b, DTSS_EPVM, "%s", msg);
+            return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     return DTSS_OK;
 }
 
@@ -337,14 +272,14 @@ static int plan(dtss_lb *b)
                    .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->o.ct};
     lb_plan *p = lb_plan_make(b->o.type, &in, &err);
     if (!p)
-        return lbfail(b, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+        return rt_fail(&b->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                       "round %d: %s", b->round, err.msg);
     if (b->nrounds == b->rcap) {
         int cap = b->rcap ? 2 * b->rcap : 16;
         lbround *r = realloc(b->rounds, sizeof *r * (size_t)cap);
         if (!r) {
             lb_plan_free(p);
-            return lbfail(b, DTSS_ENOMEM, "out of memory");
+            return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
         }
         b->rounds = r;
         b->rcap = cap;
@@ -363,7 +298,7 @@ static int plan(dtss_lb *b)
     r->moves = malloc(cap);
     if (!r->queued || !r->done || !r->moves) {
         lb_plan_free(p);
-        return lbfail(b, DTSS_ENOMEM, "out of memory");
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     }
     memcpy(r->queued, b->q_now, sizeof *r->queued * (size_t)b->P);
     memcpy(r->done, b->d_now, sizeof *r->done * (size_t)b->P);
@@ -376,10 +311,10 @@ static int plan(dtss_lb *b)
         r->moved += mv->count;
         if (wire_send_move(b->tids[mv->from], b->round, mv->to, mv->count, msg,
                            sizeof msg) < 0)
-            rc = lbfail(b, DTSS_EPVM, "%s", msg);
+            rc = rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     }
     b->moved += r->moved;
-    say(b, 1, "t=%.3f round %d (period %.3f s): max E %.3f -> %.3f s, %ld task%s move%s%s",
+    rt_log(&b->h, 1, "t=%.3f round %d (period %.3f s): max E %.3f -> %.3f s, %ld task%s move%s%s",
         r->planned, r->round, elapsed, p->max_before, p->max_after, r->moved, r->moved == 1 ? "" : "s",
         r->moved ? ": " : "", r->moves);
     lb_plan_free(p);
@@ -404,8 +339,8 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
     char msg[512];
     free(b->res);
     b->res = NULL;
-    if (!b->started || b->failed)
-        return b->failed ? DTSS_EMISUSE : lbfail(b, DTSS_EMISUSE, "dtss_lb_next: not started");
+    if (!b->h.live || b->h.failed)
+        return b->h.failed ? DTSS_EMISUSE : rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_next: not started");
     if (b->finished)
         return DTSS_DONE;
     for (;;) {
@@ -413,7 +348,7 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
             for (int i = 0; i < b->P; i++)
                 wire_send_stop(b->tids[i], msg, sizeof msg);
             b->finished = 1;
-            say(b, 1, "t=%.3f every task is in; workers stopped", now(b));
+            rt_log(&b->h, 1, "t=%.3f every task is in; workers stopped", now(b));
             return DTSS_DONE;
         }
         if (b->asks && !b->in_round && now(b) >= b->next_round) {
@@ -425,13 +360,13 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
         wait = wait > 0 ? wait : 0;
         tr_event e;
         if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
-            return lbfail(b, DTSS_EPVM, "%s", msg);
+            return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
         if (e.kind == TR_TIMEOUT || e.kind == TR_HOST_LOST)
             continue;
         if (e.kind == TR_PEER_EXIT) {
             int i = worker_of(b, e.from);
             if (i >= 0)
-                return lbfail(b, DTSS_ELOST, "worker %d on %s exited with its queue "
+                return rt_fail(&b->h, DTSS_ELOST, "worker %d on %s exited with its queue "
                               "(%ld of %d tasks in)", i + 1, b->host[i], b->ndone, b->ntasks);
             continue;
         }
@@ -442,7 +377,7 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
             int idx, round;
             long q, d;
             if (wire_unpack_counts(&e, &idx, &round, &q, &d, msg, sizeof msg) < 0)
-                return lbfail(b, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+                return rt_fail(&b->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
             if (!b->in_round || round != b->round || idx != i)
                 continue;
             b->q_now[i] = q;
@@ -457,10 +392,10 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
             wire_task t;
             double got = now(b);
             if (wire_unpack_taskdone(&e, &idx, &t, msg, sizeof msg) < 0)
-                return lbfail(b, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+                return rt_fail(&b->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
             if (t.task >= b->ntasks || b->task[t.task].done) {
                 free(t.data);
-                return lbfail(b, DTSS_EPVM, "worker %d sent a result for task %d %s", i + 1,
+                return rt_fail(&b->h, DTSS_EPVM, "worker %d sent a result for task %d %s", i + 1,
                               t.task, t.task >= b->ntasks ? "(no such task)" : "twice");
             }
             lbtask *k = &b->task[t.task];
@@ -518,11 +453,11 @@ int dtss_lb_write_record(dtss_lb *b, const char *path)
 {
     dtss_lb_stats s;
     if (dtss_lb_stats_get(b, &s) != DTSS_OK)
-        return lbfail(b, DTSS_EMISUSE, "dtss_lb_write_record: the run is not over");
+        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_write_record: the run is not over");
     outfile o;
     const char *call;
     if (outfile_open(&o, path, "w") != 0)
-        return lbfail(b, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
+        return rt_fail(&b->h, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
     FILE *f = o.f;
     fprintf(f, "#run,strategy,workers,tasks,period,ct,time,imbalance,balancings,moved\n"
                "#worker,worker,host,tasks_dealt,tasks_ran,finish\n"
@@ -551,13 +486,13 @@ int dtss_lb_write_record(dtss_lb *b, const char *path)
                 t->received, t->started, t->finished, t->finished - t->started);
     }
     if (outfile_close(&o, &call) != 0)
-        return lbfail(b, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
+        return rt_fail(&b->h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
     return DTSS_OK;
 }
 
 const char *dtss_lb_errmsg(const dtss_lb *b)
 {
-    return b ? b->err : "out of memory";
+    return rt_errmsg(b ? &b->h : NULL);
 }
 
 void dtss_lb_free(dtss_lb *b)
@@ -588,7 +523,7 @@ void dtss_lb_free(dtss_lb *b)
     free(b->q_now);
     free(b->d_now);
     lb_opts_free(&b->o);
-    free(b->job);
+    rt_release(&b->h);
     free(b->res);
     free(b);
 }

@@ -13,50 +13,35 @@
 
 
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/join.h"
+#include "runtime/core/task.h"
 #include "runtime/core/wire.h"
 
 struct dtss_lb_worker {
+    rt_handle h;                /* first: errors; the job (h.failed: stopped, lost or failed) */
     tr_peer parent, *tids;
     int joined, index, nworkers;
     tr_event ev;                /* the message in hand */
-    int done;                   /* stopped, lost or failed */
-    void *job;
-    size_t job_len;
     wire_task *q;               /* the queue: q[head .. tail - 1] */
     int head, tail, cap;
     long finished;              /* since the last COUNTS */
-    wire_task cur;
-    int in_hand, answered;
-    unsigned char *res;
-    size_t res_len;
-    double t_start, t_end;
-    char err[512];
+    rt_task k;                  /* the task in hand */
 };
 
-static int fail(dtss_lb_worker *w, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
+RT_WORKER_KIND(lb_worker_kind, dtss_lb_worker);
 
-static int fail(dtss_lb_worker *w, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-    w->done = 1;
-    return code;
-}
+#define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
 
 const char *dtss_lb_worker_errmsg(const dtss_lb_worker *w)
 {
-    return w ? w->err : "out of memory";
+    return rt_errmsg(w ? &w->h : NULL);
 }
 
 const void *dtss_lb_worker_job(const dtss_lb_worker *w, size_t *len)
 {
-    if (len)
-        *len = w->job_len;
-    return w->job;
+    return dtss_get_job(w, len);
 }
 
 /* Appends n tasks (their data now the queue's). */
@@ -153,7 +138,7 @@ static int service(dtss_lb_worker *w, int block)
         if (w->ev.kind == TR_TIMEOUT)
             return DTSS_OK;
         int rc = handle(w);
-        if (rc != DTSS_OK || w->done)
+        if (rc != DTSS_OK || w->h.failed)
             return rc;
         block = 0;
     }
@@ -165,22 +150,13 @@ int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
     char msg[256];
     if (!w)
         return DTSS_ENOMEM;
-    if (!dtss_is_worker(argc, argv))
-        return fail(w, DTSS_EMISUSE, "not spawned by a master: workers are started by "
-                    "the master program (dtss_lb_start)");
-    int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
+    int rc = runtime_worker_join(&w->h, &lb_worker_kind, argc, argv, "dtss_lb_start", &w->joined, &w->parent);
     if (rc != DTSS_OK)
-        return fail(w, rc, "%s", msg);
+        return rc;
     tr_hint(TR_HINT_PEERS);                 /* tasks go node to node */
-    for (;;) {
-        if (tr_recv(TR_ANY, TR_ANY, -1, &w->ev, msg, sizeof msg) < 0)
-            return fail(w, DTSS_EPVM, "%s", msg);
-        if (w->ev.kind == TR_PEER_EXIT && w->ev.from == w->parent)
-            return fail(w, DTSS_ELOST, "the master exited");
-        if (w->ev.kind == TR_MESSAGE && w->ev.tag == WIRE_LBJOB && w->ev.from == w->parent)
-            break;
-    }
-    if (wire_unpack_lbjob(&w->ev, &w->index, &w->nworkers, &w->tids, &w->job, &w->job_len, msg,
+    if ((rc = runtime_wait_master(&w->h, w->parent, WIRE_LBJOB, &w->ev, NULL, NULL)) != DTSS_OK)
+        return rc;
+    if (wire_unpack_lbjob(&w->ev, &w->index, &w->nworkers, &w->tids, &w->h.job, &w->h.job_len, msg,
                           sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad job: %s", msg);
     return DTSS_OK;
@@ -188,40 +164,17 @@ int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
 
 int dtss_lb_worker_result(dtss_lb_worker *w, const void *data, size_t len)
 {
-    if (!w->in_hand || w->answered)
-        return fail(w, DTSS_EMISUSE, "dtss_lb_worker_result: no task in hand%s",
-                    w->answered ? " (its result was given already)" : "");
-    w->t_end = wire_now();
-    unsigned char *copy = malloc(len ? len : 1);
-    if (!copy)
-        return fail(w, DTSS_ENOMEM, "out of memory for a result of %zu bytes", len);
-    if (len)
-        memcpy(copy, data, len);
-    w->res = copy;
-    w->res_len = len;
-    w->answered = 1;
-    return DTSS_OK;
+    return rt_task_result(&w->h, &w->k, "dtss_lb_worker_result", data, len);
 }
 
 int dtss_lb_worker_next(dtss_lb_worker *w, int *task, const void **payload, size_t *len)
 {
     char msg[256];
     int rc;
-    if (w->done)
+    if (w->h.failed)
         return DTSS_EMISUSE;
-    if (w->in_hand) {
-        if (!w->answered)
-            w->t_end = wire_now();
-        wire_task r = {.task = w->cur.task, .iteration = 1, .t_recv = w->cur.t_recv,
-                       .t_start = w->t_start, .t_end = w->t_end, .data = w->res,
-                       .len = w->res_len};
-        rc = wire_send_taskdone(w->parent, w->index, &r, msg, sizeof msg);
-        free(w->res);
-        free(w->cur.data);
-        w->res = NULL;
-        w->cur.data = NULL;
-        w->in_hand = w->answered = 0;
-        w->finished++;
+    if ((rc = rt_task_send(&w->k, w->parent, w->index, msg, sizeof msg)) != 0) {
+        w->finished++;                          /* the last task's result went */
         if (rc < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
     }
@@ -230,13 +183,7 @@ int dtss_lb_worker_next(dtss_lb_worker *w, int *task, const void **payload, size
     while (w->head == w->tail)
         if ((rc = service(w, 1)) != DTSS_OK)
             return rc;
-    w->cur = w->q[w->head++];
-    w->in_hand = 1;
-    *task = w->cur.task;
-    *payload = w->cur.data;
-    *len = w->cur.len;
-    w->t_start = wire_now();
-    return DTSS_PIECE;
+    return rt_task_take(&w->k, &w->q[w->head++], task, payload, len);
 }
 
 void dtss_lb_worker_close(dtss_lb_worker *w)
@@ -249,8 +196,7 @@ void dtss_lb_worker_close(dtss_lb_worker *w)
         free(w->q[i].data);
     free(w->q);
     free(w->tids);
-    free(w->job);
-    free(w->cur.data);
-    free(w->res);
+    rt_release(&w->h);
+    rt_task_free(&w->k);
     free(w);
 }

@@ -146,8 +146,8 @@ int journal_create(dtss_master *m)
         snprintf(kv, sizeof kv, "min=%s", m->min_text);
         put_text(&o, kv);
     }
-    put_u(&o, m->job_len);
-    put(&o, m->job, m->job_len);
+    put_u(&o, m->h.job_len);
+    put(&o, m->h.job, m->h.job_len);
     put_sum(&o, 0);
     emit(m, &o, 1);
     return j->f ? DTSS_OK : master_fail(m, DTSS_EINVAL, "--journal %s: cannot write "
@@ -395,8 +395,8 @@ int master_resume_from(dtss_master *m, const char *path)
     if (rc == DTSS_OK)
         rc = dtss_master_job(m, h.job, h.job_len);
     if (rc != DTSS_OK) {
-        char why[sizeof m->err];
-        snprintf(why, sizeof why, "%s", m->err);
+        char why[sizeof m->h.err];
+        snprintf(why, sizeof why, "%s", m->h.err);
         master_fail(m, rc, "--resume %s: its run does not fit: %s", path, why);
         free(copy);
         journal_head_free(&h);
@@ -425,9 +425,9 @@ int journal_check(dtss_master *m)
     if (h->sample != m->sample)
         return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has sample "
                            "%d, this one %d", p, h->sample, m->sample);
-    if (h->job_len != m->job_len || (h->job_len && memcmp(h->job, m->job, h->job_len)))
+    if (h->job_len != m->h.job_len || (h->job_len && memcmp(h->job, m->h.job, h->job_len)))
         return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has another "
-                           "job (%zu bytes; this one %zu)", p, h->job_len, m->job_len);
+                           "job (%zu bytes; this one %zu)", p, h->job_len, m->h.job_len);
     /* The scheme's parameters, as sets of name=value. */
     int n = m->nparam + (m->min_text != NULL);
     char kv[512];

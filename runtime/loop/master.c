@@ -15,6 +15,9 @@
 #include "runtime/loop/master.h"
 #include "sched/util/parse.h"
 
+/* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
+RT_MASTER_KIND(master_kind, dtss_master, master_opt);
+
 dtss_master *dtss_master_new(void)
 {
     dtss_master *m = calloc(1, sizeof *m);
@@ -24,67 +27,31 @@ dtss_master *dtss_master_new(void)
     m->sample = 1;
     m->late_factor = MASTER_LATE_FACTOR;
     m->late_min = MASTER_LATE_MIN;
-    m->log = stderr;
-    snprintf(m->prefix, sizeof m->prefix, "dtss");
+    rt_init(&m->h, &master_kind);
     return m;
-}
-
-int master_fail(dtss_master *m, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(m->err, sizeof m->err, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-void master_log(const dtss_master *m, int progress, const char *fmt, ...)
-{
-    if (!m->log || (progress && !m->verbose))
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(m->log, "%s: ", m->prefix);
-    vfprintf(m->log, fmt, ap);
-    fprintf(m->log, "\n");
-    fflush(m->log);
-    va_end(ap);
 }
 
 void dtss_master_log(dtss_master *m, FILE *f, const char *prefix, int verbose)
 {
-    m->log = f;
-    snprintf(m->prefix, sizeof m->prefix, "%s", prefix ? prefix : "dtss");
-    m->verbose = verbose;
+    rt_set_log(&m->h, f, prefix, verbose);
 }
 
 const char *dtss_master_errmsg(const dtss_master *m)
 {
-    return m ? m->err : "out of memory";
+    return rt_errmsg(m ? &m->h : NULL);
 }
 
 int dtss_master_job(dtss_master *m, const void *job, size_t len)
 {
     if (m->state != M_NEW)
         return master_fail(m, DTSS_EMISUSE, "dtss_master_job after dtss_master_start");
-    if (len > WIRE_MAX_JOB)
-        return master_fail(m, DTSS_EINVAL, "a job of %zu bytes: at most %ld", len,
-                           WIRE_MAX_JOB);
-    void *copy = malloc(len ? len : 1);
-    if (!copy)
-        return master_fail(m, DTSS_ENOMEM, "out of memory for a job of %zu bytes", len);
-    if (len)
-        memcpy(copy, job, len);
-    free(m->job);
-    m->job = copy;
-    m->job_len = len;
-    return DTSS_OK;
+    return rt_set_job(&m->h, job, len, WIRE_MAX_JOB);
 }
 
 const void *dtss_master_get_job(const dtss_master *m, size_t *len)
 {
-    *len = m->job ? m->job_len : 0;
-    return m->job;
+    *len = m->h.job ? m->h.job_len : 0;
+    return m->h.job;
 }
 
 int master_worker_of(const dtss_master *m, int tid)
@@ -291,7 +258,7 @@ int dtss_master_next(dtss_master *m, dtss_piece *p)
     if (m->state != M_STARTED)
         return master_fail(m, DTSS_EMISUSE, m->state == M_NEW ?
                            "dtss_master_next before dtss_master_start" :
-                           "dtss_master_next after an error: %s", m->err);
+                           "dtss_master_next after an error: %s", m->h.err);
     for (;;) {
         if (next_piece(m, p))
             return DTSS_PIECE;
@@ -390,6 +357,6 @@ void dtss_master_free(dtss_master *m)
     free(m->min_text);
     free(m->hosts);
     free(m->worker_path);
-    free(m->job);
+    rt_release(&m->h);
     free(m);
 }

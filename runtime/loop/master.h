@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
 #include "sched/loop/policy.h"
@@ -71,6 +72,7 @@ typedef struct journal {
 } journal;
 
 struct dtss_master {
+    rt_handle h;                            /* first: errors, log, the job */
     /* options */
     char scheme[32];
     const char *pname[MASTER_MAX_PARAMS];   /* scheme parameters, as given */
@@ -85,15 +87,10 @@ struct dtss_master {
     int acp_integer;
     probe_backend probe;
     double late_factor, late_min;           /* --late (factor 0: off) */
-    void *job;
-    size_t job_len;
     char *journal_path;                     /* --journal / --resume (NULL: none) */
     int resume;                             /* --resume: continue journal_path */
     journal_head jh;                        /* --resume: the journal's header */
     journal jw;
-    FILE *log;
-    char prefix[64];
-    int verbose;
     /* the run */
     int state;
     int tree;
@@ -110,16 +107,15 @@ struct dtss_master {
     int cur_worker;
     long cur_chunk, cur_piece;
     size_t cur_off;
-    char err[512];
 };
 
 /* master.c */
-/* Sets the error message; returns code. */
-int master_fail(dtss_master *m, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* A line on the log: always (faults) or when verbose (progress). */
-void master_log(const dtss_master *m, int progress, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Sets the error message; returns code (rt_fail). */
+#define master_fail(m, ...) rt_fail(&(m)->h, __VA_ARGS__)
+/* A line on the log: always (faults) or when verbose (progress; rt_log). */
+#define master_log(m, ...) rt_log(&(m)->h, __VA_ARGS__)
+/* options.c: -1 not an option of the master, 0 a flag, 1 takes a value. */
+int master_opt(const char *name);
 /* Worker w is gone (once): tells the policy and the log. */
 int master_lose(dtss_master *m, int w, const char *why);
 /* The worker whose task id is tid, or -1. */

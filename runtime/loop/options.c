@@ -58,16 +58,6 @@ static const option_def *find(const char *name)
     return NULL;
 }
 
-static int set_text(dtss_master *m, char **dst, const char *value)
-{
-    char *copy = strdup(value);
-    if (!copy)
-        return master_fail(m, DTSS_ENOMEM, "out of memory");
-    free(*dst);
-    *dst = copy;
-    return DTSS_OK;
-}
-
 static int parse_count(const char *s, long lo, long hi, long *out)
 {
     return s ? parse_long_in(s, lo, hi, out) : -1;
@@ -88,13 +78,13 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     if (param) {
         for (int i = 0; i < m->nparam; i++)
             if (m->pname[i] == param)
-                return set_text(m, &m->pvalue[i], value);
+                return rt_set_text(&m->h, &m->pvalue[i], value);
         if (m->nparam == MASTER_MAX_PARAMS)
             return master_fail(m, DTSS_EINVAL, "more than %d scheme parameters",
                                MASTER_MAX_PARAMS);
         m->pname[m->nparam] = param;
         m->pvalue[m->nparam] = NULL;
-        int rc = set_text(m, &m->pvalue[m->nparam], value);
+        int rc = rt_set_text(&m->h, &m->pvalue[m->nparam], value);
         if (rc == DTSS_OK)
             m->nparam++;
         return rc;
@@ -109,7 +99,7 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
         if (parse_count(value, 1, WIRE_MAX_ITERS, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--min '%s' must be an integer in "
                                "[1, %ld]", value, WIRE_MAX_ITERS);
-        return set_text(m, &m->min_text, value);
+        return rt_set_text(&m->h, &m->min_text, value);
     } else if (strcmp(name, "iterations") == 0) {
         if (parse_count(value, 0, WIRE_MAX_ITERS, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--iterations '%s' must be an integer "
@@ -123,7 +113,7 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     } else if (strcmp(name, "hosts") == 0) {
         if (!*value)
             return master_fail(m, DTSS_EINVAL, "--hosts '': name at least one host");
-        return set_text(m, &m->hosts, value);
+        return rt_set_text(&m->h, &m->hosts, value);
     } else if (strcmp(name, "include-self") == 0) {
         m->include_self = 1;
     } else if (strcmp(name, "local") == 0) {
@@ -134,7 +124,7 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     } else if (strcmp(name, "worker") == 0) {
         if (!*value)
             return master_fail(m, DTSS_EINVAL, "--worker '': name a program");
-        return set_text(m, &m->worker_path, value);
+        return rt_set_text(&m->h, &m->worker_path, value);
     } else if (strcmp(name, "acp-int") == 0) {
         m->acp_integer = 1;
     } else if (strcmp(name, "probe") == 0) {
@@ -149,7 +139,7 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
             return master_fail(m, DTSS_EINVAL, "--journal '': name a file, or none");
         free(m->journal_path);
         m->journal_path = NULL;
-        return strcmp(value, "none") == 0 ? DTSS_OK : set_text(m, &m->journal_path, value);
+        return strcmp(value, "none") == 0 ? DTSS_OK : rt_set_text(&m->h, &m->journal_path, value);
     } else if (strcmp(name, "resume") == 0) {
         return master_resume_from(m, value);
     } else if (strcmp(name, "late") == 0) {
@@ -171,26 +161,15 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     return DTSS_OK;
 }
 
-static int arg_kind(const char *name)
+int master_opt(const char *name)
 {
     const option_def *o = find(name);
     return o ? o->has_value : scheme_param(name) ? 1 : -1;
 }
 
-static int arg_set(void *m, const char *name, const char *value)
-{
-    return dtss_master_set(m, name, value);
-}
-
-static int arg_fail(void *m, const char *msg)
-{
-    return master_fail(m, DTSS_EINVAL, "%s", msg);
-}
-
 int dtss_master_args(dtss_master *m, int *argc, char **argv)
 {
-    static const args_ops ops = {arg_kind, arg_set, arg_fail};
-    return args_take(argc, argv, &ops, m);
+    return rt_args(&m->h, argc, argv);
 }
 
 void dtss_master_usage(FILE *f)

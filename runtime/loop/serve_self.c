@@ -58,8 +58,8 @@ int self_start(dtss_master *m)
             return rc;
     }
     wire_job job = {.nworkers = m->nw, .sample = m->sample, .acp_integer = m->acp_integer,
-                    .probe = m->probe, .iters = m->iters, .data = m->job,
-                    .len = m->job_len};
+                    .probe = m->probe, .iters = m->iters, .data = m->h.job,
+                    .len = m->h.job_len};
     char msg[256];
     for (int w = 0; w < m->nw; w++) {
         job.index = w;

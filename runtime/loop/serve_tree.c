@@ -34,7 +34,7 @@ int tree_start(dtss_master *m)
     wire_job job = {.nworkers = m->nw, .tree = 1, .sample = m->sample,
                     .probe = m->probe, .iters = m->iters,
                     .chain = (int *)tree_chain(m->t), .tids = tids,
-                    .data = m->job, .len = m->job_len};
+                    .data = m->h.job, .len = m->h.job_len};
     char msg[256];
     int rc = DTSS_OK;
     m->rec.t0 = wire_now();

@@ -22,36 +22,34 @@
 #include "runtime/loop/worker.h"
 #include "sched/sched.h"
 
-#define WORKER_FLAG "--dtss-worker"
+
+/* The state an ending code leaves. */
+static int ended(int code)
+{
+    return code == DTSS_DONE ? W_DONE : code == DTSS_ELOST ? W_LOST : W_FAILED;
+}
 
 int worker_fail(dtss_worker *w, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    rt_vfail(&w->h, code, fmt, ap);
     va_end(ap);
-    w->state = code == DTSS_DONE ? W_DONE : code == DTSS_ELOST ? W_LOST : W_FAILED;
+    w->state = ended(code);
     return code;
 }
 
-int dtss_is_worker(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (argv[i] && strcmp(argv[i], WORKER_FLAG) == 0)
-            return 1;
-    return 0;
-}
+/* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
+RT_WORKER_KIND(worker_kind, dtss_worker);
 
 const char *dtss_worker_errmsg(const dtss_worker *w)
 {
-    return w ? w->err : "out of memory";
+    return rt_errmsg(w ? &w->h : NULL);
 }
 
 const void *dtss_worker_job(const dtss_worker *w, size_t *len)
 {
-    if (len)
-        *len = w->job.len;
-    return w->job.data;
+    return dtss_get_job(w, len);
 }
 
 int dtss_worker_index(const dtss_worker *w) { return w->job.index; }
@@ -86,6 +84,14 @@ int worker_common(dtss_worker *w, int *peer)
     return DTSS_OK;
 }
 
+/* A message before the job: a peer's STEAL (its job came first), or one
+ * every state handles (STOP). */
+static int before_job(void *ctx)
+{
+    dtss_worker *w = ctx;
+    return worker_got(w, WIRE_STEAL) ? tree_keep_early(w) : worker_common(w, NULL);
+}
+
 int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
 {
     dtss_worker *w = *wp = calloc(1, sizeof *w);
@@ -93,27 +99,19 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
         return DTSS_ENOMEM;
     w->grain = 1;
     w->id = -1;
-    if (!dtss_is_worker(argc, argv))
-        return worker_fail(w, DTSS_EMISUSE, "not spawned by a master: workers are "
-                           "started by the master program (dtss_master_start)");
     char msg[256];
-    int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
-    if (rc != DTSS_OK)
-        return worker_fail(w, rc, "%s", msg);
-    for (;;) {                                  /* wait for the job */
-        if ((rc = worker_wait(w, -1)) != DTSS_OK)
-            return rc;
-        if (worker_got(w, WIRE_JOB) && w->ev.from == w->parent)
-            break;
-        if (worker_got(w, WIRE_STEAL))          /* a peer's job came first */
-            rc = tree_keep_early(w);
-        else
-            rc = worker_common(w, NULL);
-        if (rc != DTSS_OK)
-            return rc;
+    int rc = runtime_worker_join(&w->h, &worker_kind, argc, argv, "dtss_master_start",
+                                 &w->joined, &w->parent);
+    if (rc == DTSS_OK)                          /* wait for the job */
+        rc = runtime_wait_master(&w->h, w->parent, WIRE_JOB, &w->ev, before_job, w);
+    if (rc != DTSS_OK) {
+        w->state = ended(rc);
+        return rc;
     }
     if (wire_unpack_job(&w->ev, &w->job, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "a bad job: %s", msg);
+    w->h.job = w->job.data;                     /* the base's view of it */
+    w->h.job_len = w->job.len;
     if (probe_init(&w->prb, (probe_backend)w->job.probe, msg, sizeof msg) != 0)
         return worker_fail(w, DTSS_EPVM, "%s", msg);
     gethostname(w->host, sizeof w->host - 1);
@@ -361,7 +359,7 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
         return DTSS_ELOST;
     if (w->state != W_RUNNING)
         return worker_fail(w, DTSS_EMISUSE, "dtss_worker_next after an error: %s",
-                           w->err);
+                           w->h.err);
     if (w->in_piece) {                      /* the piece just done */
         long *h = &w->hdr[3 * (w->npieces - 1)];
         sched_meas_add(&w->meas, wire_now() - w->t_piece, h[1], w->piece_cost);

@@ -17,6 +17,7 @@
 #define WORKER_H
 
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
 #include "sched/loop/meas.h"
@@ -24,6 +25,7 @@
 enum { W_RUNNING, W_DONE, W_FAILED, W_LOST };     /* W_LOST: the master exited */
 
 struct dtss_worker {
+    rt_handle h;                /* first: errors; the job (a view of job.data) */
     wire_job job;
     tr_peer parent;
     tr_event ev;                /* the event in hand (worker_wait) */
@@ -57,7 +59,6 @@ struct dtss_worker {
     double last_poll;
     int *early;                 /* thieves that asked before the job came */
     int nearly;
-    char err[512];
 };
 
 /* worker.c */

@@ -40,44 +40,15 @@
 #define POOL_EXIT_WAIT 10.0     /* s the end waits for released workers to exit */
 #define POOL_MAX_TRIES 10       /* a task whose worker is lost this often ends the run */
 
-int pool_fail(dtss_pool *p, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(p->err, sizeof p->err, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-void pool_log(const dtss_pool *p, int progress, const char *fmt, ...)
-{
-    if (!p->log || (progress && !p->verbose))
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(p->log, "%s: ", p->prefix);
-    vfprintf(p->log, fmt, ap);
-    fputc('\n', p->log);
-    va_end(ap);
-    fflush(p->log);
-}
-
 const char *dtss_pool_errmsg(const dtss_pool *p)
 {
-    return p ? p->err : "out of memory";
-}
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    return rt_errmsg(p ? &p->h : NULL);
 }
 
 /* Seconds since the start. */
 static double now(const dtss_pool *p)
 {
-    return mono() - p->t0;
+    return wire_mono() - p->t0;
 }
 
 /* Grows *a (elements of size sz, *cap of them) to hold n. */
@@ -178,7 +149,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
     time_t t = time(NULL);
     strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%S", localtime(&t));
-    p->t0 = mono();
+    p->t0 = wire_mono();
     p->wall0 = wire_now();
     pool_meter_init(&p->meter, 0);
     p->target = pool_workers(p->pl);
@@ -579,7 +550,7 @@ static int take_ready(dtss_pool *p, int i, const tr_event *e)
         pool_log(p, 0, "worker %d: an unexpected READY (ignored)", i + 1);
         return DTSS_OK;
     }
-    if (wire_send_pooljob(w->tid, i + 1, p->job, p->job_len, msg, sizeof msg) < 0) {
+    if (wire_send_pooljob(w->tid, i + 1, p->h.job, p->h.job_len, msg, sizeof msg) < 0) {
         pool_log(p, 0, "worker %d: %s (waiting for its exit)", i + 1, msg);
         return DTSS_OK;
     }
@@ -818,7 +789,7 @@ void dtss_pool_free(dtss_pool *p)
     free(p->cur.data);
     free(p->hosts);
     free(p->worker_path);
-    free(p->job);
+    rt_release(&p->h);
     pool_free(p->pl);
     free(p);
 }

@@ -46,6 +46,9 @@ static const option_def *find(const char *name)
     return NULL;
 }
 
+/* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
+RT_MASTER_KIND(pool_kind, dtss_pool, pool_opt);
+
 dtss_pool *dtss_pool_new(void)
 {
     dtss_pool *p = calloc(1, sizeof *p);
@@ -54,41 +57,20 @@ dtss_pool *dtss_pool_new(void)
     p->type = &pool_adjust;
     pool_params_init(&p->par);
     p->delay = POOL_DELAY;
-    p->log = stderr;
-    snprintf(p->prefix, sizeof p->prefix, "dtss");
+    rt_init(&p->h, &pool_kind);
     return p;
 }
 
 void dtss_pool_log(dtss_pool *p, FILE *f, const char *prefix, int verbose)
 {
-    p->log = f;
-    snprintf(p->prefix, sizeof p->prefix, "%s", prefix ? prefix : "dtss");
-    p->verbose = verbose;
+    rt_set_log(&p->h, f, prefix, verbose);
 }
 
 int dtss_pool_job(dtss_pool *p, const void *job, size_t len)
 {
     if (p->state != P_NEW)
         return pool_fail(p, DTSS_EMISUSE, "dtss_pool_job: after dtss_pool_start");
-    void *copy = malloc(len ? len : 1);
-    if (!copy)
-        return pool_fail(p, DTSS_ENOMEM, "out of memory for a job of %zu bytes", len);
-    if (len)
-        memcpy(copy, job, len);
-    free(p->job);
-    p->job = copy;
-    p->job_len = len;
-    return DTSS_OK;
-}
-
-static int set_text(dtss_pool *p, char **dst, const char *value)
-{
-    char *copy = strdup(value);
-    if (!copy)
-        return pool_fail(p, DTSS_ENOMEM, "out of memory");
-    free(*dst);
-    *dst = copy;
-    return DTSS_OK;
+    return rt_set_job(&p->h, job, len, WIRE_MAX_JOB);
 }
 
 int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
@@ -122,7 +104,7 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
             return pool_fail(p, DTSS_EINVAL, "--hosts '%s': no host named", value);
         if (p->local)
             return pool_fail(p, DTSS_EINVAL, "--hosts does not go with --local");
-        return set_text(p, &p->hosts, value);
+        return rt_set_text(&p->h, &p->hosts, value);
     } else if (strcmp(name, "local") == 0) {
         int n;
         if (parse_int_in(value, 1, WIRE_MAX_WORKERS, &n) != 0)
@@ -134,31 +116,20 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
     } else if (strcmp(name, "worker") == 0) {
         if (!*value)
             return pool_fail(p, DTSS_EINVAL, "--worker: an empty path");
-        return set_text(p, &p->worker_path, value);
+        return rt_set_text(&p->h, &p->worker_path, value);
     }
     return DTSS_OK;
 }
 
-static int arg_kind(const char *name)
+int pool_opt(const char *name)
 {
     const option_def *o = find(name);
     return o ? o->has_value : -1;
 }
 
-static int arg_set(void *p, const char *name, const char *value)
-{
-    return dtss_pool_set(p, name, value);
-}
-
-static int arg_fail(void *p, const char *msg)
-{
-    return pool_fail(p, DTSS_EINVAL, "%s", msg);
-}
-
 int dtss_pool_args(dtss_pool *p, int *argc, char **argv)
 {
-    static const args_ops ops = {arg_kind, arg_set, arg_fail};
-    return args_take(argc, argv, &ops, p);
+    return rt_args(&p->h, argc, argv);
 }
 
 void dtss_pool_usage(FILE *f)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/wire.h"
 #include "sched/pool/pool.h"
 #include "sched/records/poolrec.h"
@@ -62,6 +63,7 @@ typedef struct ptask_rec {
 enum { P_NEW, P_READY, P_OPEN, P_RUNNING, P_ENDED, P_FINISHED, P_FAILED };
 
 struct dtss_pool {
+    rt_handle h;            /* first: errors, log, the job */
     /* options */
     const pool_type *type;
     pool_params par;
@@ -69,11 +71,6 @@ struct dtss_pool {
     char *hosts;
     int local;
     char *worker_path;
-    void *job;
-    size_t job_len;
-    FILE *log;
-    char prefix[64];
-    int verbose;
     /* the run */
     int state;
     int joined;
@@ -115,13 +112,12 @@ struct dtss_pool {
     wire_task cur;
     int cur_worker;
     double cur_seconds;
-    char err[512];
 };
 
 /* pool_master.c */
-int pool_fail(dtss_pool *p, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void pool_log(const dtss_pool *p, int progress, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+#define pool_fail(p, ...) rt_fail(&(p)->h, __VA_ARGS__)
+#define pool_log(p, ...) rt_log(&(p)->h, __VA_ARGS__)
+/* options.c: -1 not an option of the pool, 0 a flag, 1 takes a value. */
+int pool_opt(const char *name);
 
 #endif

@@ -49,6 +49,7 @@
 
 #include "runtime/core/args.h"
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
@@ -65,15 +66,11 @@ typedef struct sround {
 } sround;
 
 struct dtss_strips {
+    rt_handle h;                /* first: errors, log, the job (started: h.live) */
     lb_opts o;                  /* strategy, C_t, hosts (lb_common.h) */
     int every;
-    void *job;
-    size_t job_len;
-    FILE *log;
-    char prefix[32];
-    int verbose;
     /* the run */
-    int started, failed, joined, finished;
+    int joined, finished;
     int P, *counts;
     tr_peer *tids;
     char **host;
@@ -84,36 +81,11 @@ struct dtss_strips {
     sround *round;
     int nrounds, rcap;
     long moved;
-    char err[512];
 };
 
-static int sfail(dtss_strips *s, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int sfail(dtss_strips *s, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
-    va_end(ap);
-    if (s->started)
-        s->failed = 1;
-    return code;
-}
-
-static void say(dtss_strips *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(dtss_strips *s, const char *fmt, ...)
-{
-    if (!s->log || !s->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(s->log, "%s: ", s->prefix);
-    vfprintf(s->log, fmt, ap);
-    fputc('\n', s->log);
-    va_end(ap);
-}
+/* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
+static int strips_opt(const char *name);
+RT_MASTER_KIND(strips_kind, dtss_strips, strips_opt);
 
 dtss_strips *dtss_strips_new(void)
 {
@@ -122,8 +94,7 @@ dtss_strips *dtss_strips_new(void)
         return NULL;
     lb_opts_init(&s->o);
     s->every = 50;
-    s->log = stderr;
-    snprintf(s->prefix, sizeof s->prefix, "dtss");
+    rt_init(&s->h, &strips_kind);
     return s;
 }
 
@@ -136,62 +107,35 @@ void dtss_strips_usage(FILE *f)
 
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 {
-    char msg[300];
-    if (s->started)
-        return sfail(s, DTSS_EMISUSE, "dtss_strips_set(%s): after the run began", name);
-    if (!value)
-        return sfail(s, DTSS_EINVAL, "--%s needs a value", name);
-    if (strcmp(name, "every") == 0) {
-        if (parse_int_in(value, 1, 1000000000, &s->every) != 0)
-            return sfail(s, DTSS_EINVAL, "--every '%s' must be a whole number of steps in "
-                         "[1, 10^9]", value);
-        return DTSS_OK;
-    }
-    if (!lb_opts_known(name))
-        return sfail(s, DTSS_ENOENT, "unknown option --%s", name);
-    int rc = lb_opts_set(&s->o, name, value, msg, sizeof msg);
-    return rc == DTSS_OK ? DTSS_OK : sfail(s, rc, "%s", msg);
+    if (strcmp(name, "every") != 0 || !value || s->h.live)
+        return lb_opts_take(&s->h, &s->o, "dtss_strips_set", "after the run began", name,
+                            value);
+    if (parse_int_in(value, 1, 1000000000, &s->every) != 0)
+        return rt_fail(&s->h, DTSS_EINVAL, "--every '%s' must be a whole number of steps in "
+                       "[1, 10^9]", value);
+    return DTSS_OK;
 }
 
-static int opt_kind(const char *name)
+static int strips_opt(const char *name)
 {
     return strcmp(name, "every") == 0 || lb_opts_known(name) ? 1 : -1;
-}
-static int opt_set(void *ctx, const char *name, const char *value)
-{
-    return dtss_strips_set(ctx, name, value);
-}
-static int opt_fail(void *ctx, const char *msg)
-{
-    return sfail(ctx, DTSS_EINVAL, "%s", msg);
 }
 
 int dtss_strips_args(dtss_strips *s, int *argc, char **argv)
 {
-    static const args_ops ops = {opt_kind, opt_set, opt_fail};
-    return args_take(argc, argv, &ops, s);
+    return rt_args(&s->h, argc, argv);
 }
 
 void dtss_strips_log(dtss_strips *s, FILE *f, const char *prefix, int verbose)
 {
-    s->log = f;
-    snprintf(s->prefix, sizeof s->prefix, "%s", prefix ? prefix : "dtss");
-    s->verbose = verbose;
+    rt_set_log(&s->h, f, prefix, verbose);
 }
 
 int dtss_strips_job(dtss_strips *s, const void *job, size_t len)
 {
-    if (s->started)
-        return sfail(s, DTSS_EMISUSE, "dtss_strips_job: after the run began");
-    void *c = malloc(len ? len : 1);
-    if (!c)
-        return sfail(s, DTSS_ENOMEM, "out of memory for a job of %zu bytes", len);
-    if (len)
-        memcpy(c, job, len);
-    free(s->job);
-    s->job = c;
-    s->job_len = len;
-    return DTSS_OK;
+    if (s->h.live)
+        return rt_fail(&s->h, DTSS_EMISUSE, "dtss_strips_job: after the run began");
+    return rt_set_job(&s->h, job, len, WIRE_MAX_JOB);
 }
 
 /* ---- the run ----------------------------------------------------------------------- */
@@ -212,13 +156,13 @@ static int begin(dtss_strips *s, const void *field)
     s->tids = calloc(WIRE_MAX_WORKERS, sizeof *s->tids);
     s->host = calloc(WIRE_MAX_WORKERS, sizeof *s->host);
     if (!s->tids || !s->host)
-        return sfail(s, DTSS_ENOMEM, "out of memory");
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     int n = lb_spawn(&s->o, s->tids, s->host, WIRE_MAX_WORKERS, msg, sizeof msg);
     if (n < 0)
-        return sfail(s, -n, "%s", msg);
+        return rt_fail(&s->h, -n, "%s", msg);
     s->P = n;                   /* from here dtss_strips_free stops them */
     if (n > s->rows)
-        return sfail(s, DTSS_EINVAL, "%d workers for %ld rows: a strip needs a row at least",
+        return rt_fail(&s->h, DTSS_EINVAL, "%d workers for %ld rows: a strip needs a row at least",
                      n, s->rows);
     size_t z = (size_t)n;
     s->counts = calloc(z, sizeof *s->counts);
@@ -230,16 +174,16 @@ static int begin(dtss_strips *s, const void *field)
     s->ended = calloc(z, sizeof *s->ended);
     if (!s->counts || !s->t_begin || !s->t_end || !s->busy_all || !s->first_rows ||
         !s->final_in || !s->ended)
-        return sfail(s, DTSS_ENOMEM, "out of memory for %d workers", n);
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory for %d workers", n);
     if (strips_even((int)s->rows, n, s->counts, &err) != SCHED_OK)
-        return sfail(s, DTSS_EINVAL, "%s", err.msg);
+        return rt_fail(&s->h, DTSS_EINVAL, "%s", err.msg);
     /* A strategy that exchanges nothing is never asked: no barrier. */
     int asks = lb_asks(s->o.type, n);
     if (asks < 0)
-        return sfail(s, DTSS_ENOMEM, "out of memory");
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     wire_stripjob j = {.nworkers = n, .every = asks ? s->every : 0, .steps = s->steps,
                        .row_bytes = (long)s->row_bytes, .tids = s->tids,
-                       .counts = s->counts, .job = s->job, .job_len = s->job_len};
+                       .counts = s->counts, .job = s->h.job, .job_len = s->h.job_len};
     long first = 0;
     for (int i = 0; i < n; i++) {
         j.index = i;
@@ -248,10 +192,10 @@ static int begin(dtss_strips *s, const void *field)
             wire_send_rows(s->tids[i], (int)first, s->counts[i],
                            (const unsigned char *)field + (size_t)first * s->row_bytes,
                            (size_t)s->counts[i] * s->row_bytes, msg, sizeof msg) < 0)
-            return sfail(s, DTSS_EPVM, "%s", msg);
+            return rt_fail(&s->h, DTSS_EPVM, "%s", msg);
         first += s->counts[i];
     }
-    say(s, "%d workers, %ld rows of %zu bytes, %ld steps, %s every %d steps (C_t %g s)", n,
+    rt_log(&s->h, 1, "%d workers, %ld rows of %zu bytes, %ld steps, %s every %d steps (C_t %g s)", n,
         s->rows, s->row_bytes, s->steps, s->o.type->name, j.every, s->o.ct);
     return DTSS_OK;
 }
@@ -267,7 +211,7 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
     int *target = malloc(z * sizeof *target);
     if (!rem || !tt || !target) {
         free(rem), free(tt), free(target);
-        return sfail(s, DTSS_ENOMEM, "out of memory");
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
     for (int i = 0; i < s->P; i++) {
         rem[i] = rows[i];
@@ -280,7 +224,7 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
     lb_plan *p = lb_plan_make(s->o.type, &in, &err);
     int rc = DTSS_OK;
     if (!p || strips_from_plan(p, s->P, rows, target, &err) != SCHED_OK)
-        rc = sfail(s, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+        rc = rt_fail(&s->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                    "after step %ld: %s", step, err.msg);
     long moved = 0, a = 0, b = 0;
     for (int i = 0; rc == DTSS_OK && i + 1 < s->P; i++) {
@@ -290,12 +234,12 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
     }
     for (int i = 0; rc == DTSS_OK && i < s->P; i++)
         if (wire_send_plan(s->tids[i], step, target, s->P, msg, sizeof msg) < 0)
-            rc = sfail(s, DTSS_EPVM, "%s", msg);
+            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
     if (rc == DTSS_OK && s->nrounds == s->rcap) {
         int cap = s->rcap ? 2 * s->rcap : 16;
         sround *r = realloc(s->round, sizeof *r * (size_t)cap);
         if (!r)
-            rc = sfail(s, DTSS_ENOMEM, "out of memory");
+            rc = rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
         else
             s->round = r, s->rcap = cap;
     }
@@ -311,7 +255,7 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
         if (r->busy)
             memcpy(r->busy, busy, z * sizeof *r->busy);
         s->moved += moved;
-        say(s, "after step %ld: predicted rest %.3f -> %.3f s, %ld rows cross boundaries",
+        rt_log(&s->h, 1, "after step %ld: predicted rest %.3f -> %.3f s, %ld rows cross boundaries",
             step, p->max_before, p->max_after, moved);
     }
     lb_plan_free(p);
@@ -324,20 +268,20 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
 int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, void *field)
 {
     char msg[512];
-    if (s->started)
-        return sfail(s, DTSS_EMISUSE, "dtss_strips_run: called twice");
+    if (s->h.live)
+        return rt_fail(&s->h, DTSS_EMISUSE, "dtss_strips_run: called twice");
     if (rows < 1 || rows > STRIPS_MAX_ROWS || row_bytes < 1 ||
         (double)row_bytes * (double)rows > (double)WIRE_MAX_JOB || steps < 0 ||
         steps > 1000000000L)
-        return sfail(s, DTSS_EINVAL, "dtss_strips_run: %ld rows (1 .. %d) of %zu bytes "
+        return rt_fail(&s->h, DTSS_EINVAL, "dtss_strips_run: %ld rows (1 .. %d) of %zu bytes "
                      "(%ld in all at most), %ld steps (0 .. 10^9)", rows, STRIPS_MAX_ROWS,
                      row_bytes, WIRE_MAX_JOB, steps);
-    s->started = 1;
+    s->h.live = 1;
     s->rows = rows;
     s->row_bytes = row_bytes;
     s->steps = steps;
     if (runtime_join(msg, sizeof msg) < 0)
-        return sfail(s, DTSS_EPVM, "%s", msg);
+        return rt_fail(&s->h, DTSS_EPVM, "%s", msg);
     s->joined = 1;
     /* Rows go in fragments of 1 MiB, not libpvm's 4 KiB (as the workers'):
      * on Table 1's quarter-core hosts dealing 32 MiB a worker took 1.2 s a
@@ -352,18 +296,18 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     long bstep = -1;
     if (!brows || !bbusy) {
         free(brows), free(bbusy);
-        return sfail(s, DTSS_ENOMEM, "out of memory");
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
     while (rc == DTSS_OK && (finals < s->P || ends < s->P)) {
         tr_event e;
         int i;
         if (tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0) {
-            rc = sfail(s, DTSS_EPVM, "%s", msg);
+            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
             break;
         }
         if (e.kind == TR_PEER_EXIT) {
             if ((i = worker_of(s, e.from)) >= 0 && !(s->final_in[i] && s->ended[i]))
-                rc = sfail(s, DTSS_ELOST, "worker %d on %s exited before its last rows were in",
+                rc = rt_fail(&s->h, DTSS_ELOST, "worker %d on %s exited before its last rows were in",
                            i + 1, s->host[i]);
             continue;
         }
@@ -374,7 +318,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             long step;
             double busy, t;
             if (wire_unpack_state(&e, &idx, &step, &n, &busy, &t, msg, sizeof msg) < 0) {
-                rc = sfail(s, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+                rc = rt_fail(&s->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
                 break;
             }
             if (step == 0 && s->t_begin[i] == 0) {
@@ -384,7 +328,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
                     for (int k = 0; k < s->P && rc == DTSS_OK; k++)
                         if (wire_send_plan(s->tids[k], 0, s->counts, s->P, msg,
                                            sizeof msg) < 0)
-                            rc = sfail(s, DTSS_EPVM, "%s", msg);
+                            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
                 continue;
             }
             s->busy_all[i] += busy;
@@ -405,13 +349,13 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             void *data;
             size_t nb;
             if (wire_unpack_rows(&e, &first, &count, &data, &nb, msg, sizeof msg) < 0) {
-                rc = sfail(s, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+                rc = rt_fail(&s->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
                 break;
             }
             if ((long)first + count > s->rows || nb != (size_t)count * s->row_bytes ||
                 s->final_in[i]) {
                 free(data);
-                rc = sfail(s, DTSS_EPVM, "worker %d sent rows %d..%d in %zu bytes%s", i + 1,
+                rc = rt_fail(&s->h, DTSS_EPVM, "worker %d sent rows %d..%d in %zu bytes%s", i + 1,
                            first, first + count - 1, nb, s->final_in[i] ? " twice" : "");
                 break;
             }
@@ -426,7 +370,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     free(bbusy);
     for (int i = 0; rc == DTSS_OK && i < s->P; i++)
         if (wire_send_stop(s->tids[i], msg, sizeof msg) < 0)
-            rc = sfail(s, DTSS_EPVM, "%s", msg);
+            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
     if (rc != DTSS_OK) {
         for (int i = 0; i < s->P; i++)
             tr_kill(s->tids[i]);
@@ -436,7 +380,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     for (int i = 0; i < s->P; i++)
         total += s->counts[i];
     if (total != s->rows)
-        return sfail(s, DTSS_EPVM, "the workers sent back %ld rows of %ld", total, s->rows);
+        return rt_fail(&s->h, DTSS_EPVM, "the workers sent back %ld rows of %ld", total, s->rows);
     s->finished = 1;
     return DTSS_DONE;
 }
@@ -485,11 +429,11 @@ int dtss_strips_write_record(dtss_strips *s, const char *path)
 {
     dtss_strips_stats st;
     if (dtss_strips_stats_get(s, &st) != DTSS_OK)
-        return sfail(s, DTSS_EMISUSE, "dtss_strips_write_record: the run is not over");
+        return rt_fail(&s->h, DTSS_EMISUSE, "dtss_strips_write_record: the run is not over");
     outfile o;
     const char *call;
     if (outfile_open(&o, path, "w") != 0)
-        return sfail(s, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
+        return rt_fail(&s->h, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
     FILE *f = o.f;
     fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved\n"
                "#worker,worker,host,rows_first,rows_last,busy,begin,end\n"
@@ -514,13 +458,13 @@ int dtss_strips_write_record(dtss_strips *s, const char *path)
         fprintf(f, ",%.6f,%.6f,%ld\n", x->max_before, x->max_after, x->moved);
     }
     if (outfile_close(&o, &call) != 0)
-        return sfail(s, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
+        return rt_fail(&s->h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
     return DTSS_OK;
 }
 
 const char *dtss_strips_errmsg(const dtss_strips *s)
 {
-    return s ? s->err : "out of memory";
+    return rt_errmsg(s ? &s->h : NULL);
 }
 
 void dtss_strips_free(dtss_strips *s)
@@ -551,6 +495,6 @@ void dtss_strips_free(dtss_strips *s)
     free(s->final_in);
     free(s->ended);
     lb_opts_free(&s->o);
-    free(s->job);
+    rt_release(&s->h);
     free(s);
 }

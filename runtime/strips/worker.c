@@ -30,13 +30,15 @@
 
 
 #include "runtime/dtss.h"
+#include "runtime/core/handle.h"
 #include "runtime/core/join.h"
 #include "runtime/core/wire.h"
 #include "sched/strips/strips.h"
 
 struct dtss_strips_worker {
+    rt_handle h;                /* first: errors; the job (h.failed: stopped, lost or failed) */
     tr_peer parent;
-    int joined, done;
+    int joined;
     tr_event ev;                /* the message in hand (wait_for) */
     wire_stripjob job;
     strips_node node;           /* the strip after 'step' steps */
@@ -50,32 +52,21 @@ struct dtss_strips_worker {
     double busy, t_handed;
     int *counts;                /* every worker's rows now */
     strips_transfer *tr;
-    char err[512];
 };
 
-static int fail(dtss_strips_worker *w, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
+RT_WORKER_KIND(strips_worker_kind, dtss_strips_worker);
 
-static int fail(dtss_strips_worker *w, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-    w->done = 1;
-    return code;
-}
+#define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
 
 const char *dtss_strips_worker_errmsg(const dtss_strips_worker *w)
 {
-    return w ? w->err : "out of memory";
+    return rt_errmsg(w ? &w->h : NULL);
 }
 
 const void *dtss_strips_worker_job(const dtss_strips_worker *w, size_t *len)
 {
-    if (len)
-        *len = w->job.job_len;
-    return w->job.job;
+    return dtss_get_job(w, len);
 }
 
 /* Waits for a message of tag from tid (TR_ANY: anyone), checking every
@@ -102,12 +93,9 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
     char msg[256];
     if (!w)
         return DTSS_ENOMEM;
-    if (!dtss_is_worker(argc, argv))
-        return fail(w, DTSS_EMISUSE, "not spawned by a master: workers are started by "
-                    "the master program (dtss_strips_run)");
-    int rc = runtime_join_worker(&w->joined, &w->parent, msg, sizeof msg);
+    int rc = runtime_worker_join(&w->h, &strips_worker_kind, argc, argv, "dtss_strips_run", &w->joined, &w->parent);
     if (rc != DTSS_OK)
-        return fail(w, rc, "%s", msg);
+        return rc;
     /* Rows go node to node; in fragments of 1 MiB, not libpvm's 4 KiB: on
      * a loaded host each fragment can cost the sender and the receiver a
      * wake-up. */
@@ -116,6 +104,8 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
         return rc;
     if (wire_unpack_stripjob(&w->ev, &w->job, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad job: %s", msg);
+    w->h.job = w->job.job;              /* the base's view of it (wire_stripjob's) */
+    w->h.job_len = w->job.job_len;
     int first, count;
     void *data;
     size_t nb;
@@ -274,7 +264,7 @@ int dtss_strips_worker_step(dtss_strips_worker *w, dtss_strips_piece *p)
 {
     char msg[256];
     int rc;
-    if (w->done)
+    if (w->h.failed)
         return DTSS_EMISUSE;
     if (w->in_hand) {                   /* out is the next step's rows */
         w->busy += wire_now() - w->t_handed;

@@ -1,0 +1,83 @@
+/* handle.h: what every handle of libdtss begins with -- the four masters
+ * (dtss_master, dtss_pool, dtss_lb, dtss_strips) and their four workers: the
+ * error text, the log, the application's job, and the handle's kind, the
+ * table the base verbs of dtss.h (dtss_set, dtss_args, dtss_job, dtss_log,
+ * dtss_errmsg, dtss_write_record, dtss_summary, dtss_free) dispatch on.
+ * Written once here, so that a model keeps only what is its own. Not
+ * installed. */
+#ifndef HANDLE_H
+#define HANDLE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define RT_MAGIC 0x44545353u    /* "DTSS": a handle of this library */
+
+typedef struct rt_kind {
+    const char *name;           /* "dtss_master": the family, for messages */
+    /* options: -1 not one of them, 0 a flag, 1 takes a value (dtss_args) */
+    int (*opt)(const char *name);
+    int (*set)(void *h, const char *name, const char *value);
+    int (*job)(void *h, const void *job, size_t len);       /* a master's */
+    int (*write_record)(void *h, const char *path);
+    void (*summary)(const void *h, FILE *f);
+    void (*free)(void *h);      /* a master's free, a worker's close */
+} rt_kind;
+
+typedef struct rt_handle {
+    unsigned magic;
+    const rt_kind *kind;
+    char err[512];
+    int live;                   /* started (a master) or open (a worker) */
+    int failed;                 /* an error while live */
+    FILE *log;                  /* NULL: silent */
+    char prefix[64];
+    int verbose;
+    void *job;                  /* the application's job: a master's copy, */
+    size_t job_len;             /* or what a worker received */
+} rt_handle;
+
+/* A master's kind, from its family's functions PREFIX_set, _job,
+ * _write_record, _summary and _free (as dtss_pool_set ...) and its option
+ * table's opt: RT_MASTER_KIND(pool_kind, dtss_pool, pool_opt). */
+#define RT_MASTER_KIND(var, prefix, opt)                                          \
+    static int var##_set(void *h, const char *n, const char *v)                   \
+    { return prefix##_set(h, n, v); }                                             \
+    static int var##_job(void *h, const void *j, size_t n)                        \
+    { return prefix##_job(h, j, n); }                                             \
+    static int var##_record(void *h, const char *path)                            \
+    { return prefix##_write_record(h, path); }                                    \
+    static void var##_summary(const void *h, FILE *f) { prefix##_summary(h, f); } \
+    static void var##_free(void *h) { prefix##_free(h); }                         \
+    static const rt_kind var = {#prefix, opt, var##_set, var##_job, var##_record, \
+                                var##_summary, var##_free}
+/* A worker's kind: PREFIX_close is its free. */
+#define RT_WORKER_KIND(var, prefix)                                               \
+    static void var##_close(void *h) { prefix##_close(h); }                       \
+    static const rt_kind var = {#prefix, NULL, NULL, NULL, NULL, NULL, var##_close}
+
+/* A new handle's base: kind, the log on stderr as "dtss: ...", no job. */
+void rt_init(rt_handle *h, const rt_kind *kind);
+/* Sets the error text; while live, the handle has failed. Returns code. */
+int rt_fail(rt_handle *h, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int rt_vfail(rt_handle *h, int code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+/* A line on the log: always (progress 0: faults) or when verbose. */
+void rt_log(const rt_handle *h, int progress, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void rt_set_log(rt_handle *h, FILE *f, const char *prefix, int verbose);
+/* Keeps a copy of the job (at most max bytes): DTSS_OK, DTSS_EINVAL,
+ * DTSS_ENOMEM with the error text set. */
+int rt_set_job(rt_handle *h, const void *job, size_t len, size_t max);
+/* *dst = a copy of value (the old one freed): DTSS_OK or DTSS_ENOMEM. */
+int rt_set_text(rt_handle *h, char **dst, const char *value);
+/* The error text ("out of memory" for a NULL handle: its creation failed). */
+const char *rt_errmsg(const rt_handle *h);
+/* The handle's options out of argv (args.h), through kind->opt and set. */
+int rt_args(rt_handle *h, int *argc, char **argv);
+/* Frees what the base holds (the job). */
+void rt_release(rt_handle *h);
+
+#endif
