@@ -38,24 +38,30 @@ typedef struct rt_handle {
     size_t job_len;             /* or what a worker received */
 } rt_handle;
 
-/* A master's kind, from its family's functions PREFIX_set, _job,
- * _write_record, _summary and _free (as dtss_pool_set ...) and its option
- * table's opt: RT_MASTER_KIND(pool_kind, dtss_pool, pool_opt). */
-#define RT_MASTER_KIND(var, prefix, opt)                                          \
+/* A master family's base, written once: its kind (from its functions
+ * T_set, T_job, T_write_record, T_summary, T_free and its option table's
+ * opt) and its T_errmsg, T_log and T_args, for a type T whose first member
+ * is 'rt_handle h': RT_MASTER_BASE(pool_kind, dtss_pool, pool_opt). */
+#define RT_MASTER_BASE(var, T, opt)                                               \
     static int var##_set(void *h, const char *n, const char *v)                   \
-    { return prefix##_set(h, n, v); }                                             \
-    static int var##_job(void *h, const void *j, size_t n)                        \
-    { return prefix##_job(h, j, n); }                                             \
+    { return T##_set(h, n, v); }                                                  \
+    static int var##_job(void *h, const void *j, size_t n) { return T##_job(h, j, n); } \
     static int var##_record(void *h, const char *path)                            \
-    { return prefix##_write_record(h, path); }                                    \
-    static void var##_summary(const void *h, FILE *f) { prefix##_summary(h, f); } \
-    static void var##_free(void *h) { prefix##_free(h); }                         \
-    static const rt_kind var = {#prefix, opt, var##_set, var##_job, var##_record, \
-                                var##_summary, var##_free}
-/* A worker's kind: PREFIX_close is its free. */
-#define RT_WORKER_KIND(var, prefix)                                               \
-    static void var##_close(void *h) { prefix##_close(h); }                       \
-    static const rt_kind var = {#prefix, NULL, NULL, NULL, NULL, NULL, var##_close}
+    { return T##_write_record(h, path); }                                         \
+    static void var##_summary(const void *h, FILE *f) { T##_summary(h, f); }      \
+    static void var##_free(void *h) { T##_free(h); }                              \
+    static const rt_kind var = {#T, opt, var##_set, var##_job, var##_record,      \
+                                var##_summary, var##_free};                       \
+    const char *T##_errmsg(const T *x) { return rt_errmsg(x ? &x->h : NULL); }    \
+    void T##_log(T *x, FILE *f, const char *prefix, int verbose)                  \
+    { rt_set_log(&x->h, f, prefix, verbose); }                                    \
+    int T##_args(T *x, int *argc, char **argv) { return rt_args(&x->h, argc, argv); }
+/* A worker family's: its kind (T_close its free), T_errmsg and T_job. */
+#define RT_WORKER_BASE(var, T)                                                    \
+    static void var##_close(void *h) { T##_close(h); }                            \
+    static const rt_kind var = {#T, NULL, NULL, NULL, NULL, NULL, var##_close};   \
+    const char *T##_errmsg(const T *x) { return rt_errmsg(x ? &x->h : NULL); }    \
+    const void *T##_job(const T *x, size_t *len) { return dtss_get_job(x, len); }
 
 /* A new handle's base: kind, the log on stderr as "dtss: ...", no job. */
 void rt_init(rt_handle *h, const rt_kind *kind);

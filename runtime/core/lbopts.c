@@ -17,9 +17,7 @@ void lb_opts_init(lb_opts *o)
 
 void lb_opts_free(lb_opts *o)
 {
-    free(o->hosts);
-    free(o->worker_path);
-    o->hosts = o->worker_path = NULL;
+    rt_place_free(&o->place);
 }
 
 int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
@@ -32,17 +30,17 @@ int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
         return rt_fail(h, DTSS_EINVAL, "--%s needs a value", name);
     if (!lb_opts_known(name))
         return rt_fail(h, DTSS_ENOENT, "unknown option --%s", name);
-    int rc = lb_opts_set(o, name, value, msg, sizeof msg);
+    int rc = rt_place_set(h, &o->place, 0, name, value);
+    if (rc != DTSS_ENOENT)
+        return rc;
+    rc = lb_opts_set(o, name, value, msg, sizeof msg);
     return rc == DTSS_OK ? DTSS_OK : rt_fail(h, rc, "%s", msg);
 }
 
 int lb_opts_known(const char *name)
 {
-    static const char *const names[] = {"strategy", "ct", "hosts", "local", "worker", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], name) == 0)
-            return 1;
-    return 0;
+    return strcmp(name, "strategy") == 0 || strcmp(name, "ct") == 0 ||
+           rt_place_opt(name, 0) >= 0;
 }
 
 int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size_t len)
@@ -62,25 +60,6 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
             return DTSS_EINVAL;
         }
         o->ct = v;
-    } else if (strcmp(name, "hosts") == 0 || strcmp(name, "worker") == 0) {
-        char **dst = name[0] == 'h' ? &o->hosts : &o->worker_path;
-        if (!*value) {
-            snprintf(msg, len, "--%s is empty", name);
-            return DTSS_EINVAL;
-        }
-        char *c = strdup(value);
-        if (!c) {
-            snprintf(msg, len, "out of memory");
-            return DTSS_ENOMEM;
-        }
-        free(*dst);
-        *dst = c;
-    } else if (strcmp(name, "local") == 0) {
-        if (parse_int_in(value, 1, WIRE_MAX_WORKERS, &o->local) != 0) {
-            snprintf(msg, len, "--local '%s' must be a whole number in [1, %d]", value,
-                     WIRE_MAX_WORKERS);
-            return DTSS_EINVAL;
-        }
     } else {
         return DTSS_ENOENT;
     }
@@ -89,16 +68,13 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
 
 void lb_opts_usage(FILE *f, const char *what_moves, const char *unit)
 {
-    fprintf(f, "  --strategy NAME     %s (sched/lb/lb.h):", what_moves);
+    fprintf(f, "  --strategy NAME    %s (sched/lb/lb.h):", what_moves);
     for (int i = 0; lb_types[i]; i++)
         fprintf(f, " %s", lb_types[i]->name);
     fprintf(f, " (default yoon)\n"
-"  --ct S              C_t, migrating one %s, seconds, [0, 10^6] (default\n"
-"                      0.001; bin/netpipe measures a + b m for m bytes)\n"
-"  --hosts H1,H2,...   a worker on each, in this order (a host may repeat;\n"
-"                      default: every host of the virtual machine but this one)\n"
-"  --local N           N workers on this host (a one-host VM)\n"
-"  --worker PATH       the worker program (default: this program)\n", unit);
+"  --ct S             C_t, migrating one %s, seconds, [0, 10^6] (default\n"
+"                       0.001; bin/netpipe measures a + b m for m bytes)\n", unit);
+    rt_place_usage(f, 0);
 }
 
 int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, size_t len)
@@ -112,13 +88,13 @@ int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, s
         snprintf(msg, len, "out of memory");
         return -DTSS_ENOMEM;
     }
-    int n = runtime_hosts(o->hosts, o->local, 0, 0, &v, pick, max, msg, len);
+    int n = runtime_hosts(o->place.hosts, o->place.local, 0, 0, &v, pick, max, msg, len);
     for (int i = 0; i < n; i++)
         if (!(host[i] = strdup(names[i] = v.hi[pick[i]].name))) {
             snprintf(msg, len, "out of memory");
             n = -DTSS_ENOMEM;
         }
-    int rc = n > 0 ? runtime_spawn(o->worker_path, names, n, 0, tids, msg, len) : 0;
+    int rc = n > 0 ? runtime_spawn(o->place.worker_path, names, n, 0, tids, msg, len) : 0;
     if (n < 0 || rc < 0)
         for (int i = 0; i < max && host[i]; i++) {  /* no name is left */
             free(host[i]);

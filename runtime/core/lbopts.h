@@ -8,14 +8,14 @@
 #include <stdio.h>
 
 #include "runtime/core/handle.h"
+#include "runtime/core/place.h"
 #include "runtime/transport/transport.h"
 #include "sched/lb/lb.h"
 
 typedef struct lb_opts {
     const lb_type *type;        /* default yoon */
     double ct;                  /* C_t, seconds; default 0.001 */
-    char *hosts, *worker_path;  /* NULL: every host but the master's; itself */
-    int local;
+    rt_place place;             /* --hosts, --local, --worker */
 } lb_opts;
 
 void lb_opts_init(lb_opts *o);

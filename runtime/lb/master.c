@@ -95,7 +95,7 @@ static double now(const dtss_lb *b)
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
 static int lb_opt(const char *name);
-RT_MASTER_KIND(lb_kind, dtss_lb, lb_opt);
+RT_MASTER_BASE(lb_kind, dtss_lb, lb_opt)
 
 dtss_lb *dtss_lb_new(void)
 {
@@ -112,7 +112,7 @@ void dtss_lb_usage(FILE *f)
 {
     fprintf(f, "load-balancing options (the master):\n");
     lb_opts_usage(f, "which tasks move", "task");
-    fprintf(f, "  --period S          seconds between balancings, (0, 10^6] (default 1)\n");
+    fprintf(f, "  --period S         seconds between balancings, (0, 10^6] (default 1)\n");
 }
 
 int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
@@ -129,16 +129,6 @@ int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
 static int lb_opt(const char *name)
 {
     return strcmp(name, "period") == 0 || lb_opts_known(name) ? 1 : -1;
-}
-
-int dtss_lb_args(dtss_lb *b, int *argc, char **argv)
-{
-    return rt_args(&b->h, argc, argv);
-}
-
-void dtss_lb_log(dtss_lb *b, FILE *f, const char *prefix, int verbose)
-{
-    rt_set_log(&b->h, f, prefix, verbose);
 }
 
 int dtss_lb_job(dtss_lb *b, const void *job, size_t len)
@@ -488,11 +478,6 @@ int dtss_lb_write_record(dtss_lb *b, const char *path)
     if (outfile_close(&o, &call) != 0)
         return rt_fail(&b->h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
     return DTSS_OK;
-}
-
-const char *dtss_lb_errmsg(const dtss_lb *b)
-{
-    return rt_errmsg(b ? &b->h : NULL);
 }
 
 void dtss_lb_free(dtss_lb *b)

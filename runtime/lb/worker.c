@@ -30,19 +30,9 @@ struct dtss_lb_worker {
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_KIND(lb_worker_kind, dtss_lb_worker);
+RT_WORKER_BASE(lb_worker_kind, dtss_lb_worker)
 
 #define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
-
-const char *dtss_lb_worker_errmsg(const dtss_lb_worker *w)
-{
-    return rt_errmsg(w ? &w->h : NULL);
-}
-
-const void *dtss_lb_worker_job(const dtss_lb_worker *w, size_t *len)
-{
-    return dtss_get_job(w, len);
-}
 
 /* Appends n tasks (their data now the queue's). */
 static int append(dtss_lb_worker *w, wire_task *t, int n)

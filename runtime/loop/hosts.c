@@ -21,7 +21,7 @@ int hosts_choose(dtss_master *m)
     int *pick = malloc(sizeof *pick * (size_t)max);
     if (!pick)
         return master_fail(m, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(m->hosts, m->local, m->include_self, 0, &v, pick, max, msg,
+    int n = runtime_hosts(m->place.hosts, m->place.local, m->place.include_self, 0, &v, pick, max, msg,
                           sizeof msg);
     if (n < 0) {
         free(pick);
@@ -72,7 +72,7 @@ int hosts_spawn(dtss_master *m)
     }
     for (int k = 0; k < m->nw; k++)
         names[k] = rec_str(m->rec.w[k].host);
-    int rc = runtime_spawn(m->worker_path, names, m->nw, 1, peers, msg, sizeof msg);
+    int rc = runtime_spawn(m->place.worker_path, names, m->nw, 1, peers, msg, sizeof msg);
     for (int k = 0; rc == 0 && k < m->nw; k++)
         m->rec.w[k].tid = peers[k];
     free(names);

@@ -16,7 +16,7 @@
 #include "sched/util/parse.h"
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_MASTER_KIND(master_kind, dtss_master, master_opt);
+RT_MASTER_BASE(master_kind, dtss_master, master_opt)
 
 dtss_master *dtss_master_new(void)
 {
@@ -29,16 +29,6 @@ dtss_master *dtss_master_new(void)
     m->late_min = MASTER_LATE_MIN;
     rt_init(&m->h, &master_kind);
     return m;
-}
-
-void dtss_master_log(dtss_master *m, FILE *f, const char *prefix, int verbose)
-{
-    rt_set_log(&m->h, f, prefix, verbose);
-}
-
-const char *dtss_master_errmsg(const dtss_master *m)
-{
-    return rt_errmsg(m ? &m->h : NULL);
 }
 
 int dtss_master_job(dtss_master *m, const void *job, size_t len)
@@ -122,7 +112,7 @@ void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r)
 int dtss_master_check(dtss_master *m)
 {
     sched_err err;
-    if (m->local && (m->hosts || m->include_self))
+    if (m->place.local && (m->place.hosts || m->place.include_self))
         return master_fail(m, DTSS_EINVAL, "--local runs every worker on this host; "
                            "it does not go with --hosts or --include-self");
     m->tree = strcmp(m->scheme, "tree") == 0;
@@ -355,8 +345,7 @@ void dtss_master_free(dtss_master *m)
     for (int i = 0; i < m->nparam; i++)
         free(m->pvalue[i]);
     free(m->min_text);
-    free(m->hosts);
-    free(m->worker_path);
+    rt_place_free(&m->place);
     rt_release(&m->h);
     free(m);
 }

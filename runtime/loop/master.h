@@ -21,6 +21,7 @@
 
 #include "runtime/dtss.h"
 #include "runtime/core/handle.h"
+#include "runtime/core/place.h"
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
 #include "sched/loop/policy.h"
@@ -81,9 +82,7 @@ struct dtss_master {
     char *min_text;
     long iters;
     int sample;
-    char *hosts;
-    int include_self, local;
-    char *worker_path;                      /* NULL: this program */
+    rt_place place;                         /* --hosts, --local, --worker... */
     int acp_integer;
     probe_backend probe;
     double late_factor, late_min;           /* --late (factor 0: off) */

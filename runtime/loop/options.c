@@ -8,25 +8,14 @@
 #include "runtime/loop/master.h"
 #include "sched/util/parse.h"
 
-typedef struct option_def {
-    const char *name;
-    int has_value;
-    const char *help;               /* "VALUE  what it does" */
-} option_def;
-
-static const option_def options[] = {
+/* The master's own options (the placement options: core/place.h). */
+static const rt_option options[] = {
     {"scheme", 1, "NAME      dtss (default), tss, gss, fss, css, pss, qss, ess, rss,\n"
                   "                       wf, awf-b, awf-c, awf-d, awf-e, af, dtss-m (ours:\n"
                   "                       DTSS sized by measured rates), or tree (Tree-Scheduling)"},
     {"min", 1, "N            minimum chunk size (default 1)"},
     {"iterations", 1, "N     the loop's iterations"},
     {"sample", 1, "R         pseudo-uniform sampling frequency (1 = off)"},
-    {"hosts", 1, "H1,H2      hosts that get a worker (default: every host of\n"
-                 "                       the virtual machine except the master's own)"},
-    {"include-self", 0, "    also a worker on the master's host"},
-    {"local", 1, "N          N workers on the master's host (one-machine VM)"},
-    {"worker", 1, "PATH      the worker program (default: this program; a\n"
-                  "                       name is found through the hostfile's ep= path)"},
     {"acp-int", 0, "         A_i = floor(V_i / Q_i), the paper's integer rule\n"
                    "                       (default: real-valued)"},
     {"probe", 1, "B          the workers' load probe: auto (default), proc, cgroup"},
@@ -50,14 +39,6 @@ static const char *scheme_param(const char *name)
     return NULL;
 }
 
-static const option_def *find(const char *name)
-{
-    for (int i = 0; options[i].name; i++)
-        if (strcmp(options[i].name, name) == 0)
-            return &options[i];
-    return NULL;
-}
-
 static int parse_count(const char *s, long lo, long hi, long *out)
 {
     return s ? parse_long_in(s, lo, hi, out) : -1;
@@ -69,7 +50,10 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     if (m->state != M_NEW)
         return master_fail(m, DTSS_EMISUSE, "option --%s set after dtss_master_start",
                            name);
-    const option_def *o = find(name);
+    int rc = rt_place_set(&m->h, &m->place, RT_PLACE_SELF, name, value);
+    if (rc != DTSS_ENOENT)
+        return rc;
+    const rt_option *o = rt_option_find(options, name);
     const char *param = o ? NULL : scheme_param(name);
     if (!o && !param)
         return master_fail(m, DTSS_ENOENT, "unknown option '--%s'", name);
@@ -84,7 +68,7 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
                                MASTER_MAX_PARAMS);
         m->pname[m->nparam] = param;
         m->pvalue[m->nparam] = NULL;
-        int rc = rt_set_text(&m->h, &m->pvalue[m->nparam], value);
+        rc = rt_set_text(&m->h, &m->pvalue[m->nparam], value);
         if (rc == DTSS_OK)
             m->nparam++;
         return rc;
@@ -110,21 +94,6 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
             return master_fail(m, DTSS_EINVAL, "--sample '%s' must be an integer in "
                                "[1, 1000000]", value);
         m->sample = (int)v;
-    } else if (strcmp(name, "hosts") == 0) {
-        if (!*value)
-            return master_fail(m, DTSS_EINVAL, "--hosts '': name at least one host");
-        return rt_set_text(&m->h, &m->hosts, value);
-    } else if (strcmp(name, "include-self") == 0) {
-        m->include_self = 1;
-    } else if (strcmp(name, "local") == 0) {
-        if (parse_count(value, 1, WIRE_MAX_WORKERS, &v) != 0)
-            return master_fail(m, DTSS_EINVAL, "--local '%s' must be an integer in "
-                               "[1, %d]", value, WIRE_MAX_WORKERS);
-        m->local = (int)v;
-    } else if (strcmp(name, "worker") == 0) {
-        if (!*value)
-            return master_fail(m, DTSS_EINVAL, "--worker '': name a program");
-        return rt_set_text(&m->h, &m->worker_path, value);
     } else if (strcmp(name, "acp-int") == 0) {
         m->acp_integer = 1;
     } else if (strcmp(name, "probe") == 0) {
@@ -163,19 +132,15 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
 
 int master_opt(const char *name)
 {
-    const option_def *o = find(name);
-    return o ? o->has_value : scheme_param(name) ? 1 : -1;
-}
-
-int dtss_master_args(dtss_master *m, int *argc, char **argv)
-{
-    return rt_args(&m->h, argc, argv);
+    const rt_option *o = rt_option_find(options, name);
+    int place = rt_place_opt(name, RT_PLACE_SELF);
+    return o ? o->has_value : place >= 0 ? place : scheme_param(name) ? 1 : -1;
 }
 
 void dtss_master_usage(FILE *f)
 {
-    for (int i = 0; options[i].name; i++)
-        fprintf(f, "  --%s %s\n", options[i].name, options[i].help);
+    rt_option_usage(options, f);
+    rt_place_usage(f, RT_PLACE_SELF);
     fprintf(f, "  --PARAM VALUE        a parameter of the scheme:");
     int col = 48;
     for (int i = 0; sched_types[i]; i++)

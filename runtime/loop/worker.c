@@ -40,17 +40,7 @@ int worker_fail(dtss_worker *w, int code, const char *fmt, ...)
 }
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_KIND(worker_kind, dtss_worker);
-
-const char *dtss_worker_errmsg(const dtss_worker *w)
-{
-    return rt_errmsg(w ? &w->h : NULL);
-}
-
-const void *dtss_worker_job(const dtss_worker *w, size_t *len)
-{
-    return dtss_get_job(w, len);
-}
+RT_WORKER_BASE(worker_kind, dtss_worker)
 
 int dtss_worker_index(const dtss_worker *w) { return w->job.index; }
 int dtss_worker_count(const dtss_worker *w) { return w->job.nworkers; }

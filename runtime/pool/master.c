@@ -40,11 +40,6 @@
 #define POOL_EXIT_WAIT 10.0     /* s the end waits for released workers to exit */
 #define POOL_MAX_TRIES 10       /* a task whose worker is lost this often ends the run */
 
-const char *dtss_pool_errmsg(const dtss_pool *p)
-{
-    return rt_errmsg(p ? &p->h : NULL);
-}
-
 /* Seconds since the start. */
 static double now(const dtss_pool *p)
 {
@@ -111,7 +106,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     int *pick = malloc(sizeof *pick * (size_t)max);
     if (!pick)
         return pool_fail(p, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(p->hosts, p->local, 0, 1, &v, pick, max, msg, sizeof msg);
+    int n = runtime_hosts(p->place.hosts, p->place.local, 0, 1, &v, pick, max, msg, sizeof msg);
     if (n < 0) {
         free(pick);
         return pool_fail(p, -n, "%s", msg);
@@ -123,7 +118,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     }
     /* A host of --hosts not in the virtual machine (pick -1) is added when a
      * worker is to run on it, and deleted when it is free again. */
-    char *names = p->hosts ? strdup(p->hosts) : NULL, *save = NULL;
+    char *names = p->place.hosts ? strdup(p->place.hosts) : NULL, *save = NULL;
     const char *name = names ? strtok_r(names, ",", &save) : NULL;
     for (int i = 0; i < n; i++, name = name ? strtok_r(NULL, ",", &save) : NULL) {
         pslot *sl = &p->slot[p->nslot++];
@@ -274,7 +269,7 @@ static int serve_requests(dtss_pool *p)
         double t_call = now(p);
         const char *host = p->slot[s].host;
         tr_peer tid;
-        int rc = runtime_spawn(p->worker_path, &host, 1, 0, &tid, p->spawn_err,
+        int rc = runtime_spawn(p->place.worker_path, &host, 1, 0, &tid, p->spawn_err,
                                sizeof p->spawn_err);
         if (rc == -DTSS_ENOMEM)
             return pool_fail(p, DTSS_ENOMEM, "%s", p->spawn_err);
@@ -787,8 +782,7 @@ void dtss_pool_free(dtss_pool *p)
     free(p->it);
     free(p->tr);
     free(p->cur.data);
-    free(p->hosts);
-    free(p->worker_path);
+    rt_place_free(&p->place);
     rt_release(&p->h);
     pool_free(p->pl);
     free(p);

@@ -19,6 +19,7 @@
 
 #include "runtime/dtss.h"
 #include "runtime/core/handle.h"
+#include "runtime/core/place.h"
 #include "runtime/core/wire.h"
 #include "sched/pool/pool.h"
 #include "sched/records/poolrec.h"
@@ -68,9 +69,7 @@ struct dtss_pool {
     const pool_type *type;
     pool_params par;
     double delay;
-    char *hosts;
-    int local;
-    char *worker_path;
+    rt_place place;         /* --hosts, --local, --worker */
     /* the run */
     int state;
     int joined;

@@ -25,19 +25,9 @@ struct dtss_pool_worker {
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_KIND(pool_worker_kind, dtss_pool_worker);
+RT_WORKER_BASE(pool_worker_kind, dtss_pool_worker)
 
 #define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
-
-const char *dtss_pool_worker_errmsg(const dtss_pool_worker *w)
-{
-    return rt_errmsg(w ? &w->h : NULL);
-}
-
-const void *dtss_pool_worker_job(const dtss_pool_worker *w, size_t *len)
-{
-    return dtss_get_job(w, len);
-}
 
 /* The next message from the master (or the notice of its exit). */
 static int wait_master(dtss_pool_worker *w, int *tag)

@@ -85,7 +85,7 @@ struct dtss_strips {
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
 static int strips_opt(const char *name);
-RT_MASTER_KIND(strips_kind, dtss_strips, strips_opt);
+RT_MASTER_BASE(strips_kind, dtss_strips, strips_opt)
 
 dtss_strips *dtss_strips_new(void)
 {
@@ -102,7 +102,7 @@ void dtss_strips_usage(FILE *f)
 {
     fprintf(f, "row-strip options (the master):\n");
     lb_opts_usage(f, "how the strips are re-cut (none: never)", "row");
-    fprintf(f, "  --every K           steps between re-cuts, 1 .. 10^9 (default 50)\n");
+    fprintf(f, "  --every K          steps between re-cuts, 1 .. 10^9 (default 50)\n");
 }
 
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
@@ -119,16 +119,6 @@ int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 static int strips_opt(const char *name)
 {
     return strcmp(name, "every") == 0 || lb_opts_known(name) ? 1 : -1;
-}
-
-int dtss_strips_args(dtss_strips *s, int *argc, char **argv)
-{
-    return rt_args(&s->h, argc, argv);
-}
-
-void dtss_strips_log(dtss_strips *s, FILE *f, const char *prefix, int verbose)
-{
-    rt_set_log(&s->h, f, prefix, verbose);
 }
 
 int dtss_strips_job(dtss_strips *s, const void *job, size_t len)
@@ -460,11 +450,6 @@ int dtss_strips_write_record(dtss_strips *s, const char *path)
     if (outfile_close(&o, &call) != 0)
         return rt_fail(&s->h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
     return DTSS_OK;
-}
-
-const char *dtss_strips_errmsg(const dtss_strips *s)
-{
-    return rt_errmsg(s ? &s->h : NULL);
 }
 
 void dtss_strips_free(dtss_strips *s)

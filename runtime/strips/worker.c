@@ -55,19 +55,9 @@ struct dtss_strips_worker {
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_KIND(strips_worker_kind, dtss_strips_worker);
+RT_WORKER_BASE(strips_worker_kind, dtss_strips_worker)
 
 #define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
-
-const char *dtss_strips_worker_errmsg(const dtss_strips_worker *w)
-{
-    return rt_errmsg(w ? &w->h : NULL);
-}
-
-const void *dtss_strips_worker_job(const dtss_strips_worker *w, size_t *len)
-{
-    return dtss_get_job(w, len);
-}
 
 /* Waits for a message of tag from tid (TR_ANY: anyone), checking every
  * second that the master is still there. DTSS_OK with it in w->ev. */
