@@ -237,7 +237,7 @@ test: test-deps
 	    scripts/run-tests $(TESTS) $(TEST_SCRIPTS)
 
 .PHONY: all-tests
-all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early
+all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early $(BIN)/toy_model
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
@@ -446,7 +446,10 @@ $(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
 # A Tree worker asked for work before its job came (tests/pvm.sh runs it).
 $(BIN)/tree_early: $(call obj,tests/tree_early.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/bench_runtime: $(call obj,tests/bench_runtime.c) $(DTSS_LIB)
-$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime $(BIN)/tree_early: LIBS += -lpvm3
+# A fifth model written by docs/runtime.md's "Adding a model" (tests/pvm.sh).
+$(BIN)/toy_model: $(call obj,tests/toy_model.c) $(DTSS_LIB)
+$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime $(BIN)/tree_early \
+$(BIN)/toy_model: LIBS += -lpvm3
 # bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
 $(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS)) -lpvm3

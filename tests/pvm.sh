@@ -110,6 +110,13 @@ rc=$?
 [ $rc = 0 ] && grep -qx "12 passed, 0 failed" early.txt
 check "tree: a STEAL before the job, and one between lines, answered with part of the range (exit $rc; $(tail -n 1 early.txt)$(grep -m1 '^FAIL' early.txt | sed 's/^/; /'))" $?
 
+# A fifth model, written by docs/runtime.md's "Adding a model" on core/ and
+# transport.h only: its sums add up, the base verbs take its handle.
+timeout 120 "$BIN/toy_model" --local 3 --n 100000 >toy.txt 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qx "7 passed, 0 failed" toy.txt
+check "a toy fifth model on core/ and transport.h (exit $rc; $(tail -n 1 toy.txt)$(grep -m1 '^FAIL' toy.txt | sed 's/^/; /'))" $?
+
 # ---- the PVM console's spawn -> coordinator -----------------------------------------
 rm -f con.pgm
 (echo "spawn -> coordinator --local 2 -S 96 -m 400 -o con.pgm -r con.csv"

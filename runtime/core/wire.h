@@ -46,7 +46,9 @@ enum {
     /* migration of queued tasks (lb_master.c, lb_worker.c) */
     WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE,
     /* row strips (strips_master.c, strips_worker.c) */
-    WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS
+    WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS,
+    /* tags from here on: a model outside the library (tests/toy_model.c) */
+    WIRE_USER = 1000
 };
 
 /* A decode's code for a message of another protocol version (buf.h) */
