@@ -149,6 +149,11 @@ int runtime_spawn(const char *path, const char *const *hosts, int n, int watch_h
 {
     char self[4096], flag[] = "--dtss-worker";
     char *args[] = {flag, NULL};
+    if (!(tr_caps() & TR_CAN_SPAWN))
+        return fail(DTSS_EPVM, msg, len, "the %s transport cannot start workers (its "
+                    "launcher starts them)", tr_name());
+    if (watch_hosts && !(tr_caps() & TR_REPORTS_HOST_LOSS))
+        watch_hosts = 0;                        /* a host's loss: its workers' exits */
     const char *prog = runtime_worker_program(path, self, sizeof self);
     if (!prog)
         return fail(DTSS_ENOENT, msg, len, "cannot tell which program this is "

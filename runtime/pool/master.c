@@ -221,6 +221,13 @@ static int add_host(dtss_pool *p, int s)
     char *name = p->slot[s].host;
     int info = 0;
     double t = now(p);
+    if (!(tr_caps() & TR_CAN_ADD_HOSTS)) {
+        snprintf(p->spawn_err, sizeof p->spawn_err, "--hosts names %.64s, not in the run: "
+                 "the %s transport cannot add hosts", name, tr_name());
+        pool_log(p, 0, "%s: the host is left out of the pool", p->spawn_err);
+        p->slot[s].dead = 1;
+        return -1;
+    }
     if (tr_add_host(name, &info, p->spawn_err, sizeof p->spawn_err) < 0) {
         pool_log(p, 0, "%s: the host is left out of the pool", p->spawn_err);
         p->slot[s].dead = 1;
