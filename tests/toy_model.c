@@ -39,9 +39,7 @@ typedef struct toy_master {
 } toy_master;
 
 typedef struct toy_worker {
-    rt_handle h;
-    tr_peer parent;
-    int joined;
+    rt_handle h;                                /* its master: h.parent */
     tr_event ev;
 } toy_worker;
 
@@ -85,11 +83,6 @@ int toy_master_set(toy_master *m, const char *name, const char *value)
     return DTSS_OK;
 }
 
-int toy_master_job(toy_master *m, const void *job, size_t len)
-{
-    return rt_set_job(&m->h, job, len, WIRE_MAX_JOB);
-}
-
 int toy_master_write_record(toy_master *m, const char *path)
 {
     return rt_fail(&m->h, DTSS_EMISUSE, "no run record (%s)", path);
@@ -114,8 +107,8 @@ void toy_master_free(toy_master *m)
 
 void toy_worker_close(toy_worker *w)
 {
-    if (w && w->joined)
-        tr_leave();
+    if (w)
+        rt_leave(&w->h);
     free(w);
 }
 
@@ -181,14 +174,15 @@ static int toy_run(toy_master *m)
 /* ---- 5. the worker: join, wait for the master's job -------------------------------- */
 static int toy_work(int argc, char **argv)
 {
-    toy_worker *w = calloc(1, sizeof *w);
+    void *h;
     char msg[256];
+    int rc = runtime_worker_open(&h, sizeof(toy_worker), &toy_worker_kind, argc, argv,
+                                 "toy_run");
+    toy_worker *w = h;
     if (!w)
         return 1;
-    int rc = runtime_worker_join(&w->h, &toy_worker_kind, argc, argv, "toy_run",
-                                 &w->joined, &w->parent);
     if (rc == DTSS_OK)
-        rc = runtime_wait_master(&w->h, w->parent, TOY_JOB, &w->ev, NULL, NULL);
+        rc = runtime_wait_master(&w->h, w->h.parent, TOY_JOB, &w->ev, NULL, NULL);
     rbuf r;
     int64_t a = 0, b = 0;
     if (rc == DTSS_OK && rbuf_start(&r, w->ev.data, w->ev.len) == 0) {
@@ -202,10 +196,10 @@ static int toy_work(int argc, char **argv)
     buf out = {0};
     buf_start(&out);
     buf_double(&out, s);
-    if (rc == DTSS_OK && tr_send(w->parent, TOY_SUM, out.p, out.len, msg, sizeof msg) < 0)
+    if (rc == DTSS_OK && tr_send(w->h.parent, TOY_SUM, out.p, out.len, msg, sizeof msg) < 0)
         rc = rt_fail(&w->h, DTSS_EPVM, "%s", msg);
     if (rc == DTSS_OK)                          /* until told to stop */
-        rc = runtime_wait_master(&w->h, w->parent, TOY_STOP, &w->ev, NULL, NULL);
+        rc = runtime_wait_master(&w->h, w->h.parent, TOY_STOP, &w->ev, NULL, NULL);
     if (rc != DTSS_OK)
         fprintf(stderr, "toy_model (worker): %s\n", dtss_errmsg(w));
     buf_free(&out);
@@ -217,10 +211,9 @@ int main(int argc, char **argv)
 {
     if (dtss_is_worker(argc, argv))
         return toy_work(argc, argv);
-    toy_master *m = calloc(1, sizeof *m);
+    toy_master *m = rt_new(sizeof *m, &toy_kind);
     if (!m)
         return 2;
-    rt_init(&m->h, &toy_kind);
     m->n = 1000;
     /* The base verbs of dtss.h take the fifth model's handle too. */
     test_cond("toy: dtss_set refuses a bad --n, naming it",

@@ -6,6 +6,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/args.h"
 #include "runtime/core/handle.h"
+#include "runtime/transport/transport.h"
 
 void rt_init(rt_handle *h, const rt_kind *kind)
 {
@@ -14,6 +15,21 @@ void rt_init(rt_handle *h, const rt_kind *kind)
     h->kind = kind;
     h->log = stderr;
     snprintf(h->prefix, sizeof h->prefix, "dtss");
+}
+
+void *rt_new(size_t size, const rt_kind *kind)
+{
+    rt_handle *h = calloc(1, size);
+    if (h)
+        rt_init(h, kind);
+    return h;
+}
+
+void rt_leave(rt_handle *h)
+{
+    if (h->joined)
+        tr_leave();
+    h->joined = 0;
 }
 
 int rt_vfail(rt_handle *h, int code, const char *fmt, va_list ap)
@@ -57,6 +73,9 @@ void rt_set_log(rt_handle *h, FILE *f, const char *prefix, int verbose)
 
 int rt_set_job(rt_handle *h, const void *job, size_t len, size_t max)
 {
+    if (h->live)
+        return rt_fail(h, DTSS_EMISUSE, "%s_job: after the start (the workers have it)",
+                       h->kind->name);
     if (len > max)
         return rt_fail(h, DTSS_EINVAL, "a job of %zu bytes: at most %zu", len, max);
     void *copy = malloc(len ? len : 1);

@@ -36,15 +36,20 @@ typedef struct rt_handle {
     int verbose;
     void *job;                  /* the application's job: a master's copy, */
     size_t job_len;             /* or what a worker received */
+    int joined;                 /* a worker: tr_join_worker succeeded */
+    int parent;                 /* a worker: its master (a tr_peer) */
 } rt_handle;
 
 /* A master family's base, written once: its kind (from its functions
- * T_set, T_job, T_write_record, T_summary, T_free and its option table's
- * opt) and its T_errmsg, T_log and T_args, for a type T whose first member
- * is 'rt_handle h': RT_MASTER_BASE(pool_kind, dtss_pool, pool_opt). */
+ * T_set, T_write_record, T_summary, T_free and its option table's opt) and
+ * its T_errmsg, T_log, T_args and T_job (before the start: h.live set when
+ * it starts), for a type T whose first member is 'rt_handle h' (and
+ * WIRE_MAX_JOB in sight, core/wire.h): RT_MASTER_BASE(pool_kind, dtss_pool,
+ * pool_opt). */
 #define RT_MASTER_BASE(var, T, opt)                                               \
     static int var##_set(void *h, const char *n, const char *v)                   \
     { return T##_set(h, n, v); }                                                  \
+    int T##_job(T *x, const void *j, size_t n) { return rt_set_job(&x->h, j, n, WIRE_MAX_JOB); } \
     static int var##_job(void *h, const void *j, size_t n) { return T##_job(h, j, n); } \
     static int var##_record(void *h, const char *path)                            \
     { return T##_write_record(h, path); }                                         \
@@ -63,6 +68,12 @@ typedef struct rt_handle {
     const char *T##_errmsg(const T *x) { return rt_errmsg(x ? &x->h : NULL); }    \
     const void *T##_job(const T *x, size_t *len) { return dtss_get_job(x, len); }
 
+/* A new master's handle: size bytes, zeroed, its base (first) initialised;
+ * NULL when out of memory. */
+void *rt_new(size_t size, const rt_kind *kind);
+/* Leaves the run if the handle joined it (a worker's close). */
+void rt_leave(rt_handle *h);
+
 /* A new handle's base: kind, the log on stderr as "dtss: ...", no job. */
 void rt_init(rt_handle *h, const rt_kind *kind);
 /* Sets the error text; while live, the handle has failed. Returns code. */
@@ -74,8 +85,8 @@ int rt_vfail(rt_handle *h, int code, const char *fmt, va_list ap)
 void rt_log(const rt_handle *h, int progress, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void rt_set_log(rt_handle *h, FILE *f, const char *prefix, int verbose);
-/* Keeps a copy of the job (at most max bytes): DTSS_OK, DTSS_EINVAL,
- * DTSS_ENOMEM with the error text set. */
+/* Keeps a copy of the job (at most max bytes), before the start: DTSS_OK,
+ * DTSS_EMISUSE (live), DTSS_EINVAL, DTSS_ENOMEM with the error text set. */
 int rt_set_job(rt_handle *h, const void *job, size_t len, size_t max);
 /* *dst = a copy of value (the old one freed): DTSS_OK or DTSS_ENOMEM. */
 int rt_set_text(rt_handle *h, char **dst, const char *value);

@@ -32,16 +32,20 @@ int dtss_is_worker(int argc, char **argv)
     return 0;
 }
 
-int runtime_worker_join(rt_handle *h, const rt_kind *kind, int argc, char **argv,
-                        const char *starter, int *joined, tr_peer *parent)
+int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv,
+                        const char *starter)
 {
     char msg[256];
-    rt_init(h, kind);
+    rt_handle *h = *out = rt_new(size, kind);
+    if (!h)
+        return DTSS_ENOMEM;
     h->live = 1;
     if (!dtss_is_worker(argc, argv))
         return rt_fail(h, DTSS_EMISUSE, "not spawned by a master: workers are started by "
                        "the master program (%s)", starter);
-    int rc = runtime_join_worker(joined, parent, msg, sizeof msg);
+    tr_peer parent = -1;
+    int rc = runtime_join_worker(&h->joined, &parent, msg, sizeof msg);
+    h->parent = parent;
     return rc == DTSS_OK ? DTSS_OK : rt_fail(h, rc, "%s", msg);
 }
 

@@ -66,8 +66,10 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
     return DTSS_OK;
 }
 
-void lb_opts_usage(FILE *f, const char *what_moves, const char *unit)
+void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const char *unit,
+                   const char *own)
 {
+    fprintf(f, "%s:\n", title);
     fprintf(f, "  --strategy NAME    %s (sched/lb/lb.h):", what_moves);
     for (int i = 0; lb_types[i]; i++)
         fprintf(f, " %s", lb_types[i]->name);
@@ -75,6 +77,7 @@ void lb_opts_usage(FILE *f, const char *what_moves, const char *unit)
 "  --ct S             C_t, migrating one %s, seconds, [0, 10^6] (default\n"
 "                       0.001; bin/netpipe measures a + b m for m bytes)\n", unit);
     rt_place_usage(f, 0);
+    fprintf(f, "  %s\n", own);
 }
 
 int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, size_t len)
@@ -103,6 +106,38 @@ int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, s
     free(pick);
     free(names);
     return n < 0 ? n : rc < 0 ? rc : n;
+}
+
+int lb_crew_start(rt_handle *h, const lb_opts *o, lb_crew *c)
+{
+    char msg[512];
+    if (runtime_join(msg, sizeof msg) < 0)
+        return rt_fail(h, DTSS_EPVM, "%s", msg);
+    c->joined = 1;
+    c->tids = calloc(WIRE_MAX_WORKERS, sizeof *c->tids);
+    c->host = calloc(WIRE_MAX_WORKERS, sizeof *c->host);
+    if (!c->tids || !c->host)
+        return rt_fail(h, DTSS_ENOMEM, "out of memory");
+    int n = lb_spawn(o, c->tids, c->host, WIRE_MAX_WORKERS, msg, sizeof msg);
+    if (n < 0)
+        return rt_fail(h, -n, "%s", msg);
+    c->P = n;
+    return DTSS_OK;
+}
+
+void lb_crew_end(lb_crew *c, int finished)
+{
+    if (c->joined) {
+        for (int i = 0; i < c->P && !finished; i++)
+            if (c->tids[i] > 0)
+                tr_kill(c->tids[i]);
+        tr_leave();
+    }
+    for (int i = 0; c->host && i < c->P; i++)
+        free(c->host[i]);
+    free(c->host);
+    free(c->tids);
+    *c = (lb_crew){0};
 }
 
 int lb_asks(const lb_type *T, int n)

@@ -31,9 +31,11 @@ int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
                  const char *name, const char *value);
 /* 1 when name is one of them. */
 int lb_opts_known(const char *name);
-/* Their --help lines; what_moves: "which tasks move", "how the strips are
- * re-cut"; unit: "task", "row". */
-void lb_opts_usage(FILE *f, const char *what_moves, const char *unit);
+/* Their --help lines under title, then the master's own option's line
+ * (own); what_moves: "which tasks move", "how the strips are re-cut"; unit:
+ * "task", "row". */
+void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const char *unit,
+                   const char *own);
 
 /* Joins nothing: spawns the worker program (o->worker_path or this one) once
  * on each host picked by o's hosts/local (runtime_hosts), at most max, into
@@ -41,6 +43,20 @@ void lb_opts_usage(FILE *f, const char *what_moves, const char *unit);
  * watches their exits (runtime_spawn). Returns the number spawned, or
  * -DTSS_E... with msg (then none is left running, no name allocated). */
 int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, size_t len);
+
+/* The workers of a migration master: joined and spawned on the hosts o
+ * picks (lb_crew_start), ended and freed (lb_crew_end). */
+typedef struct lb_crew {
+    tr_peer *tids;
+    char **host;
+    int P, joined;
+} lb_crew;
+/* Joins the run and spawns the workers: DTSS_OK, or the error with h's
+ * text (then none is left running; lb_crew_end still leaves the run). */
+int lb_crew_start(rt_handle *h, const lb_opts *o, lb_crew *c);
+/* Kills the workers still running (unless the run finished: they were
+ * told to stop), leaves the run, frees. */
+void lb_crew_end(lb_crew *c, int finished);
 
 /* Whether strategy T exchanges any message on n nodes (lb_type.exchange):
  * a strategy that does not (none) is never asked. -1: out of memory. */

@@ -69,9 +69,8 @@ struct dtss_lb {
     lbtask *task;
     int ntasks, cap;
     /* the run */
-    int finished, joined;
-    int P, *tids;
-    char **host;
+    int finished;
+    lb_crew crew;               /* its workers: tids, host, P */
     double t0, wall0;
     double *finish;             /* each worker's last result */
     long *ran;                  /* tasks each ran */
@@ -99,20 +98,18 @@ RT_MASTER_BASE(lb_kind, dtss_lb, lb_opt)
 
 dtss_lb *dtss_lb_new(void)
 {
-    dtss_lb *b = calloc(1, sizeof *b);
+    dtss_lb *b = rt_new(sizeof *b, &lb_kind);
     if (!b)
         return NULL;
     lb_opts_init(&b->o);
     b->period = 1.0;
-    rt_init(&b->h, &lb_kind);
     return b;
 }
 
 void dtss_lb_usage(FILE *f)
 {
-    fprintf(f, "load-balancing options (the master):\n");
-    lb_opts_usage(f, "which tasks move", "task");
-    fprintf(f, "  --period S         seconds between balancings, (0, 10^6] (default 1)\n");
+    lb_opts_usage(f, "load-balancing options (the master)", "which tasks move", "task",
+                  "--period S         seconds between balancings, (0, 10^6] (default 1)");
 }
 
 int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
@@ -129,13 +126,6 @@ int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
 static int lb_opt(const char *name)
 {
     return strcmp(name, "period") == 0 || lb_opts_known(name) ? 1 : -1;
-}
-
-int dtss_lb_job(dtss_lb *b, const void *job, size_t len)
-{
-    if (b->h.live)
-        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_job: after dtss_lb_start");
-    return rt_set_job(&b->h, job, len, WIRE_MAX_JOB);
 }
 
 int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
@@ -173,8 +163,8 @@ int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
 static int deal(dtss_lb *b)
 {
     char msg[256];
-    for (int i = 0; i < b->P; i++) {
-        long lo = (long)i * b->ntasks / b->P, hi = (long)(i + 1) * b->ntasks / b->P;
+    for (int i = 0; i < b->crew.P; i++) {
+        long lo = (long)i * b->ntasks / b->crew.P, hi = (long)(i + 1) * b->ntasks / b->crew.P;
         int n = (int)(hi - lo);
         wire_task *w = calloc(n ? (size_t)n : 1, sizeof *w);
         if (!w)
@@ -185,10 +175,10 @@ static int deal(dtss_lb *b)
             w[k] = (wire_task){.task = (int)(lo + k), .iteration = 1, .data = t->data,
                                .len = t->len};
         }
-        int rc = wire_send_lbjob(b->tids[i], i, b->P, b->tids, b->h.job, b->h.job_len, msg,
+        int rc = wire_send_lbjob(b->crew.tids[i], i, b->crew.P, b->crew.tids, b->h.job, b->h.job_len, msg,
                                  sizeof msg);
         if (rc >= 0)
-            rc = wire_send_tasks(b->tids[i], w, n, msg, sizeof msg);
+            rc = wire_send_tasks(b->crew.tids[i], w, n, msg, sizeof msg);
         free(w);
         if (rc < 0)
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
@@ -198,25 +188,17 @@ static int deal(dtss_lb *b)
 
 int dtss_lb_start(dtss_lb *b)
 {
-    char msg[512];
     if (b->h.live)
         return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_start: called twice");
     if (b->ntasks < 1)
         return rt_fail(&b->h, DTSS_EINVAL, "dtss_lb_start: no task (dtss_lb_task first)");
     b->h.live = 1;
-    if (runtime_join(msg, sizeof msg) < 0)
-        return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
-    b->joined = 1;
-    b->tids = calloc(WIRE_MAX_WORKERS, sizeof *b->tids);
-    b->host = calloc(WIRE_MAX_WORKERS, sizeof *b->host);
-    if (!b->tids || !b->host)
-        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     b->wall0 = wire_now();
     b->t0 = wire_mono();
-    int n = lb_spawn(&b->o, b->tids, b->host, WIRE_MAX_WORKERS, msg, sizeof msg);
-    if (n < 0)
-        return rt_fail(&b->h, -n, "%s", msg);
-    b->P = n;
+    int n, rc0 = lb_crew_start(&b->h, &b->o, &b->crew);
+    if (rc0 != DTSS_OK)
+        return rc0;
+    n = b->crew.P;
     b->finish = calloc((size_t)n, sizeof *b->finish);
     b->ran = calloc((size_t)n, sizeof *b->ran);
     b->q_now = calloc((size_t)n, sizeof *b->q_now);
@@ -225,12 +207,12 @@ int dtss_lb_start(dtss_lb *b)
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory for %d workers", n);
     int rc;
     rt_log(&b->h, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
-        "(C_t %g s)", now(b), b->P, b->ntasks, b->o.type->name, b->period, b->o.ct);
+        "(C_t %g s)", now(b), b->crew.P, b->ntasks, b->o.type->name, b->period, b->o.ct);
     if ((rc = deal(b)) != DTSS_OK)
         return rc;
     /* A strategy that exchanges nothing (none) is never asked: no round,
      * no message beyond the tasks' own (lb_type.exchange). */
-    if ((b->asks = lb_asks(b->o.type, b->P)) < 0)
+    if ((b->asks = lb_asks(b->o.type, b->crew.P)) < 0)
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     b->last_asked = 0;
     b->next_round = now(b) + b->period;
@@ -246,8 +228,8 @@ static int ask(dtss_lb *b)
     b->in_round = 1;
     b->answers = 0;
     b->round_asked = now(b);
-    for (int i = 0; i < b->P; i++)
-        if (wire_send_count(b->tids[i], b->round, msg, sizeof msg) < 0)
+    for (int i = 0; i < b->crew.P; i++)
+        if (wire_send_count(b->crew.tids[i], b->round, msg, sizeof msg) < 0)
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     return DTSS_OK;
 }
@@ -258,7 +240,7 @@ static int plan(dtss_lb *b)
     sched_err err;
     char msg[256];
     double elapsed = b->round_asked - b->last_asked;
-    lb_input in = {.nodes = b->P, .remaining = b->q_now, .done = b->d_now,
+    lb_input in = {.nodes = b->crew.P, .remaining = b->q_now, .done = b->d_now,
                    .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->o.ct};
     lb_plan *p = lb_plan_make(b->o.type, &in, &err);
     if (!p)
@@ -282,16 +264,16 @@ static int plan(dtss_lb *b)
     r->elapsed = elapsed;
     r->max_before = p->max_before;
     r->max_after = p->max_after;
-    r->queued = malloc(sizeof *r->queued * (size_t)b->P);
-    r->done = malloc(sizeof *r->done * (size_t)b->P);
+    r->queued = malloc(sizeof *r->queued * (size_t)b->crew.P);
+    r->done = malloc(sizeof *r->done * (size_t)b->crew.P);
     size_t cap = 1 + 32 * (size_t)p->nmoves, used = 0;
     r->moves = malloc(cap);
     if (!r->queued || !r->done || !r->moves) {
         lb_plan_free(p);
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     }
-    memcpy(r->queued, b->q_now, sizeof *r->queued * (size_t)b->P);
-    memcpy(r->done, b->d_now, sizeof *r->done * (size_t)b->P);
+    memcpy(r->queued, b->q_now, sizeof *r->queued * (size_t)b->crew.P);
+    memcpy(r->done, b->d_now, sizeof *r->done * (size_t)b->crew.P);
     r->moves[0] = '\0';
     int rc = DTSS_OK;
     for (int m = 0; m < p->nmoves && rc == DTSS_OK; m++) {
@@ -299,7 +281,7 @@ static int plan(dtss_lb *b)
         used += (size_t)snprintf(r->moves + used, cap - used, "%s%d>%d:%ld", m ? ";" : "",
                                  mv->from + 1, mv->to + 1, mv->count);
         r->moved += mv->count;
-        if (wire_send_move(b->tids[mv->from], b->round, mv->to, mv->count, msg,
+        if (wire_send_move(b->crew.tids[mv->from], b->round, mv->to, mv->count, msg,
                            sizeof msg) < 0)
             rc = rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     }
@@ -318,8 +300,8 @@ static int plan(dtss_lb *b)
 
 static int worker_of(const dtss_lb *b, int tid)
 {
-    for (int i = 0; i < b->P; i++)
-        if (b->tids[i] == tid)
+    for (int i = 0; i < b->crew.P; i++)
+        if (b->crew.tids[i] == tid)
             return i;
     return -1;
 }
@@ -335,8 +317,8 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
         return DTSS_DONE;
     for (;;) {
         if (b->ndone == b->ntasks) {
-            for (int i = 0; i < b->P; i++)
-                wire_send_stop(b->tids[i], msg, sizeof msg);
+            for (int i = 0; i < b->crew.P; i++)
+                wire_send_stop(b->crew.tids[i], msg, sizeof msg);
             b->finished = 1;
             rt_log(&b->h, 1, "t=%.3f every task is in; workers stopped", now(b));
             return DTSS_DONE;
@@ -357,7 +339,7 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
             int i = worker_of(b, e.from);
             if (i >= 0)
                 return rt_fail(&b->h, DTSS_ELOST, "worker %d on %s exited with its queue "
-                              "(%ld of %d tasks in)", i + 1, b->host[i], b->ndone, b->ntasks);
+                              "(%ld of %d tasks in)", i + 1, b->crew.host[i], b->ndone, b->ntasks);
             continue;
         }
         int i = worker_of(b, e.from);
@@ -372,7 +354,7 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
                 continue;
             b->q_now[i] = q;
             b->d_now[i] = d;
-            if (++b->answers == b->P) {
+            if (++b->answers == b->crew.P) {
                 int rc = plan(b);
                 if (rc != DTSS_OK)
                     return rc;
@@ -414,12 +396,12 @@ int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s)
     memset(s, 0, sizeof *s);
     if (!b->finished)
         return DTSS_EMISUSE;
-    s->workers = b->P;
+    s->workers = b->crew.P;
     s->tasks = b->ntasks;
-    for (int i = 0; i < b->P; i++)
+    for (int i = 0; i < b->crew.P; i++)
         s->time = fmax(s->time, b->finish[i]);
     double first = INFINITY;
-    for (int i = 0; i < b->P; i++)
+    for (int i = 0; i < b->crew.P; i++)
         first = fmin(first, b->finish[i]);
     s->imbalance = s->time - first;
     s->balancings = b->nrounds;
@@ -456,17 +438,17 @@ int dtss_lb_write_record(dtss_lb *b, const char *path)
                "#task,task,home,ran,received,started,finished,seconds\n");
     fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->o.type->name, s.workers,
             s.tasks, b->period, b->o.ct, s.time, s.imbalance, s.balancings, s.moved);
-    for (int i = 0; i < b->P; i++)
-        fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->host[i],
-                (long)(i + 1) * b->ntasks / b->P - (long)i * b->ntasks / b->P, b->ran[i],
+    for (int i = 0; i < b->crew.P; i++)
+        fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->crew.host[i],
+                (long)(i + 1) * b->ntasks / b->crew.P - (long)i * b->ntasks / b->crew.P, b->ran[i],
                 b->finish[i]);
     for (int r = 0; r < b->nrounds; r++) {
         const lbround *x = &b->rounds[r];
         fprintf(f, "round,%d,%.6f,%.6f,%.6f,", x->round, x->asked, x->planned, x->elapsed);
-        for (int i = 0; i < b->P; i++)
+        for (int i = 0; i < b->crew.P; i++)
             fprintf(f, "%s%ld", i ? ";" : "", x->queued[i]);
         fputc(',', f);
-        for (int i = 0; i < b->P; i++)
+        for (int i = 0; i < b->crew.P; i++)
             fprintf(f, "%s%ld", i ? ";" : "", x->done[i]);
         fprintf(f, ",%.6f,%.6f,%ld,%s\n", x->max_before, x->max_after, x->moved, x->moves);
     }
@@ -484,25 +466,16 @@ void dtss_lb_free(dtss_lb *b)
 {
     if (!b)
         return;
-    if (b->joined) {
-        for (int i = 0; i < b->P && !b->finished; i++)
-            if (b->tids[i] > 0)
-                tr_kill(b->tids[i]);
-        tr_leave();
-    }
+    lb_crew_end(&b->crew, b->finished);
     for (int k = 0; k < b->ntasks; k++)
         free(b->task[k].data);
     free(b->task);
-    for (int i = 0; b->host && i < b->P; i++)
-        free(b->host[i]);
     for (int r = 0; r < b->nrounds; r++) {
         free(b->rounds[r].queued);
         free(b->rounds[r].done);
         free(b->rounds[r].moves);
     }
     free(b->rounds);
-    free(b->host);
-    free(b->tids);
     free(b->finish);
     free(b->ran);
     free(b->q_now);

@@ -20,8 +20,8 @@
 
 struct dtss_lb_worker {
     rt_handle h;                /* first: errors; the job (h.failed: stopped, lost or failed) */
-    tr_peer parent, *tids;
-    int joined, index, nworkers;
+    tr_peer *tids;
+    int index, nworkers;
     tr_event ev;                /* the message in hand */
     wire_task *q;               /* the queue: q[head .. tail - 1] */
     int head, tail, cap;
@@ -87,15 +87,15 @@ static int handle(dtss_lb_worker *w)
     const tr_event *e = &w->ev;
     tr_peer src = e->from;
     if (e->kind == TR_PEER_EXIT)
-        return e->from == w->parent ? fail(w, DTSS_ELOST, "the master exited") : DTSS_OK;
+        return e->from == w->h.parent ? fail(w, DTSS_ELOST, "the master exited") : DTSS_OK;
     if (e->kind != TR_MESSAGE)
         return DTSS_OK;
     switch (e->tag) {
     case WIRE_STOP:
-        return src == w->parent ? fail(w, DTSS_DONE, "stopped by the master") : DTSS_OK;
+        return src == w->h.parent ? fail(w, DTSS_DONE, "stopped by the master") : DTSS_OK;
     case WIRE_COUNT:
         if (wire_unpack_count(e, &round, msg, sizeof msg) < 0 ||
-            wire_send_counts(w->parent, w->index, round, w->tail - w->head, w->finished, msg,
+            wire_send_counts(w->h.parent, w->index, round, w->tail - w->head, w->finished, msg,
                              sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
         w->finished = 0;
@@ -136,15 +136,14 @@ static int service(dtss_lb_worker *w, int block)
 
 int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
 {
-    dtss_lb_worker *w = *wp = calloc(1, sizeof *w);
+    void *h;
+    int rc = runtime_worker_open(&h, sizeof **wp, &lb_worker_kind, argc, argv, "dtss_lb_start");
+    dtss_lb_worker *w = *wp = h;
     char msg[256];
-    if (!w)
-        return DTSS_ENOMEM;
-    int rc = runtime_worker_join(&w->h, &lb_worker_kind, argc, argv, "dtss_lb_start", &w->joined, &w->parent);
     if (rc != DTSS_OK)
         return rc;
     tr_hint(TR_HINT_PEERS);                 /* tasks go node to node */
-    if ((rc = runtime_wait_master(&w->h, w->parent, WIRE_LBJOB, &w->ev, NULL, NULL)) != DTSS_OK)
+    if ((rc = runtime_wait_master(&w->h, w->h.parent, WIRE_LBJOB, &w->ev, NULL, NULL)) != DTSS_OK)
         return rc;
     if (wire_unpack_lbjob(&w->ev, &w->index, &w->nworkers, &w->tids, &w->h.job, &w->h.job_len, msg,
                           sizeof msg) < 0)
@@ -163,7 +162,7 @@ int dtss_lb_worker_next(dtss_lb_worker *w, int *task, const void **payload, size
     int rc;
     if (w->h.failed)
         return DTSS_EMISUSE;
-    if ((rc = rt_task_send(&w->k, w->parent, w->index, msg, sizeof msg)) != 0) {
+    if ((rc = rt_task_send(&w->k, w->h.parent, w->index, msg, sizeof msg)) != 0) {
         w->finished++;                          /* the last task's result went */
         if (rc < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
@@ -180,8 +179,7 @@ void dtss_lb_worker_close(dtss_lb_worker *w)
 {
     if (!w)
         return;
-    if (w->joined)
-        tr_leave();
+    rt_leave(&w->h);
     for (int i = w->head; i < w->tail; i++)
         free(w->q[i].data);
     free(w->q);

@@ -20,22 +20,14 @@ RT_MASTER_BASE(master_kind, dtss_master, master_opt)
 
 dtss_master *dtss_master_new(void)
 {
-    dtss_master *m = calloc(1, sizeof *m);
+    dtss_master *m = rt_new(sizeof *m, &master_kind);
     if (!m)
         return NULL;
     snprintf(m->scheme, sizeof m->scheme, "dtss");
     m->sample = 1;
     m->late_factor = MASTER_LATE_FACTOR;
     m->late_min = MASTER_LATE_MIN;
-    rt_init(&m->h, &master_kind);
     return m;
-}
-
-int dtss_master_job(dtss_master *m, const void *job, size_t len)
-{
-    if (m->state != M_NEW)
-        return master_fail(m, DTSS_EMISUSE, "dtss_master_job after dtss_master_start");
-    return rt_set_job(&m->h, job, len, WIRE_MAX_JOB);
 }
 
 const void *dtss_master_get_job(const dtss_master *m, size_t *len)
@@ -153,6 +145,7 @@ int dtss_master_start(dtss_master *m)
     if (m->state != M_NEW)
         return master_fail(m, DTSS_EMISUSE, "dtss_master_start called twice");
     m->state = M_FAILED;                /* until it succeeds */
+    m->h.live = 1;                      /* the job is sent from here on */
     int rc = dtss_master_check(m);
     if (rc != DTSS_OK)
         return rc;

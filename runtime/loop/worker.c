@@ -63,7 +63,7 @@ int worker_common(dtss_worker *w, int *peer)
     if (w->ev.kind != TR_PEER_EXIT)
         return DTSS_OK;
     tr_peer tid = w->ev.from;
-    if (tid == w->parent)
+    if (tid == w->h.parent)
         return worker_fail(w, DTSS_ELOST, "the master exited");
     for (int i = 0; w->job.tids && i < w->job.nworkers; i++)
         if (w->job.tids[i] == tid) {
@@ -84,16 +84,17 @@ static int before_job(void *ctx)
 
 int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
 {
-    dtss_worker *w = *wp = calloc(1, sizeof *w);
+    void *h;
+    int rc = runtime_worker_open(&h, sizeof **wp, &worker_kind, argc, argv,
+                                 "dtss_master_start");
+    dtss_worker *w = *wp = h;
     if (!w)
         return DTSS_ENOMEM;
     w->grain = 1;
     w->id = -1;
     char msg[256];
-    int rc = runtime_worker_join(&w->h, &worker_kind, argc, argv, "dtss_master_start",
-                                 &w->joined, &w->parent);
     if (rc == DTSS_OK)                          /* wait for the job */
-        rc = runtime_wait_master(&w->h, w->parent, WIRE_JOB, &w->ev, before_job, w);
+        rc = runtime_wait_master(&w->h, w->h.parent, WIRE_JOB, &w->ev, before_job, w);
     if (rc != DTSS_OK) {
         w->state = ended(rc);
         return rc;
@@ -114,8 +115,7 @@ void dtss_worker_close(dtss_worker *w)
 {
     if (!w)
         return;
-    if (w->joined)
-        tr_leave();
+    rt_leave(&w->h);
     if (w->probed)
         probe_close(&w->prb);
     wire_job_free(&w->job);
@@ -314,7 +314,7 @@ static int ask(dtss_worker *w)
         }
         if (have)
             worker_results(w, &q.result, t_end);
-        if (wire_send_request(w->parent, &q, msg, sizeof msg) < 0)
+        if (wire_send_request(w->h.parent, &q, msg, sizeof msg) < 0)
             return worker_fail(w, DTSS_EPVM, "%s", msg);
         worker_clear_results(w);
         w->id = -1;

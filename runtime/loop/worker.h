@@ -27,9 +27,7 @@ enum { W_RUNNING, W_DONE, W_FAILED, W_LOST };     /* W_LOST: the master exited *
 struct dtss_worker {
     rt_handle h;                /* first: errors; the job (a view of job.data) */
     wire_job job;
-    tr_peer parent;
     tr_event ev;                /* the event in hand (worker_wait) */
-    int joined;
     int probed;                 /* prb is open */
     probe prb;
     char host[256];

@@ -143,7 +143,7 @@ static int idle(dtss_worker *w)
 {
     char msg[256];
     int rc;
-    if (wire_send_idle(w->parent, w->job.index, msg, sizeof msg) < 0)
+    if (wire_send_idle(w->h.parent, w->job.index, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
     for (;;) {
         if ((rc = worker_wait(w, -1)) != DTSS_OK)
@@ -151,7 +151,7 @@ static int idle(dtss_worker *w)
         if (worker_got(w, WIRE_STEAL)) {
             if ((rc = answer_steal(w)) != DTSS_OK)
                 return rc;
-        } else if (worker_got(w, WIRE_WORK) && w->ev.from == w->parent) {
+        } else if (worker_got(w, WIRE_WORK) && w->ev.from == w->h.parent) {
             return worker_take_work(w);
         } else if ((rc = worker_common(w, NULL)) != DTSS_OK) {
             return rc;
@@ -169,7 +169,7 @@ int tree_next(dtss_worker *w, long *start, long *size)
         if (w->cur > w->first) {                /* a range done: its results */
             wire_result r;
             worker_results(w, &r, wire_now());
-            if (wire_send_result(w->parent, w->job.index, &r, msg, sizeof msg) < 0)
+            if (wire_send_result(w->h.parent, w->job.index, &r, msg, sizeof msg) < 0)
                 return worker_fail(w, DTSS_EPVM, "worker %d: %s", w->job.index, msg);
             worker_clear_results(w);
         }

@@ -94,6 +94,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
         return pool_fail(p, DTSS_EINVAL, "dtss_pool_start: %d tasks (1 .. %d)", ntasks,
                          POOL_MAX_TASKS);
     p->state = P_FAILED;                /* until it succeeds */
+    p->h.live = 1;                      /* the job is sent from here on */
     p->ntasks = ntasks;
     if (!(p->pl = pool_new(p->type, ntasks, &p->par, &err)))
         return pool_fail(p, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL, "%s",

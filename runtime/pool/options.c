@@ -33,21 +33,13 @@ RT_MASTER_BASE(pool_kind, dtss_pool, pool_opt)
 
 dtss_pool *dtss_pool_new(void)
 {
-    dtss_pool *p = calloc(1, sizeof *p);
+    dtss_pool *p = rt_new(sizeof *p, &pool_kind);
     if (!p)
         return NULL;
     p->type = &pool_adjust;
     pool_params_init(&p->par);
     p->delay = POOL_DELAY;
-    rt_init(&p->h, &pool_kind);
     return p;
-}
-
-int dtss_pool_job(dtss_pool *p, const void *job, size_t len)
-{
-    if (p->state != P_NEW)
-        return pool_fail(p, DTSS_EMISUSE, "dtss_pool_job: after dtss_pool_start");
-    return rt_set_job(&p->h, job, len, WIRE_MAX_JOB);
 }
 
 int dtss_pool_set(dtss_pool *p, const char *name, const char *value)

@@ -18,8 +18,7 @@
 
 struct dtss_pool_worker {
     rt_handle h;                /* first: errors; the job (h.failed: stopped, lost or failed) */
-    tr_peer parent;
-    int joined, index;
+    int index;
     tr_event ev;                /* the master's last message */
     rt_task k;                  /* the task in hand */
 };
@@ -36,9 +35,9 @@ static int wait_master(dtss_pool_worker *w, int *tag)
     for (;;) {
         if (tr_recv(TR_ANY, TR_ANY, -1, &w->ev, msg, sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
-        if (w->ev.kind == TR_PEER_EXIT && w->ev.from == w->parent)
+        if (w->ev.kind == TR_PEER_EXIT && w->ev.from == w->h.parent)
             return fail(w, DTSS_ELOST, "the master exited");
-        if (w->ev.kind != TR_MESSAGE || w->ev.from != w->parent)
+        if (w->ev.kind != TR_MESSAGE || w->ev.from != w->h.parent)
             continue;
         *tag = w->ev.tag;
         if (*tag == WIRE_STOP)
@@ -49,18 +48,17 @@ static int wait_master(dtss_pool_worker *w, int *tag)
 
 int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
 {
-    dtss_pool_worker *w = *wp = calloc(1, sizeof *w);
+    void *h;
+    int rc = runtime_worker_open(&h, sizeof **wp, &pool_worker_kind, argc, argv, "dtss_pool_start");
+    dtss_pool_worker *w = *wp = h;
     char msg[256], host[256] = "";
     int tag;
-    if (!w)
-        return DTSS_ENOMEM;
-    int rc = runtime_worker_join(&w->h, &pool_worker_kind, argc, argv, "dtss_pool_start", &w->joined, &w->parent);
     if (rc != DTSS_OK)
         return rc;
     /* READY first: the master is told at once that this worker runs (it is
      * held from then on), and sends the job in reply. */
     gethostname(host, sizeof host - 1);
-    if (wire_send_ready(w->parent, 0, host, msg, sizeof msg) < 0)
+    if (wire_send_ready(w->h.parent, 0, host, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "%s", msg);
     do
         if ((rc = wait_master(w, &tag)) != DTSS_OK)
@@ -83,7 +81,7 @@ int dtss_pool_worker_next(dtss_pool_worker *w, int *task, const void **payload,
     int tag, rc;
     if (w->h.failed)
         return DTSS_EMISUSE;
-    if (rt_task_send(&w->k, w->parent, w->index, msg, sizeof msg) < 0)  /* the last one's */
+    if (rt_task_send(&w->k, w->h.parent, w->index, msg, sizeof msg) < 0)  /* the last one's */
         return fail(w, DTSS_EPVM, "%s", msg);
     do
         if ((rc = wait_master(w, &tag)) != DTSS_OK)
@@ -101,8 +99,7 @@ void dtss_pool_worker_close(dtss_pool_worker *w)
 {
     if (!w)
         return;
-    if (w->joined)
-        tr_leave();
+    rt_leave(&w->h);
     rt_release(&w->h);
     rt_task_free(&w->k);
     free(w);

@@ -70,10 +70,9 @@ struct dtss_strips {
     lb_opts o;                  /* strategy, C_t, hosts (lb_common.h) */
     int every;
     /* the run */
-    int joined, finished;
-    int P, *counts;
-    tr_peer *tids;
-    char **host;
+    int finished;
+    int *counts;
+    lb_crew crew;               /* its workers: tids, host, P */
     long rows, steps;
     size_t row_bytes;
     double *t_begin, *t_end, *busy_all;
@@ -89,20 +88,19 @@ RT_MASTER_BASE(strips_kind, dtss_strips, strips_opt)
 
 dtss_strips *dtss_strips_new(void)
 {
-    dtss_strips *s = calloc(1, sizeof *s);
+    dtss_strips *s = rt_new(sizeof *s, &strips_kind);
     if (!s)
         return NULL;
     lb_opts_init(&s->o);
     s->every = 50;
-    rt_init(&s->h, &strips_kind);
     return s;
 }
 
 void dtss_strips_usage(FILE *f)
 {
-    fprintf(f, "row-strip options (the master):\n");
-    lb_opts_usage(f, "how the strips are re-cut (none: never)", "row");
-    fprintf(f, "  --every K          steps between re-cuts, 1 .. 10^9 (default 50)\n");
+    lb_opts_usage(f, "row-strip options (the master)", "how the strips are re-cut (none: "
+                  "never)", "row", "--every K          steps between re-cuts, 1 .. 10^9 "
+                  "(default 50)");
 }
 
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
@@ -121,19 +119,12 @@ static int strips_opt(const char *name)
     return strcmp(name, "every") == 0 || lb_opts_known(name) ? 1 : -1;
 }
 
-int dtss_strips_job(dtss_strips *s, const void *job, size_t len)
-{
-    if (s->h.live)
-        return rt_fail(&s->h, DTSS_EMISUSE, "dtss_strips_job: after the run began");
-    return rt_set_job(&s->h, job, len, WIRE_MAX_JOB);
-}
-
 /* ---- the run ----------------------------------------------------------------------- */
 
 static int worker_of(const dtss_strips *s, int tid)
 {
-    for (int i = 0; i < s->P; i++)
-        if (s->tids[i] == tid)
+    for (int i = 0; i < s->crew.P; i++)
+        if (s->crew.tids[i] == tid)
             return i;
     return -1;
 }
@@ -143,14 +134,14 @@ static int begin(dtss_strips *s, const void *field)
 {
     char msg[512];
     sched_err err;
-    s->tids = calloc(WIRE_MAX_WORKERS, sizeof *s->tids);
-    s->host = calloc(WIRE_MAX_WORKERS, sizeof *s->host);
-    if (!s->tids || !s->host)
-        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
-    int n = lb_spawn(&s->o, s->tids, s->host, WIRE_MAX_WORKERS, msg, sizeof msg);
-    if (n < 0)
-        return rt_fail(&s->h, -n, "%s", msg);
-    s->P = n;                   /* from here dtss_strips_free stops them */
+    int n, rc0 = lb_crew_start(&s->h, &s->o, &s->crew);
+    if (rc0 != DTSS_OK)
+        return rc0;
+    n = s->crew.P;              /* from here dtss_strips_free stops them */
+    /* Rows go in fragments of 1 MiB, not libpvm's 4 KiB (as the workers'):
+     * on Table 1's quarter-core hosts dealing 32 MiB a worker took 1.2 s a
+     * worker in 4 KiB fragments, 256 MiB a worker 3.7 s in 1 MiB ones. */
+    tr_hint(TR_HINT_LARGE);
     if (n > s->rows)
         return rt_fail(&s->h, DTSS_EINVAL, "%d workers for %ld rows: a strip needs a row at least",
                      n, s->rows);
@@ -172,14 +163,14 @@ static int begin(dtss_strips *s, const void *field)
     if (asks < 0)
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     wire_stripjob j = {.nworkers = n, .every = asks ? s->every : 0, .steps = s->steps,
-                       .row_bytes = (long)s->row_bytes, .tids = s->tids,
+                       .row_bytes = (long)s->row_bytes, .tids = s->crew.tids,
                        .counts = s->counts, .job = s->h.job, .job_len = s->h.job_len};
     long first = 0;
     for (int i = 0; i < n; i++) {
         j.index = i;
         s->first_rows[i] = s->counts[i];
-        if (wire_send_stripjob(s->tids[i], &j, msg, sizeof msg) < 0 ||
-            wire_send_rows(s->tids[i], (int)first, s->counts[i],
+        if (wire_send_stripjob(s->crew.tids[i], &j, msg, sizeof msg) < 0 ||
+            wire_send_rows(s->crew.tids[i], (int)first, s->counts[i],
                            (const unsigned char *)field + (size_t)first * s->row_bytes,
                            (size_t)s->counts[i] * s->row_bytes, msg, sizeof msg) < 0)
             return rt_fail(&s->h, DTSS_EPVM, "%s", msg);
@@ -195,7 +186,7 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
 {
     sched_err err;
     char msg[256];
-    size_t z = (size_t)s->P;
+    size_t z = (size_t)s->crew.P;
     long *rem = malloc(z * sizeof *rem);
     double *tt = malloc(z * sizeof *tt);
     int *target = malloc(z * sizeof *target);
@@ -203,27 +194,27 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
         free(rem), free(tt), free(target);
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
-    for (int i = 0; i < s->P; i++) {
+    for (int i = 0; i < s->crew.P; i++) {
         rem[i] = rows[i];
         tt[i] = busy[i] > 0 && rows[i] > 0
                     ? (double)(s->steps - step) * busy[i] / ((double)rows[i] * s->every)
                     : NAN;
     }
-    lb_input in = {.nodes = s->P, .remaining = rem, .cost = s->o.ct, .t_task = tt,
+    lb_input in = {.nodes = s->crew.P, .remaining = rem, .cost = s->o.ct, .t_task = tt,
                    .elapsed = 1};
     lb_plan *p = lb_plan_make(s->o.type, &in, &err);
     int rc = DTSS_OK;
-    if (!p || strips_from_plan(p, s->P, rows, target, &err) != SCHED_OK)
+    if (!p || strips_from_plan(p, s->crew.P, rows, target, &err) != SCHED_OK)
         rc = rt_fail(&s->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                    "after step %ld: %s", step, err.msg);
     long moved = 0, a = 0, b = 0;
-    for (int i = 0; rc == DTSS_OK && i + 1 < s->P; i++) {
+    for (int i = 0; rc == DTSS_OK && i + 1 < s->crew.P; i++) {
         a += rows[i];
         b += target[i];
         moved += labs(a - b);
     }
-    for (int i = 0; rc == DTSS_OK && i < s->P; i++)
-        if (wire_send_plan(s->tids[i], step, target, s->P, msg, sizeof msg) < 0)
+    for (int i = 0; rc == DTSS_OK && i < s->crew.P; i++)
+        if (wire_send_plan(s->crew.tids[i], step, target, s->crew.P, msg, sizeof msg) < 0)
             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
     if (rc == DTSS_OK && s->nrounds == s->rcap) {
         int cap = s->rcap ? 2 * s->rcap : 16;
@@ -270,17 +261,10 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     s->rows = rows;
     s->row_bytes = row_bytes;
     s->steps = steps;
-    if (runtime_join(msg, sizeof msg) < 0)
-        return rt_fail(&s->h, DTSS_EPVM, "%s", msg);
-    s->joined = 1;
-    /* Rows go in fragments of 1 MiB, not libpvm's 4 KiB (as the workers'):
-     * on Table 1's quarter-core hosts dealing 32 MiB a worker took 1.2 s a
-     * worker in 4 KiB fragments, 256 MiB a worker 3.7 s in 1 MiB ones. */
-    tr_hint(TR_HINT_LARGE);
     int rc = begin(s, field);
     if (rc != DTSS_OK)
         return rc;
-    size_t z = (size_t)s->P;
+    size_t z = (size_t)s->crew.P;
     int *brows = malloc(z * sizeof *brows), got = 0, finals = 0, ends = 0, begun = 0;
     double *bbusy = malloc(z * sizeof *bbusy);
     long bstep = -1;
@@ -288,7 +272,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
         free(brows), free(bbusy);
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
-    while (rc == DTSS_OK && (finals < s->P || ends < s->P)) {
+    while (rc == DTSS_OK && (finals < s->crew.P || ends < s->crew.P)) {
         tr_event e;
         int i;
         if (tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0) {
@@ -298,7 +282,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
         if (e.kind == TR_PEER_EXIT) {
             if ((i = worker_of(s, e.from)) >= 0 && !(s->final_in[i] && s->ended[i]))
                 rc = rt_fail(&s->h, DTSS_ELOST, "worker %d on %s exited before its last rows were in",
-                           i + 1, s->host[i]);
+                           i + 1, s->crew.host[i]);
             continue;
         }
         if (e.kind != TR_MESSAGE || (i = worker_of(s, e.from)) < 0)
@@ -314,9 +298,9 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             if (step == 0 && s->t_begin[i] == 0) {
                 s->t_begin[i] = t;
                 /* Every worker holds its rows: the start (PLAN of step 0). */
-                if (++begun == s->P)
-                    for (int k = 0; k < s->P && rc == DTSS_OK; k++)
-                        if (wire_send_plan(s->tids[k], 0, s->counts, s->P, msg,
+                if (++begun == s->crew.P)
+                    for (int k = 0; k < s->crew.P && rc == DTSS_OK; k++)
+                        if (wire_send_plan(s->crew.tids[k], 0, s->counts, s->crew.P, msg,
                                            sizeof msg) < 0)
                             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
                 continue;
@@ -332,7 +316,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
                 bstep = step, got = 0;
             brows[i] = n;
             bbusy[i] = busy;
-            if (++got == s->P)
+            if (++got == s->crew.P)
                 rc = recut(s, step, brows, bbusy);
         } else if (e.tag == WIRE_ROWS) {
             int first, count;
@@ -358,16 +342,16 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     }
     free(brows);
     free(bbusy);
-    for (int i = 0; rc == DTSS_OK && i < s->P; i++)
-        if (wire_send_stop(s->tids[i], msg, sizeof msg) < 0)
+    for (int i = 0; rc == DTSS_OK && i < s->crew.P; i++)
+        if (wire_send_stop(s->crew.tids[i], msg, sizeof msg) < 0)
             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
     if (rc != DTSS_OK) {
-        for (int i = 0; i < s->P; i++)
-            tr_kill(s->tids[i]);
+        for (int i = 0; i < s->crew.P; i++)
+            tr_kill(s->crew.tids[i]);
         return rc;
     }
     long total = 0;
-    for (int i = 0; i < s->P; i++)
+    for (int i = 0; i < s->crew.P; i++)
         total += s->counts[i];
     if (total != s->rows)
         return rt_fail(&s->h, DTSS_EPVM, "the workers sent back %ld rows of %ld", total, s->rows);
@@ -383,12 +367,12 @@ int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st)
     if (!s->finished)
         return DTSS_EMISUSE;
     double b = 0, e = 0, emin = INFINITY;
-    for (int i = 0; i < s->P; i++) {
+    for (int i = 0; i < s->crew.P; i++) {
         b = fmax(b, s->t_begin[i]);
         e = fmax(e, s->t_end[i]);
         emin = fmin(emin, s->t_end[i]);
     }
-    st->workers = s->P;
+    st->workers = s->crew.P;
     st->time = e - b;
     st->imbalance = e - emin;
     st->recuts = s->nrounds;
@@ -404,7 +388,7 @@ void dtss_strips_summary(const dtss_strips *s, FILE *f)
     fprintf(f, "%s: %d workers, %ld rows, %ld steps, time %.3f s, %d re-cuts, %ld rows "
             "moved; rows at the end:", s->o.type->name, st.workers, s->rows, s->steps, st.time,
             st.recuts, st.moved);
-    for (int i = 0; i < s->P; i++)
+    for (int i = 0; i < s->crew.P; i++)
         fprintf(f, " %d", s->counts[i]);
     fputc('\n', f);
 }
@@ -428,23 +412,23 @@ int dtss_strips_write_record(dtss_strips *s, const char *path)
     fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved\n"
                "#worker,worker,host,rows_first,rows_last,busy,begin,end\n"
                "#recut,step,rows,busy,target,max_e_before,max_e_after,moved\n");
-    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->o.type->name, s->P, s->rows,
+    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->o.type->name, s->crew.P, s->rows,
             s->row_bytes, s->steps, s->every, s->o.ct, st.time, st.recuts, st.moved);
     double b0 = INFINITY;
-    for (int i = 0; i < s->P; i++)
+    for (int i = 0; i < s->crew.P; i++)
         b0 = fmin(b0, s->t_begin[i]);
-    for (int i = 0; i < s->P; i++)
-        fprintf(f, "worker,%d,%s,%d,%d,%.6f,%.6f,%.6f\n", i + 1, s->host[i], s->first_rows[i],
+    for (int i = 0; i < s->crew.P; i++)
+        fprintf(f, "worker,%d,%s,%d,%d,%.6f,%.6f,%.6f\n", i + 1, s->crew.host[i], s->first_rows[i],
                 s->counts[i], s->busy_all[i], s->t_begin[i] - b0, s->t_end[i] - b0);
     for (int r = 0; r < s->nrounds; r++) {
         const sround *x = &s->round[r];
         fprintf(f, "recut,%ld,", x->step);
-        list_int(f, x->rows, s->P);
+        list_int(f, x->rows, s->crew.P);
         fputc(',', f);
-        for (int i = 0; i < s->P; i++)
+        for (int i = 0; i < s->crew.P; i++)
             fprintf(f, "%s%.6f", i ? ";" : "", x->busy[i]);
         fputc(',', f);
-        list_int(f, x->target, s->P);
+        list_int(f, x->target, s->crew.P);
         fprintf(f, ",%.6f,%.6f,%ld\n", x->max_before, x->max_after, x->moved);
     }
     if (outfile_close(&o, &call) != 0)
@@ -456,22 +440,13 @@ void dtss_strips_free(dtss_strips *s)
 {
     if (!s)
         return;
-    if (s->joined) {
-        for (int i = 0; i < s->P && !s->finished; i++)
-            if (s->tids[i] > 0)
-                tr_kill(s->tids[i]);
-        tr_leave();
-    }
-    for (int i = 0; s->host && i < s->P; i++)
-        free(s->host[i]);
+    lb_crew_end(&s->crew, s->finished);
     for (int r = 0; r < s->nrounds; r++) {
         free(s->round[r].rows);
         free(s->round[r].target);
         free(s->round[r].busy);
     }
     free(s->round);
-    free(s->host);
-    free(s->tids);
     free(s->counts);
     free(s->t_begin);
     free(s->t_end);

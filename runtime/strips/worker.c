@@ -37,8 +37,6 @@
 
 struct dtss_strips_worker {
     rt_handle h;                /* first: errors; the job (h.failed: stopped, lost or failed) */
-    tr_peer parent;
-    int joined;
     tr_event ev;                /* the message in hand (wait_for) */
     wire_stripjob job;
     strips_node node;           /* the strip after 'step' steps */
@@ -72,25 +70,24 @@ static int wait_for(dtss_strips_worker *w, tr_peer tid, int tag)
         tr_event n;
         if (tr_recv(TR_ANY, TR_NOTICES, 0, &n, msg, sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
-        if (n.kind == TR_PEER_EXIT && n.from == w->parent)
+        if (n.kind == TR_PEER_EXIT && n.from == w->h.parent)
             return fail(w, DTSS_ELOST, "the master exited");
     }
 }
 
 int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
 {
-    dtss_strips_worker *w = *wp = calloc(1, sizeof *w);
+    void *h;
+    int rc = runtime_worker_open(&h, sizeof **wp, &strips_worker_kind, argc, argv, "dtss_strips_run");
+    dtss_strips_worker *w = *wp = h;
     char msg[256];
-    if (!w)
-        return DTSS_ENOMEM;
-    int rc = runtime_worker_join(&w->h, &strips_worker_kind, argc, argv, "dtss_strips_run", &w->joined, &w->parent);
     if (rc != DTSS_OK)
         return rc;
     /* Rows go node to node; in fragments of 1 MiB, not libpvm's 4 KiB: on
      * a loaded host each fragment can cost the sender and the receiver a
      * wake-up. */
     tr_hint(TR_HINT_PEERS | TR_HINT_LARGE);
-    if ((rc = wait_for(w, w->parent, WIRE_STRIPJOB)) != DTSS_OK)
+    if ((rc = wait_for(w, w->h.parent, WIRE_STRIPJOB)) != DTSS_OK)
         return rc;
     if (wire_unpack_stripjob(&w->ev, &w->job, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "a bad job: %s", msg);
@@ -99,7 +96,7 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
     int first, count;
     void *data;
     size_t nb;
-    if ((rc = wait_for(w, w->parent, WIRE_ROWS)) != DTSS_OK)
+    if ((rc = wait_for(w, w->h.parent, WIRE_ROWS)) != DTSS_OK)
         return rc;
     if (wire_unpack_rows(&w->ev, &first, &count, &data, &nb, msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "bad first rows: %s", msg);
@@ -134,9 +131,9 @@ int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
     memcpy(w->counts, w->job.counts, sizeof *w->counts * (size_t)w->job.nworkers);
     /* The rows are here: say so, and wait for every worker to hold its own
      * (the master's PLAN of step 0, the start). */
-    if (wire_send_state(w->parent, w->job.index, 0, count, 0, wire_now(), msg, sizeof msg) < 0)
+    if (wire_send_state(w->h.parent, w->job.index, 0, count, 0, wire_now(), msg, sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "%s", msg);
-    if ((rc = wait_for(w, w->parent, WIRE_PLAN)) != DTSS_OK)
+    if ((rc = wait_for(w, w->h.parent, WIRE_PLAN)) != DTSS_OK)
         return rc;
     long step = -1;
     if (wire_unpack_plan(&w->ev, &step, w->counts, w->job.nworkers, msg, sizeof msg) < 0)
@@ -152,11 +149,11 @@ static int recut(dtss_strips_worker *w)
     char msg[256];
     sched_err err;
     int P = w->job.nworkers, me = w->job.index, rc;
-    if (wire_send_state(w->parent, me, w->step, w->node.rows, w->busy, wire_now(), msg,
+    if (wire_send_state(w->h.parent, me, w->step, w->node.rows, w->busy, wire_now(), msg,
                         sizeof msg) < 0)
         return fail(w, DTSS_EPVM, "%s", msg);
     w->busy = 0;
-    if ((rc = wait_for(w, w->parent, WIRE_PLAN)) != DTSS_OK)
+    if ((rc = wait_for(w, w->h.parent, WIRE_PLAN)) != DTSS_OK)
         return rc;
     int *target = malloc(sizeof *target * (size_t)P);
     long step;
@@ -272,14 +269,14 @@ int dtss_strips_worker_step(dtss_strips_worker *w, dtss_strips_piece *p)
     }
     if (w->step >= w->job.steps) {      /* the end: the rows to the master */
         size_t nb = (size_t)w->node.rows * w->node.row_bytes;
-        if (wire_send_state(w->parent, w->job.index, w->step, w->node.rows, w->busy,
+        if (wire_send_state(w->h.parent, w->job.index, w->step, w->node.rows, w->busy,
                             wire_now(), msg, sizeof msg) < 0 ||
-            wire_send_rows(w->parent, w->node.first, w->node.rows, w->node.data, nb, msg,
+            wire_send_rows(w->h.parent, w->node.first, w->node.rows, w->node.data, nb, msg,
                            sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
         /* Gone only when the master has every row: its notice of our exit
          * could overtake our last messages (they go task to task). */
-        if ((rc = wait_for(w, w->parent, WIRE_STOP)) != DTSS_OK)
+        if ((rc = wait_for(w, w->h.parent, WIRE_STOP)) != DTSS_OK)
             return rc;
         return fail(w, DTSS_DONE, "every step done");
     }
@@ -311,8 +308,7 @@ void dtss_strips_worker_close(dtss_strips_worker *w)
 {
     if (!w)
         return;
-    if (w->joined)
-        tr_leave();
+    rt_leave(&w->h);
     wire_stripjob_free(&w->job);
     strips_node_free(&w->node);
     free(w->out);
