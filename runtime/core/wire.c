@@ -492,9 +492,10 @@ static int get_result(rbuf *b, wire_result *r, char *msg, size_t len)
         long *h = &r->hdr[3 * i];
         if (h[0] < 0 || h[1] < 1 || h[1] > r->size || h[2] < 0 ||
             (size_t)h[2] > r->len - bytes) {
-            wire_result_free(r);
-            return malformed(msg, len, "result of chunk %ld: piece %ld is [%ld, +%ld) "
-                             "with %ld bytes", r->id, i, h[0], h[1], h[2]);
+            malformed(msg, len, "result of chunk %ld: piece %ld is [%ld, +%ld) with %ld "
+                      "bytes", r->id, i, h[0], h[1], h[2]);
+            wire_result_free(r);            /* (h is r's: said first, freed after) */
+            return -1;
         }
         iters += h[1];
         bytes += (size_t)h[2];
