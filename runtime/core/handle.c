@@ -6,7 +6,6 @@
 #include "runtime/dtss.h"
 #include "runtime/core/args.h"
 #include "runtime/core/handle.h"
-#include "runtime/transport/transport.h"
 
 void rt_init(rt_handle *h, const rt_kind *kind)
 {

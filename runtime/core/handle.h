@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "runtime/transport/transport.h"
+
 #define RT_MAGIC 0x44545353u    /* "DTSS": a handle of this library */
 
 typedef struct rt_kind {
@@ -36,8 +38,9 @@ typedef struct rt_handle {
     int verbose;
     void *job;                  /* the application's job: a master's copy, */
     size_t job_len;             /* or what a worker received */
-    int joined;                 /* a worker: tr_join_worker succeeded */
-    int parent;                 /* a worker: its master (a tr_peer) */
+    int joined;                 /* in the run (a master: tr_join; a worker:
+                                   tr_join_worker): rt_leave leaves it */
+    tr_peer parent;             /* a worker: its master */
 } rt_handle;
 
 /* A master family's base, written once: its kind (from its functions
@@ -71,7 +74,8 @@ typedef struct rt_handle {
 /* A new master's handle: size bytes, zeroed, its base (first) initialised;
  * NULL when out of memory. */
 void *rt_new(size_t size, const rt_kind *kind);
-/* Leaves the run if the handle joined it (a worker's close). */
+/* Leaves the run if the handle joined it (a worker's close; a master's free,
+ * after ending its workers). */
 void rt_leave(rt_handle *h);
 
 /* A new handle's base: kind, the log on stderr as "dtss: ...", no job. */

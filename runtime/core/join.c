@@ -1,5 +1,6 @@
-/* join.c: joining PVM as a master, and which hosts of the virtual machine
- * get workers (join.h), for the loop master and the pool master alike. */
+/* join.c: joining the run as a master or a worker, which hosts get workers,
+ * spawning them, and a worker's wait for its master (join.h), for the four
+ * models alike. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +114,9 @@ static int pick_named(const char *hosts, int absent_ok, const runtime_vm *v, int
 int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
                   runtime_vm *v, int *pick, int max, char *msg, size_t len)
 {
+    v->hi = NULL;                   /* set by tr_hosts once it read the hosts */
     if (tr_hosts(&v->hi, &v->nhost, &v->me, msg, len) < 0)
-        return v->hi ? -DTSS_EINVAL : -DTSS_EPVM;
+        return v->hi ? -DTSS_EINVAL : -DTSS_EPVM;   /* a misplaced master; no hosts */
     int n = 0;
     if (local) {                    /* --local N: the master's own host */
         if (local > max)

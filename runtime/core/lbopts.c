@@ -113,7 +113,7 @@ int lb_crew_start(rt_handle *h, const lb_opts *o, lb_crew *c)
     char msg[512];
     if (runtime_join(msg, sizeof msg) < 0)
         return rt_fail(h, DTSS_EPVM, "%s", msg);
-    c->joined = 1;
+    h->joined = 1;
     c->tids = calloc(WIRE_MAX_WORKERS, sizeof *c->tids);
     c->host = calloc(WIRE_MAX_WORKERS, sizeof *c->host);
     if (!c->tids || !c->host)
@@ -125,14 +125,12 @@ int lb_crew_start(rt_handle *h, const lb_opts *o, lb_crew *c)
     return DTSS_OK;
 }
 
-void lb_crew_end(lb_crew *c, int finished)
+void lb_crew_end(rt_handle *h, lb_crew *c, int finished)
 {
-    if (c->joined) {
-        for (int i = 0; i < c->P && !finished; i++)
-            if (c->tids[i] > 0)
-                tr_kill(c->tids[i]);
-        tr_leave();
-    }
+    for (int i = 0; h->joined && i < c->P && !finished; i++)
+        if (c->tids[i] > 0)
+            tr_kill(c->tids[i]);
+    rt_leave(h);
     for (int i = 0; c->host && i < c->P; i++)
         free(c->host[i]);
     free(c->host);

@@ -49,14 +49,14 @@ int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, s
 typedef struct lb_crew {
     tr_peer *tids;
     char **host;
-    int P, joined;
+    int P;
 } lb_crew;
-/* Joins the run and spawns the workers: DTSS_OK, or the error with h's
- * text (then none is left running; lb_crew_end still leaves the run). */
+/* Joins the run (h->joined) and spawns the workers: DTSS_OK, or the error
+ * with h's text (then none is left running; lb_crew_end still leaves). */
 int lb_crew_start(rt_handle *h, const lb_opts *o, lb_crew *c);
 /* Kills the workers still running (unless the run finished: they were
  * told to stop), leaves the run, frees. */
-void lb_crew_end(lb_crew *c, int finished);
+void lb_crew_end(rt_handle *h, lb_crew *c, int finished);
 
 /* Whether strategy T exchanges any message on n nodes (lb_type.exchange):
  * a strategy that does not (none) is never asked. -1: out of memory. */

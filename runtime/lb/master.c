@@ -466,7 +466,7 @@ void dtss_lb_free(dtss_lb *b)
 {
     if (!b)
         return;
-    lb_crew_end(&b->crew, b->finished);
+    lb_crew_end(&b->h, &b->crew, b->finished);
     for (int k = 0; k < b->ntasks; k++)
         free(b->task[k].data);
     free(b->task);

@@ -156,7 +156,7 @@ int dtss_master_start(dtss_master *m)
     char msg[512];
     if (runtime_join(msg, sizeof msg) < 0)
         return master_fail(m, DTSS_EPVM, "%s", msg);
-    m->joined = 1;
+    m->h.joined = 1;
     if ((rc = hosts_choose(m)) != DTSS_OK || (rc = hosts_spawn(m)) != DTSS_OK)
         return rc;
     snprintf(m->rec.scheme, sizeof m->rec.scheme, "%s", m->tree ? "tree" : m->cfg.type->name);
@@ -322,12 +322,10 @@ void dtss_master_free(dtss_master *m)
 {
     if (!m)
         return;
-    if (m->joined) {
-        for (int w = 0; w < m->nw; w++)
-            if (!m->w[w].lost && !m->w[w].hung)
-                tr_kill(m->rec.w[w].tid);
-        tr_leave();
-    }
+    for (int w = 0; m->h.joined && w < m->nw; w++)
+        if (!m->w[w].lost && !m->w[w].hung)
+            tr_kill(m->rec.w[w].tid);
+    rt_leave(&m->h);
     journal_free(m);
     free(m->journal_path);
     policy_free(m->p);

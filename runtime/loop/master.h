@@ -96,7 +96,6 @@ struct dtss_master {
     sched_config cfg;
     policy *p;
     tree *t;
-    int joined;                             /* tr_join succeeded */
     mworker *w;
     int nw;
     record rec;                             /* times: wall clock, rec.t0 at t = 0 */

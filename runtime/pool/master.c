@@ -101,7 +101,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
                          err.msg);
     if (runtime_join(msg, sizeof msg) < 0)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
-    p->joined = 1;
+    p->h.joined = 1;
     runtime_vm v;
     int max = WIRE_MAX_WORKERS;
     int *pick = malloc(sizeof *pick * (size_t)max);
@@ -762,12 +762,10 @@ void dtss_pool_free(dtss_pool *p)
 {
     if (!p)
         return;
-    if (p->joined) {
-        for (int i = 0; i < p->nw; i++)
-            if (p->w[i].state != PW_GONE)
-                tr_kill(p->w[i].tid);
-        tr_leave();
-    }
+    for (int i = 0; p->h.joined && i < p->nw; i++)
+        if (p->w[i].state != PW_GONE)
+            tr_kill(p->w[i].tid);
+    rt_leave(&p->h);
     for (int s = 0; s < p->nslot; s++)
         free(p->slot[s].host);
     for (int i = 0; i < p->nw; i++)

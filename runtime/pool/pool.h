@@ -72,7 +72,6 @@ struct dtss_pool {
     rt_place place;         /* --hosts, --local, --worker */
     /* the run */
     int state;
-    int joined;
     int ntasks;
     pool *pl;
     pool_meter meter;

@@ -440,7 +440,7 @@ void dtss_strips_free(dtss_strips *s)
 {
     if (!s)
         return;
-    lb_crew_end(&s->crew, s->finished);
+    lb_crew_end(&s->h, &s->crew, s->finished);
     for (int r = 0; r < s->nrounds; r++) {
         free(s->round[r].rows);
         free(s->round[r].target);
