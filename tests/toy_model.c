@@ -177,7 +177,7 @@ static int toy_work(int argc, char **argv)
     void *h;
     char msg[256];
     int rc = runtime_worker_open(&h, sizeof(toy_worker), &toy_worker_kind, argc, argv,
-                                 "toy_run");
+                                 "toy_run", 0);
     toy_worker *w = h;
     if (!w)
         return 1;

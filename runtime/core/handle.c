@@ -1,11 +1,13 @@
 /* handle.c: the base of every handle (handle.h) and the base verbs of dtss.h
  * that dispatch on a handle's kind. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/dtss.h"
 #include "runtime/core/args.h"
 #include "runtime/core/handle.h"
+#include "sched/util/outfile.h"
 
 void rt_init(rt_handle *h, const rt_kind *kind)
 {
@@ -126,9 +128,23 @@ int rt_args(rt_handle *h, int *argc, char **argv)
 
 void rt_release(rt_handle *h)
 {
+    rt_leave(h);
     free(h->job);
     h->job = NULL;
     h->job_len = 0;
+}
+
+int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx, FILE *f),
+                  const void *ctx)
+{
+    outfile o;
+    const char *call;
+    if (outfile_open(&o, path, "w") != 0)
+        return rt_fail(h, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
+    print(ctx, o.f);                    /* a write error: outfile_close says */
+    if (outfile_close(&o, &call) != 0)
+        return rt_fail(h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
+    return DTSS_OK;
 }
 
 /* ---- the base verbs (dtss.h) ------------------------------------------------- */

@@ -98,7 +98,13 @@ int rt_set_text(rt_handle *h, char **dst, const char *value);
 const char *rt_errmsg(const rt_handle *h);
 /* The handle's options out of argv (args.h), through kind->opt and set. */
 int rt_args(rt_handle *h, int *argc, char **argv);
-/* Frees what the base holds (the job). */
+/* Leaves the run if still in it (rt_leave) and frees what the base holds
+ * (the job): the last of a handle's close or free. */
 void rt_release(rt_handle *h);
+/* Writes the file at path whole or not at all (sched/util/outfile.h), its
+ * text printed by print(ctx, f): DTSS_OK, or DTSS_EINVAL with h's text
+ * naming the path ("cannot write 'PATH': ..."). */
+int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx, FILE *f),
+                  const void *ctx);
 
 #endif

@@ -34,7 +34,7 @@ int dtss_is_worker(int argc, char **argv)
 }
 
 int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv,
-                        const char *starter)
+                        const char *starter, unsigned hints)
 {
     char msg[256];
     rt_handle *h = *out = rt_new(size, kind);
@@ -47,7 +47,10 @@ int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, 
     tr_peer parent = -1;
     int rc = runtime_join_worker(&h->joined, &parent, msg, sizeof msg);
     h->parent = parent;
-    return rc == DTSS_OK ? DTSS_OK : rt_fail(h, rc, "%s", msg);
+    if (rc != DTSS_OK)
+        return rt_fail(h, rc, "%s", msg);
+    tr_hint(hints);
+    return DTSS_OK;
 }
 
 int runtime_wait_master(rt_handle *h, tr_peer parent, int tag, tr_event *ev,

@@ -138,6 +138,19 @@ void lb_crew_end(rt_handle *h, lb_crew *c, int finished)
     *c = (lb_crew){0};
 }
 
+void lb_master_init(lb_master *m)
+{
+    *m = (lb_master){0};
+    lb_opts_init(&m->o);
+}
+
+void lb_master_free(rt_handle *h, lb_master *m)
+{
+    lb_crew_end(h, &m->crew, m->finished);
+    lb_opts_free(&m->o);
+    rt_release(h);
+}
+
 int lb_asks(const lb_type *T, int n)
 {
     long *msgs = calloc((size_t)n, sizeof *msgs);

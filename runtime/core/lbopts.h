@@ -1,7 +1,7 @@
 /* lbopts.h: what the two masters of load balancing by migration share
  * (lb/master.c: queued tasks; strips/master.c: row strips; not installed):
- * their common options, the spawning of a worker per host, and whether the
- * strategy is ever asked. */
+ * their common options, the spawning of a worker per host, the part of the
+ * handle they share (lb_master), and whether the strategy is ever asked. */
 #ifndef LBOPTS_H
 #define LBOPTS_H
 
@@ -57,6 +57,19 @@ int lb_crew_start(rt_handle *h, const lb_opts *o, lb_crew *c);
 /* Kills the workers still running (unless the run finished: they were
  * told to stop), leaves the run, frees. */
 void lb_crew_end(rt_handle *h, lb_crew *c, int finished);
+
+/* What both migration masters hold after their rt_handle h: the options,
+ * the workers, whether the run finished, and what moved in all (tasks,
+ * rows). */
+typedef struct lb_master {
+    lb_opts o;                  /* strategy, C_t, hosts */
+    lb_crew crew;               /* its workers: tids, host, P */
+    int finished;               /* every result in: the workers were stopped */
+    long moved;
+} lb_master;
+void lb_master_init(lb_master *m);
+/* Ends the crew (lb_crew_end), frees the options and the base h (rt_release). */
+void lb_master_free(rt_handle *h, lb_master *m);
 
 /* Whether strategy T exchanges any message on n nodes (lb_type.exchange):
  * a strategy that does not (none) is never asked. -1: out of memory. */

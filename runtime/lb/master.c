@@ -22,7 +22,6 @@
  * stopped. A worker that exits takes its queue with it: the run fails
  * (DTSS_ELOST, naming it) -- no re-run here, unlike the pool.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,7 +37,6 @@
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
 #include "sched/lb/lb.h"
-#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 
 #define LB_MAX_TASKS_RT 10000000
@@ -54,7 +52,7 @@ typedef struct lbtask {
 typedef struct lbround {
     int round;
     double asked, planned, elapsed;
-    long *queued, *done;        /* P each */
+    long *queued, *done;        /* P each; one block with moves */
     double max_before, max_after;
     long moved;
     char *moves;                /* "from>to:count;..." (workers from 1) */
@@ -62,15 +60,12 @@ typedef struct lbround {
 
 struct dtss_lb {
     rt_handle h;                /* first: errors, log, the job (started: h.live) */
-    /* options */
-    lb_opts o;                  /* strategy, C_t, hosts (lb_common.h) */
+    lb_master m;                /* options, workers, moved (core/lbopts.h) */
     double period;
     /* the tasks */
     lbtask *task;
     int ntasks, cap;
     /* the run */
-    int finished;
-    lb_crew crew;               /* its workers: tids, host, P */
     double t0, wall0;
     double *finish;             /* each worker's last result */
     long *ran;                  /* tasks each ran */
@@ -81,7 +76,6 @@ struct dtss_lb {
     long *q_now, *d_now;
     lbround *rounds;
     int nrounds, rcap;
-    long moved;
     unsigned char *res;         /* the result handed out by dtss_lb_next */
 };
 
@@ -101,7 +95,7 @@ dtss_lb *dtss_lb_new(void)
     dtss_lb *b = rt_new(sizeof *b, &lb_kind);
     if (!b)
         return NULL;
-    lb_opts_init(&b->o);
+    lb_master_init(&b->m);
     b->period = 1.0;
     return b;
 }
@@ -116,7 +110,7 @@ int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
 {
     double v;
     if (strcmp(name, "period") != 0 || !value || b->h.live)
-        return lb_opts_take(&b->h, &b->o, "dtss_lb_set", "after dtss_lb_start", name, value);
+        return lb_opts_take(&b->h, &b->m.o, "dtss_lb_set", "after dtss_lb_start", name, value);
     if (parse_double(value, &v) != 0 || !(v > 0) || v > 1e6)
         return rt_fail(&b->h, DTSS_EINVAL, "--period '%s' must be seconds in (0, 1e6]", value);
     b->period = v;
@@ -163,8 +157,8 @@ int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
 static int deal(dtss_lb *b)
 {
     char msg[256];
-    for (int i = 0; i < b->crew.P; i++) {
-        long lo = (long)i * b->ntasks / b->crew.P, hi = (long)(i + 1) * b->ntasks / b->crew.P;
+    for (int i = 0; i < b->m.crew.P; i++) {
+        long lo = (long)i * b->ntasks / b->m.crew.P, hi = (long)(i + 1) * b->ntasks / b->m.crew.P;
         int n = (int)(hi - lo);
         wire_task *w = calloc(n ? (size_t)n : 1, sizeof *w);
         if (!w)
@@ -175,10 +169,10 @@ static int deal(dtss_lb *b)
             w[k] = (wire_task){.task = (int)(lo + k), .iteration = 1, .data = t->data,
                                .len = t->len};
         }
-        int rc = wire_send_lbjob(b->crew.tids[i], i, b->crew.P, b->crew.tids, b->h.job, b->h.job_len, msg,
+        int rc = wire_send_lbjob(b->m.crew.tids[i], i, b->m.crew.P, b->m.crew.tids, b->h.job, b->h.job_len, msg,
                                  sizeof msg);
         if (rc >= 0)
-            rc = wire_send_tasks(b->crew.tids[i], w, n, msg, sizeof msg);
+            rc = wire_send_tasks(b->m.crew.tids[i], w, n, msg, sizeof msg);
         free(w);
         if (rc < 0)
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
@@ -195,10 +189,10 @@ int dtss_lb_start(dtss_lb *b)
     b->h.live = 1;
     b->wall0 = wire_now();
     b->t0 = wire_mono();
-    int n, rc0 = lb_crew_start(&b->h, &b->o, &b->crew);
+    int n, rc0 = lb_crew_start(&b->h, &b->m.o, &b->m.crew);
     if (rc0 != DTSS_OK)
         return rc0;
-    n = b->crew.P;
+    n = b->m.crew.P;
     b->finish = calloc((size_t)n, sizeof *b->finish);
     b->ran = calloc((size_t)n, sizeof *b->ran);
     b->q_now = calloc((size_t)n, sizeof *b->q_now);
@@ -207,12 +201,12 @@ int dtss_lb_start(dtss_lb *b)
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory for %d workers", n);
     int rc;
     rt_log(&b->h, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
-        "(C_t %g s)", now(b), b->crew.P, b->ntasks, b->o.type->name, b->period, b->o.ct);
+        "(C_t %g s)", now(b), b->m.crew.P, b->ntasks, b->m.o.type->name, b->period, b->m.o.ct);
     if ((rc = deal(b)) != DTSS_OK)
         return rc;
     /* A strategy that exchanges nothing (none) is never asked: no round,
      * no message beyond the tasks' own (lb_type.exchange). */
-    if ((b->asks = lb_asks(b->o.type, b->crew.P)) < 0)
+    if ((b->asks = lb_asks(b->m.o.type, b->m.crew.P)) < 0)
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     b->last_asked = 0;
     b->next_round = now(b) + b->period;
@@ -228,8 +222,8 @@ static int ask(dtss_lb *b)
     b->in_round = 1;
     b->answers = 0;
     b->round_asked = now(b);
-    for (int i = 0; i < b->crew.P; i++)
-        if (wire_send_count(b->crew.tids[i], b->round, msg, sizeof msg) < 0)
+    for (int i = 0; i < b->m.crew.P; i++)
+        if (wire_send_count(b->m.crew.tids[i], b->round, msg, sizeof msg) < 0)
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     return DTSS_OK;
 }
@@ -240,9 +234,9 @@ static int plan(dtss_lb *b)
     sched_err err;
     char msg[256];
     double elapsed = b->round_asked - b->last_asked;
-    lb_input in = {.nodes = b->crew.P, .remaining = b->q_now, .done = b->d_now,
-                   .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->o.ct};
-    lb_plan *p = lb_plan_make(b->o.type, &in, &err);
+    lb_input in = {.nodes = b->m.crew.P, .remaining = b->q_now, .done = b->d_now,
+                   .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->m.o.ct};
+    lb_plan *p = lb_plan_make(b->m.o.type, &in, &err);
     if (!p)
         return rt_fail(&b->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                       "round %d: %s", b->round, err.msg);
@@ -264,16 +258,15 @@ static int plan(dtss_lb *b)
     r->elapsed = elapsed;
     r->max_before = p->max_before;
     r->max_after = p->max_after;
-    r->queued = malloc(sizeof *r->queued * (size_t)b->crew.P);
-    r->done = malloc(sizeof *r->done * (size_t)b->crew.P);
-    size_t cap = 1 + 32 * (size_t)p->nmoves, used = 0;
-    r->moves = malloc(cap);
-    if (!r->queued || !r->done || !r->moves) {
+    size_t P = (size_t)b->m.crew.P, cap = 1 + 32 * (size_t)p->nmoves, used = 0;
+    if (!(r->queued = malloc(2 * P * sizeof *r->queued + cap))) {
         lb_plan_free(p);
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     }
-    memcpy(r->queued, b->q_now, sizeof *r->queued * (size_t)b->crew.P);
-    memcpy(r->done, b->d_now, sizeof *r->done * (size_t)b->crew.P);
+    r->done = r->queued + P;
+    r->moves = (char *)(r->done + P);
+    memcpy(r->queued, b->q_now, P * sizeof *r->queued);
+    memcpy(r->done, b->d_now, P * sizeof *r->done);
     r->moves[0] = '\0';
     int rc = DTSS_OK;
     for (int m = 0; m < p->nmoves && rc == DTSS_OK; m++) {
@@ -281,11 +274,11 @@ static int plan(dtss_lb *b)
         used += (size_t)snprintf(r->moves + used, cap - used, "%s%d>%d:%ld", m ? ";" : "",
                                  mv->from + 1, mv->to + 1, mv->count);
         r->moved += mv->count;
-        if (wire_send_move(b->crew.tids[mv->from], b->round, mv->to, mv->count, msg,
+        if (wire_send_move(b->m.crew.tids[mv->from], b->round, mv->to, mv->count, msg,
                            sizeof msg) < 0)
             rc = rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     }
-    b->moved += r->moved;
+    b->m.moved += r->moved;
     rt_log(&b->h, 1, "t=%.3f round %d (period %.3f s): max E %.3f -> %.3f s, %ld task%s move%s%s",
         r->planned, r->round, elapsed, p->max_before, p->max_after, r->moved, r->moved == 1 ? "" : "s",
         r->moved ? ": " : "", r->moves);
@@ -300,8 +293,8 @@ static int plan(dtss_lb *b)
 
 static int worker_of(const dtss_lb *b, int tid)
 {
-    for (int i = 0; i < b->crew.P; i++)
-        if (b->crew.tids[i] == tid)
+    for (int i = 0; i < b->m.crew.P; i++)
+        if (b->m.crew.tids[i] == tid)
             return i;
     return -1;
 }
@@ -313,13 +306,13 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
     b->res = NULL;
     if (!b->h.live || b->h.failed)
         return b->h.failed ? DTSS_EMISUSE : rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_next: not started");
-    if (b->finished)
+    if (b->m.finished)
         return DTSS_DONE;
     for (;;) {
         if (b->ndone == b->ntasks) {
-            for (int i = 0; i < b->crew.P; i++)
-                wire_send_stop(b->crew.tids[i], msg, sizeof msg);
-            b->finished = 1;
+            for (int i = 0; i < b->m.crew.P; i++)
+                wire_send_stop(b->m.crew.tids[i], msg, sizeof msg);
+            b->m.finished = 1;
             rt_log(&b->h, 1, "t=%.3f every task is in; workers stopped", now(b));
             return DTSS_DONE;
         }
@@ -339,7 +332,7 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
             int i = worker_of(b, e.from);
             if (i >= 0)
                 return rt_fail(&b->h, DTSS_ELOST, "worker %d on %s exited with its queue "
-                              "(%ld of %d tasks in)", i + 1, b->crew.host[i], b->ndone, b->ntasks);
+                              "(%ld of %d tasks in)", i + 1, b->m.crew.host[i], b->ndone, b->ntasks);
             continue;
         }
         int i = worker_of(b, e.from);
@@ -354,7 +347,7 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
                 continue;
             b->q_now[i] = q;
             b->d_now[i] = d;
-            if (++b->answers == b->crew.P) {
+            if (++b->answers == b->m.crew.P) {
                 int rc = plan(b);
                 if (rc != DTSS_OK)
                     return rc;
@@ -394,18 +387,18 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
 int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s)
 {
     memset(s, 0, sizeof *s);
-    if (!b->finished)
+    if (!b->m.finished)
         return DTSS_EMISUSE;
-    s->workers = b->crew.P;
+    s->workers = b->m.crew.P;
     s->tasks = b->ntasks;
-    for (int i = 0; i < b->crew.P; i++)
+    for (int i = 0; i < b->m.crew.P; i++)
         s->time = fmax(s->time, b->finish[i]);
     double first = INFINITY;
-    for (int i = 0; i < b->crew.P; i++)
+    for (int i = 0; i < b->m.crew.P; i++)
         first = fmin(first, b->finish[i]);
     s->imbalance = s->time - first;
     s->balancings = b->nrounds;
-    s->moved = b->moved;
+    s->moved = b->m.moved;
     return DTSS_OK;
 }
 
@@ -415,40 +408,35 @@ void dtss_lb_summary(const dtss_lb *b, FILE *f)
     if (dtss_lb_stats_get(b, &s) != DTSS_OK)
         return;
     fprintf(f, "%s: %d workers, %d tasks, time %.3f s, imbalance %.3f s, %d balancings, "
-            "%ld tasks moved\n", b->o.type->name, s.workers, s.tasks, s.time, s.imbalance,
+            "%ld tasks moved\n", b->m.o.type->name, s.workers, s.tasks, s.time, s.imbalance,
             s.balancings, s.moved);
 }
 
 /* The run record: '#' header lines, then run, worker, round and task lines
  * (docs/runtime.md "Migration"). */
-int dtss_lb_write_record(dtss_lb *b, const char *path)
+static void print_record(const void *ctx, FILE *f)
 {
+    const dtss_lb *b = ctx;
     dtss_lb_stats s;
-    if (dtss_lb_stats_get(b, &s) != DTSS_OK)
-        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_write_record: the run is not over");
-    outfile o;
-    const char *call;
-    if (outfile_open(&o, path, "w") != 0)
-        return rt_fail(&b->h, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
-    FILE *f = o.f;
+    dtss_lb_stats_get(b, &s);
     fprintf(f, "#run,strategy,workers,tasks,period,ct,time,imbalance,balancings,moved\n"
                "#worker,worker,host,tasks_dealt,tasks_ran,finish\n"
                "#round,round,asked,planned,elapsed,queued,done,max_e_before,max_e_after,"
                "moved,moves\n"
                "#task,task,home,ran,received,started,finished,seconds\n");
-    fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->o.type->name, s.workers,
-            s.tasks, b->period, b->o.ct, s.time, s.imbalance, s.balancings, s.moved);
-    for (int i = 0; i < b->crew.P; i++)
-        fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->crew.host[i],
-                (long)(i + 1) * b->ntasks / b->crew.P - (long)i * b->ntasks / b->crew.P, b->ran[i],
+    fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->m.o.type->name, s.workers,
+            s.tasks, b->period, b->m.o.ct, s.time, s.imbalance, s.balancings, s.moved);
+    for (int i = 0; i < b->m.crew.P; i++)
+        fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->m.crew.host[i],
+                (long)(i + 1) * b->ntasks / b->m.crew.P - (long)i * b->ntasks / b->m.crew.P, b->ran[i],
                 b->finish[i]);
     for (int r = 0; r < b->nrounds; r++) {
         const lbround *x = &b->rounds[r];
         fprintf(f, "round,%d,%.6f,%.6f,%.6f,", x->round, x->asked, x->planned, x->elapsed);
-        for (int i = 0; i < b->crew.P; i++)
+        for (int i = 0; i < b->m.crew.P; i++)
             fprintf(f, "%s%ld", i ? ";" : "", x->queued[i]);
         fputc(',', f);
-        for (int i = 0; i < b->crew.P; i++)
+        for (int i = 0; i < b->m.crew.P; i++)
             fprintf(f, "%s%ld", i ? ";" : "", x->done[i]);
         fprintf(f, ",%.6f,%.6f,%ld,%s\n", x->max_before, x->max_after, x->moved, x->moves);
     }
@@ -457,31 +445,30 @@ int dtss_lb_write_record(dtss_lb *b, const char *path)
         fprintf(f, "task,%d,%d,%d,%.6f,%.6f,%.6f,%.6f\n", k, t->home + 1, t->ran + 1,
                 t->received, t->started, t->finished, t->finished - t->started);
     }
-    if (outfile_close(&o, &call) != 0)
-        return rt_fail(&b->h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
-    return DTSS_OK;
+}
+
+int dtss_lb_write_record(dtss_lb *b, const char *path)
+{
+    if (!b->m.finished)
+        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_write_record: the run is not over");
+    return rt_write_file(&b->h, path, print_record, b);
 }
 
 void dtss_lb_free(dtss_lb *b)
 {
     if (!b)
         return;
-    lb_crew_end(&b->h, &b->crew, b->finished);
+    lb_master_free(&b->h, &b->m);
     for (int k = 0; k < b->ntasks; k++)
         free(b->task[k].data);
+    for (int r = 0; r < b->nrounds; r++)
+        free(b->rounds[r].queued);      /* with done and moves */
     free(b->task);
-    for (int r = 0; r < b->nrounds; r++) {
-        free(b->rounds[r].queued);
-        free(b->rounds[r].done);
-        free(b->rounds[r].moves);
-    }
     free(b->rounds);
     free(b->finish);
     free(b->ran);
     free(b->q_now);
     free(b->d_now);
-    lb_opts_free(&b->o);
-    rt_release(&b->h);
     free(b->res);
     free(b);
 }

@@ -137,12 +137,12 @@ static int service(dtss_lb_worker *w, int block)
 int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
 {
     void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &lb_worker_kind, argc, argv, "dtss_lb_start");
+    int rc = runtime_worker_open(&h, sizeof **wp, &lb_worker_kind, argc, argv, "dtss_lb_start",
+                                 TR_HINT_PEERS);    /* tasks go node to node */
     dtss_lb_worker *w = *wp = h;
     char msg[256];
     if (rc != DTSS_OK)
         return rc;
-    tr_hint(TR_HINT_PEERS);                 /* tasks go node to node */
     if ((rc = runtime_wait_master(&w->h, w->h.parent, WIRE_LBJOB, &w->ev, NULL, NULL)) != DTSS_OK)
         return rc;
     if (wire_unpack_lbjob(&w->ev, &w->index, &w->nworkers, &w->tids, &w->h.job, &w->h.job_len, msg,
@@ -179,12 +179,11 @@ void dtss_lb_worker_close(dtss_lb_worker *w)
 {
     if (!w)
         return;
-    rt_leave(&w->h);
+    rt_release(&w->h);                  /* leaves, frees the job */
     for (int i = w->head; i < w->tail; i++)
         free(w->q[i].data);
     free(w->q);
     free(w->tids);
-    rt_release(&w->h);
     rt_task_free(&w->k);
     free(w);
 }

@@ -86,7 +86,7 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
 {
     void *h;
     int rc = runtime_worker_open(&h, sizeof **wp, &worker_kind, argc, argv,
-                                 "dtss_master_start");
+                                 "dtss_master_start", 0);
     dtss_worker *w = *wp = h;
     if (!w)
         return DTSS_ENOMEM;

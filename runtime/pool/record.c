@@ -1,12 +1,10 @@
 /* pool_record.c: a pool run's figures, its summary line and its run record
  * (sched/records/poolrec.h says the schema). */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/pool/pool.h"
-#include "sched/util/outfile.h"
 
 int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s)
 {
@@ -68,8 +66,9 @@ static void num(FILE *f, double x)
         fprintf(f, "%.6f", x);
 }
 
-static void write_all(const dtss_pool *p, FILE *f)
+static void write_all(const void *ctx, FILE *f)
 {
+    const dtss_pool *p = ctx;
     char buf[512], lost[32];
     pool_totals t;
     pool_meter_totals(&p->meter, &t);
@@ -122,12 +121,5 @@ int dtss_pool_write_record(dtss_pool *p, const char *path)
 {
     if (p->state != P_FINISHED)
         return pool_fail(p, DTSS_EMISUSE, "the run record is written after the run");
-    outfile o;
-    const char *call = "open";
-    if (outfile_open(&o, path, "w") != 0)
-        return pool_fail(p, DTSS_EINVAL, "%s(%s): %s", call, path, strerror(errno));
-    write_all(p, o.f);
-    if (outfile_close(&o, &call) != 0)
-        return pool_fail(p, DTSS_EINVAL, "%s(%s): %s", call, path, strerror(errno));
-    return DTSS_OK;
+    return rt_write_file(&p->h, path, write_all, p);
 }

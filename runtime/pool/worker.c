@@ -49,7 +49,7 @@ static int wait_master(dtss_pool_worker *w, int *tag)
 int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
 {
     void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &pool_worker_kind, argc, argv, "dtss_pool_start");
+    int rc = runtime_worker_open(&h, sizeof **wp, &pool_worker_kind, argc, argv, "dtss_pool_start", 0);
     dtss_pool_worker *w = *wp = h;
     char msg[256], host[256] = "";
     int tag;
@@ -99,8 +99,7 @@ void dtss_pool_worker_close(dtss_pool_worker *w)
 {
     if (!w)
         return;
-    rt_leave(&w->h);
-    rt_release(&w->h);
+    rt_release(&w->h);                  /* leaves, frees the job */
     rt_task_free(&w->k);
     free(w);
 }

@@ -38,7 +38,6 @@
  * dealing was inside it: a worker's first step waits for its neighbours'
  * rows, and dealing 128 MiB to Table 1's quarter-core hosts took 3 s.)
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,32 +53,29 @@
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
 #include "sched/lb/lb.h"
-#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/strips/strips.h"
 
 typedef struct sround {
     long step;
+    double *busy;               /* P each, one block with rows and target */
     int *rows, *target;
-    double *busy, max_before, max_after;
+    double max_before, max_after;
     long moved;                 /* rows crossing boundaries */
 } sround;
 
 struct dtss_strips {
     rt_handle h;                /* first: errors, log, the job (started: h.live) */
-    lb_opts o;                  /* strategy, C_t, hosts (lb_common.h) */
+    lb_master m;                /* options, workers, moved (core/lbopts.h) */
     int every;
     /* the run */
-    int finished;
     int *counts;
-    lb_crew crew;               /* its workers: tids, host, P */
     long rows, steps;
     size_t row_bytes;
     double *t_begin, *t_end, *busy_all;
     int *first_rows, *final_in, *ended;
     sround *round;
     int nrounds, rcap;
-    long moved;
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
@@ -91,7 +87,7 @@ dtss_strips *dtss_strips_new(void)
     dtss_strips *s = rt_new(sizeof *s, &strips_kind);
     if (!s)
         return NULL;
-    lb_opts_init(&s->o);
+    lb_master_init(&s->m);
     s->every = 50;
     return s;
 }
@@ -106,7 +102,7 @@ void dtss_strips_usage(FILE *f)
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 {
     if (strcmp(name, "every") != 0 || !value || s->h.live)
-        return lb_opts_take(&s->h, &s->o, "dtss_strips_set", "after the run began", name,
+        return lb_opts_take(&s->h, &s->m.o, "dtss_strips_set", "after the run began", name,
                             value);
     if (parse_int_in(value, 1, 1000000000, &s->every) != 0)
         return rt_fail(&s->h, DTSS_EINVAL, "--every '%s' must be a whole number of steps in "
@@ -123,8 +119,8 @@ static int strips_opt(const char *name)
 
 static int worker_of(const dtss_strips *s, int tid)
 {
-    for (int i = 0; i < s->crew.P; i++)
-        if (s->crew.tids[i] == tid)
+    for (int i = 0; i < s->m.crew.P; i++)
+        if (s->m.crew.tids[i] == tid)
             return i;
     return -1;
 }
@@ -134,10 +130,10 @@ static int begin(dtss_strips *s, const void *field)
 {
     char msg[512];
     sched_err err;
-    int n, rc0 = lb_crew_start(&s->h, &s->o, &s->crew);
+    int n, rc0 = lb_crew_start(&s->h, &s->m.o, &s->m.crew);
     if (rc0 != DTSS_OK)
         return rc0;
-    n = s->crew.P;              /* from here dtss_strips_free stops them */
+    n = s->m.crew.P;              /* from here dtss_strips_free stops them */
     /* Rows go in fragments of 1 MiB, not libpvm's 4 KiB (as the workers'):
      * on Table 1's quarter-core hosts dealing 32 MiB a worker took 1.2 s a
      * worker in 4 KiB fragments, 256 MiB a worker 3.7 s in 1 MiB ones. */
@@ -159,25 +155,25 @@ static int begin(dtss_strips *s, const void *field)
     if (strips_even((int)s->rows, n, s->counts, &err) != SCHED_OK)
         return rt_fail(&s->h, DTSS_EINVAL, "%s", err.msg);
     /* A strategy that exchanges nothing is never asked: no barrier. */
-    int asks = lb_asks(s->o.type, n);
+    int asks = lb_asks(s->m.o.type, n);
     if (asks < 0)
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     wire_stripjob j = {.nworkers = n, .every = asks ? s->every : 0, .steps = s->steps,
-                       .row_bytes = (long)s->row_bytes, .tids = s->crew.tids,
+                       .row_bytes = (long)s->row_bytes, .tids = s->m.crew.tids,
                        .counts = s->counts, .job = s->h.job, .job_len = s->h.job_len};
     long first = 0;
     for (int i = 0; i < n; i++) {
         j.index = i;
         s->first_rows[i] = s->counts[i];
-        if (wire_send_stripjob(s->crew.tids[i], &j, msg, sizeof msg) < 0 ||
-            wire_send_rows(s->crew.tids[i], (int)first, s->counts[i],
+        if (wire_send_stripjob(s->m.crew.tids[i], &j, msg, sizeof msg) < 0 ||
+            wire_send_rows(s->m.crew.tids[i], (int)first, s->counts[i],
                            (const unsigned char *)field + (size_t)first * s->row_bytes,
                            (size_t)s->counts[i] * s->row_bytes, msg, sizeof msg) < 0)
             return rt_fail(&s->h, DTSS_EPVM, "%s", msg);
         first += s->counts[i];
     }
     rt_log(&s->h, 1, "%d workers, %ld rows of %zu bytes, %ld steps, %s every %d steps (C_t %g s)", n,
-        s->rows, s->row_bytes, s->steps, s->o.type->name, j.every, s->o.ct);
+        s->rows, s->row_bytes, s->steps, s->m.o.type->name, j.every, s->m.o.ct);
     return DTSS_OK;
 }
 
@@ -186,7 +182,7 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
 {
     sched_err err;
     char msg[256];
-    size_t z = (size_t)s->crew.P;
+    size_t z = (size_t)s->m.crew.P;
     long *rem = malloc(z * sizeof *rem);
     double *tt = malloc(z * sizeof *tt);
     int *target = malloc(z * sizeof *target);
@@ -194,27 +190,27 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
         free(rem), free(tt), free(target);
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
-    for (int i = 0; i < s->crew.P; i++) {
+    for (int i = 0; i < s->m.crew.P; i++) {
         rem[i] = rows[i];
         tt[i] = busy[i] > 0 && rows[i] > 0
                     ? (double)(s->steps - step) * busy[i] / ((double)rows[i] * s->every)
                     : NAN;
     }
-    lb_input in = {.nodes = s->crew.P, .remaining = rem, .cost = s->o.ct, .t_task = tt,
+    lb_input in = {.nodes = s->m.crew.P, .remaining = rem, .cost = s->m.o.ct, .t_task = tt,
                    .elapsed = 1};
-    lb_plan *p = lb_plan_make(s->o.type, &in, &err);
+    lb_plan *p = lb_plan_make(s->m.o.type, &in, &err);
     int rc = DTSS_OK;
-    if (!p || strips_from_plan(p, s->crew.P, rows, target, &err) != SCHED_OK)
+    if (!p || strips_from_plan(p, s->m.crew.P, rows, target, &err) != SCHED_OK)
         rc = rt_fail(&s->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                    "after step %ld: %s", step, err.msg);
     long moved = 0, a = 0, b = 0;
-    for (int i = 0; rc == DTSS_OK && i + 1 < s->crew.P; i++) {
+    for (int i = 0; rc == DTSS_OK && i + 1 < s->m.crew.P; i++) {
         a += rows[i];
         b += target[i];
         moved += labs(a - b);
     }
-    for (int i = 0; rc == DTSS_OK && i < s->crew.P; i++)
-        if (wire_send_plan(s->crew.tids[i], step, target, s->crew.P, msg, sizeof msg) < 0)
+    for (int i = 0; rc == DTSS_OK && i < s->m.crew.P; i++)
+        if (wire_send_plan(s->m.crew.tids[i], step, target, s->m.crew.P, msg, sizeof msg) < 0)
             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
     if (rc == DTSS_OK && s->nrounds == s->rcap) {
         int cap = s->rcap ? 2 * s->rcap : 16;
@@ -224,18 +220,21 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
         else
             s->round = r, s->rcap = cap;
     }
+    sround *r = rc == DTSS_OK ? &s->round[s->nrounds] : NULL;
+    if (r && !(r->busy = malloc(z * (sizeof *r->busy + 2 * sizeof *r->rows))))
+        rc = rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     if (rc == DTSS_OK) {
-        sround *r = &s->round[s->nrounds++];
-        *r = (sround){.step = step, .rows = malloc(z * sizeof *r->rows),
-                      .target = target, .busy = malloc(z * sizeof *r->busy),
-                      .max_before = p->max_before, .max_after = p->max_after,
-                      .moved = moved};
-        target = NULL;
-        if (r->rows)
-            memcpy(r->rows, rows, z * sizeof *r->rows);
-        if (r->busy)
-            memcpy(r->busy, busy, z * sizeof *r->busy);
-        s->moved += moved;
+        s->nrounds++;
+        r->rows = (int *)(r->busy + z);
+        r->target = r->rows + z;
+        memcpy(r->busy, busy, z * sizeof *r->busy);
+        memcpy(r->rows, rows, z * sizeof *r->rows);
+        memcpy(r->target, target, z * sizeof *r->target);
+        r->step = step;
+        r->max_before = p->max_before;
+        r->max_after = p->max_after;
+        r->moved = moved;
+        s->m.moved += moved;
         rt_log(&s->h, 1, "after step %ld: predicted rest %.3f -> %.3f s, %ld rows cross boundaries",
             step, p->max_before, p->max_after, moved);
     }
@@ -264,7 +263,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     int rc = begin(s, field);
     if (rc != DTSS_OK)
         return rc;
-    size_t z = (size_t)s->crew.P;
+    size_t z = (size_t)s->m.crew.P;
     int *brows = malloc(z * sizeof *brows), got = 0, finals = 0, ends = 0, begun = 0;
     double *bbusy = malloc(z * sizeof *bbusy);
     long bstep = -1;
@@ -272,7 +271,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
         free(brows), free(bbusy);
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
-    while (rc == DTSS_OK && (finals < s->crew.P || ends < s->crew.P)) {
+    while (rc == DTSS_OK && (finals < s->m.crew.P || ends < s->m.crew.P)) {
         tr_event e;
         int i;
         if (tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0) {
@@ -282,7 +281,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
         if (e.kind == TR_PEER_EXIT) {
             if ((i = worker_of(s, e.from)) >= 0 && !(s->final_in[i] && s->ended[i]))
                 rc = rt_fail(&s->h, DTSS_ELOST, "worker %d on %s exited before its last rows were in",
-                           i + 1, s->crew.host[i]);
+                           i + 1, s->m.crew.host[i]);
             continue;
         }
         if (e.kind != TR_MESSAGE || (i = worker_of(s, e.from)) < 0)
@@ -298,9 +297,9 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             if (step == 0 && s->t_begin[i] == 0) {
                 s->t_begin[i] = t;
                 /* Every worker holds its rows: the start (PLAN of step 0). */
-                if (++begun == s->crew.P)
-                    for (int k = 0; k < s->crew.P && rc == DTSS_OK; k++)
-                        if (wire_send_plan(s->crew.tids[k], 0, s->counts, s->crew.P, msg,
+                if (++begun == s->m.crew.P)
+                    for (int k = 0; k < s->m.crew.P && rc == DTSS_OK; k++)
+                        if (wire_send_plan(s->m.crew.tids[k], 0, s->counts, s->m.crew.P, msg,
                                            sizeof msg) < 0)
                             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
                 continue;
@@ -316,7 +315,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
                 bstep = step, got = 0;
             brows[i] = n;
             bbusy[i] = busy;
-            if (++got == s->crew.P)
+            if (++got == s->m.crew.P)
                 rc = recut(s, step, brows, bbusy);
         } else if (e.tag == WIRE_ROWS) {
             int first, count;
@@ -342,20 +341,20 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     }
     free(brows);
     free(bbusy);
-    for (int i = 0; rc == DTSS_OK && i < s->crew.P; i++)
-        if (wire_send_stop(s->crew.tids[i], msg, sizeof msg) < 0)
+    for (int i = 0; rc == DTSS_OK && i < s->m.crew.P; i++)
+        if (wire_send_stop(s->m.crew.tids[i], msg, sizeof msg) < 0)
             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
     if (rc != DTSS_OK) {
-        for (int i = 0; i < s->crew.P; i++)
-            tr_kill(s->crew.tids[i]);
+        for (int i = 0; i < s->m.crew.P; i++)
+            tr_kill(s->m.crew.tids[i]);
         return rc;
     }
     long total = 0;
-    for (int i = 0; i < s->crew.P; i++)
+    for (int i = 0; i < s->m.crew.P; i++)
         total += s->counts[i];
     if (total != s->rows)
         return rt_fail(&s->h, DTSS_EPVM, "the workers sent back %ld rows of %ld", total, s->rows);
-    s->finished = 1;
+    s->m.finished = 1;
     return DTSS_DONE;
 }
 
@@ -364,19 +363,19 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
 int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st)
 {
     memset(st, 0, sizeof *st);
-    if (!s->finished)
+    if (!s->m.finished)
         return DTSS_EMISUSE;
     double b = 0, e = 0, emin = INFINITY;
-    for (int i = 0; i < s->crew.P; i++) {
+    for (int i = 0; i < s->m.crew.P; i++) {
         b = fmax(b, s->t_begin[i]);
         e = fmax(e, s->t_end[i]);
         emin = fmin(emin, s->t_end[i]);
     }
-    st->workers = s->crew.P;
+    st->workers = s->m.crew.P;
     st->time = e - b;
     st->imbalance = e - emin;
     st->recuts = s->nrounds;
-    st->moved = s->moved;
+    st->moved = s->m.moved;
     return DTSS_OK;
 }
 
@@ -386,9 +385,9 @@ void dtss_strips_summary(const dtss_strips *s, FILE *f)
     if (dtss_strips_stats_get(s, &st) != DTSS_OK)
         return;
     fprintf(f, "%s: %d workers, %ld rows, %ld steps, time %.3f s, %d re-cuts, %ld rows "
-            "moved; rows at the end:", s->o.type->name, st.workers, s->rows, s->steps, st.time,
+            "moved; rows at the end:", s->m.o.type->name, st.workers, s->rows, s->steps, st.time,
             st.recuts, st.moved);
-    for (int i = 0; i < s->crew.P; i++)
+    for (int i = 0; i < s->m.crew.P; i++)
         fprintf(f, " %d", s->counts[i]);
     fputc('\n', f);
 }
@@ -399,53 +398,50 @@ static void list_int(FILE *f, const int *v, int n)
         fprintf(f, "%s%d", i ? ";" : "", v[i]);
 }
 
-int dtss_strips_write_record(dtss_strips *s, const char *path)
+/* The run record: '#' header lines, then run, worker and recut lines. */
+static void print_record(const void *ctx, FILE *f)
 {
+    const dtss_strips *s = ctx;
     dtss_strips_stats st;
-    if (dtss_strips_stats_get(s, &st) != DTSS_OK)
-        return rt_fail(&s->h, DTSS_EMISUSE, "dtss_strips_write_record: the run is not over");
-    outfile o;
-    const char *call;
-    if (outfile_open(&o, path, "w") != 0)
-        return rt_fail(&s->h, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
-    FILE *f = o.f;
+    dtss_strips_stats_get(s, &st);
     fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved\n"
                "#worker,worker,host,rows_first,rows_last,busy,begin,end\n"
                "#recut,step,rows,busy,target,max_e_before,max_e_after,moved\n");
-    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->o.type->name, s->crew.P, s->rows,
-            s->row_bytes, s->steps, s->every, s->o.ct, st.time, st.recuts, st.moved);
+    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->m.o.type->name, s->m.crew.P, s->rows,
+            s->row_bytes, s->steps, s->every, s->m.o.ct, st.time, st.recuts, st.moved);
     double b0 = INFINITY;
-    for (int i = 0; i < s->crew.P; i++)
+    for (int i = 0; i < s->m.crew.P; i++)
         b0 = fmin(b0, s->t_begin[i]);
-    for (int i = 0; i < s->crew.P; i++)
-        fprintf(f, "worker,%d,%s,%d,%d,%.6f,%.6f,%.6f\n", i + 1, s->crew.host[i], s->first_rows[i],
+    for (int i = 0; i < s->m.crew.P; i++)
+        fprintf(f, "worker,%d,%s,%d,%d,%.6f,%.6f,%.6f\n", i + 1, s->m.crew.host[i], s->first_rows[i],
                 s->counts[i], s->busy_all[i], s->t_begin[i] - b0, s->t_end[i] - b0);
     for (int r = 0; r < s->nrounds; r++) {
         const sround *x = &s->round[r];
         fprintf(f, "recut,%ld,", x->step);
-        list_int(f, x->rows, s->crew.P);
+        list_int(f, x->rows, s->m.crew.P);
         fputc(',', f);
-        for (int i = 0; i < s->crew.P; i++)
+        for (int i = 0; i < s->m.crew.P; i++)
             fprintf(f, "%s%.6f", i ? ";" : "", x->busy[i]);
         fputc(',', f);
-        list_int(f, x->target, s->crew.P);
+        list_int(f, x->target, s->m.crew.P);
         fprintf(f, ",%.6f,%.6f,%ld\n", x->max_before, x->max_after, x->moved);
     }
-    if (outfile_close(&o, &call) != 0)
-        return rt_fail(&s->h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
-    return DTSS_OK;
+}
+
+int dtss_strips_write_record(dtss_strips *s, const char *path)
+{
+    if (!s->m.finished)
+        return rt_fail(&s->h, DTSS_EMISUSE, "dtss_strips_write_record: the run is not over");
+    return rt_write_file(&s->h, path, print_record, s);
 }
 
 void dtss_strips_free(dtss_strips *s)
 {
     if (!s)
         return;
-    lb_crew_end(&s->h, &s->crew, s->finished);
-    for (int r = 0; r < s->nrounds; r++) {
-        free(s->round[r].rows);
-        free(s->round[r].target);
-        free(s->round[r].busy);
-    }
+    lb_master_free(&s->h, &s->m);
+    for (int r = 0; r < s->nrounds; r++)
+        free(s->round[r].busy);         /* with rows and target */
     free(s->round);
     free(s->counts);
     free(s->t_begin);
@@ -454,7 +450,5 @@ void dtss_strips_free(dtss_strips *s)
     free(s->first_rows);
     free(s->final_in);
     free(s->ended);
-    lb_opts_free(&s->o);
-    rt_release(&s->h);
     free(s);
 }

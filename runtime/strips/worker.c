@@ -78,15 +78,15 @@ static int wait_for(dtss_strips_worker *w, tr_peer tid, int tag)
 int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
 {
     void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &strips_worker_kind, argc, argv, "dtss_strips_run");
+    /* Rows go node to node; in fragments of 1 MiB, not libpvm's 4 KiB: on
+     * a loaded host each fragment can cost the sender and the receiver a
+     * wake-up. */
+    int rc = runtime_worker_open(&h, sizeof **wp, &strips_worker_kind, argc, argv, "dtss_strips_run",
+                                 TR_HINT_PEERS | TR_HINT_LARGE);
     dtss_strips_worker *w = *wp = h;
     char msg[256];
     if (rc != DTSS_OK)
         return rc;
-    /* Rows go node to node; in fragments of 1 MiB, not libpvm's 4 KiB: on
-     * a loaded host each fragment can cost the sender and the receiver a
-     * wake-up. */
-    tr_hint(TR_HINT_PEERS | TR_HINT_LARGE);
     if ((rc = wait_for(w, w->h.parent, WIRE_STRIPJOB)) != DTSS_OK)
         return rc;
     if (wire_unpack_stripjob(&w->ev, &w->job, msg, sizeof msg) < 0)
