@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/late/late.h"
 #include "sched/loop/policy.h"
 #include "tests/test.h"
 
@@ -736,6 +737,44 @@ static void test_resume(void)
     policy_free(p);
 }
 
+/* The late rule (sched/late/late.h), worked by hand: limit = max(F u / rate, MIN). */
+static void test_late_rule(void)
+{
+    sched_err err;
+    late_rule r = late_default(), bad = {7, 7};
+    test_cond("default 3,30", r.factor == 3 && r.min == 30);
+    test_cond("'4' parses as 4,30", late_parse("4", &r, &err) == SCHED_OK && r.factor == 4 &&
+              r.min == 30);
+    test_cond("'2,0.5' parses", late_parse("2,0.5", &r, &err) == SCHED_OK && r.factor == 2 &&
+              r.min == 0.5);
+    test_cond("'0' is off", late_parse("0", &r, &err) == SCHED_OK && r.factor == 0);
+    const char *refused[] = {"", "0.5", "1001", "x", "3,", "3,-1", "3,1e7", "nan", "3,nan", "2x"};
+    for (int i = 0; i < (int)(sizeof refused / sizeof *refused); i++) {
+        late_rule keep = bad;
+        test_condf(late_parse(refused[i], &keep, &err) == SCHED_EINVAL && keep.factor == 7 &&
+                   strstr(err.msg, "--late") != NULL, "'%s' refused, the rule unchanged",
+                   refused[i]);
+    }
+    late_rule f3 = {3, 0}, f3m = {3, 30}, off = {0, 30};
+    late_rate own = {0, 0}, run = {0, 0};
+    test_cond("no rate yet: never late", isinf(late_limit(&f3, &own, &run, 50)));
+    late_add(&own, &run, 100, 10);          /* 10 units a second */
+    test_cond("both rates got the piece", own.units == 100 && run.secs == 10);
+    test_cond("50 units at 10/s, F 3: 15 s", late_limit(&f3, &own, &run, 50) == 15);
+    test_cond("MIN 30 above it: 30 s", late_limit(&f3m, &own, &run, 50) == 30);
+    test_cond("off: never late", isinf(late_limit(&off, &own, &run, 50)));
+    late_rate fresh = {0, 0};
+    late_add(&fresh, &run, -1, 5);          /* ignored */
+    late_add(&fresh, &run, 1, NAN);         /* ignored */
+    test_cond("bad times ignored", fresh.units == 0 && run.units == 100);
+    test_cond("a worker with no rate: the run's", late_limit(&f3, &fresh, &run, 50) == 15);
+    test_cond("late_is: 15.01 s out is late, 15 s is not",
+              late_is(&f3, &own, &run, 50, 100, 115.01) && !late_is(&f3, &own, &run, 50, 100, 115));
+    late_rule m1 = {3, 1}, m100 = {3, 100}, m0 = {3, 0};
+    test_cond("poll: MIN/8 within [0.05, 1] s", late_poll(&m1) == 0.125 && late_poll(&m100) == 1 &&
+              late_poll(&m0) == 0.05 && late_poll(&off) < 0);
+}
+
 int main(void)
 {
     test_acpsa_order();
@@ -743,6 +782,7 @@ int main(void)
     test_lost();
     test_late();
     test_late_rates();
+    test_late_rule();
     test_runs();
     test_runs_hung();
     test_resume();

@@ -12,7 +12,7 @@
 
 void lb_opts_init(lb_opts *o)
 {
-    *o = (lb_opts){.type = &lb_yoon, .ct = 0.001};
+    *o = (lb_opts){.type = &lb_yoon, .ct = 0.001, .late = late_default()};
 }
 
 void lb_opts_free(lb_opts *o)
@@ -39,7 +39,7 @@ int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
 
 int lb_opts_known(const char *name)
 {
-    return strcmp(name, "strategy") == 0 || strcmp(name, "ct") == 0 ||
+    return strcmp(name, "strategy") == 0 || strcmp(name, "ct") == 0 || strcmp(name, "late") == 0 ||
            rt_place_opt(name, 0) >= 0;
 }
 
@@ -60,6 +60,11 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
             return DTSS_EINVAL;
         }
         o->ct = v;
+    } else if (strcmp(name, "late") == 0) {
+        if (late_parse(value, &o->late, &err) != SCHED_OK) {
+            snprintf(msg, len, "%s", err.msg);
+            return DTSS_EINVAL;
+        }
     } else {
         return DTSS_ENOENT;
     }
@@ -75,7 +80,10 @@ void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const cha
         fprintf(f, " %s", lb_types[i]->name);
     fprintf(f, " (default yoon)\n"
 "  --ct S             C_t, migrating one %s, seconds, [0, 10^6] (default\n"
-"                       0.001; bin/netpipe measures a + b m for m bytes)\n", unit);
+"                       0.001; bin/netpipe measures a + b m for m bytes)\n"
+"  --late F[,MIN]     a worker silent longer than max(F x its expected time,\n"
+"                       MIN s) is taken for hung: its %ss are served again\n"
+"                       without it (default 3,30; 0 = off)\n", unit, unit);
     rt_place_usage(f, 0);
     fprintf(f, "  %s\n", own);
 }

@@ -10,17 +10,19 @@
 #include "runtime/core/handle.h"
 #include "runtime/core/place.h"
 #include "runtime/transport/transport.h"
+#include "sched/late/late.h"
 #include "sched/lb/lb.h"
 
 typedef struct lb_opts {
     const lb_type *type;        /* default yoon */
     double ct;                  /* C_t, seconds; default 0.001 */
     rt_place place;             /* --hosts, --local, --worker */
+    late_rule late;             /* --late (sched/late/late.h) */
 } lb_opts;
 
 void lb_opts_init(lb_opts *o);
 void lb_opts_free(lb_opts *o);
-/* Sets strategy, ct, hosts, local or worker: DTSS_OK; DTSS_ENOENT for a name
+/* Sets strategy, ct, late, hosts, local or worker: DTSS_OK; DTSS_ENOENT for a name
  * that is none of them (msg untouched: the caller may know it) or an unknown
  * strategy; DTSS_EINVAL, DTSS_ENOMEM with msg naming the value. */
 int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size_t len);

@@ -25,8 +25,7 @@ dtss_master *dtss_master_new(void)
         return NULL;
     snprintf(m->scheme, sizeof m->scheme, "dtss");
     m->sample = 1;
-    m->late_factor = MASTER_LATE_FACTOR;
-    m->late_min = MASTER_LATE_MIN;
+    m->late = late_default();
     return m;
 }
 

@@ -24,19 +24,12 @@
 #include "runtime/core/place.h"
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
+#include "sched/late/late.h"
 #include "sched/loop/policy.h"
 #include "sched/records/record.h"
 #include "sched/sched.h"
 
 #define MASTER_MAX_PARAMS 16
-
-/* --late's defaults (docs/runtime.md, "Faults"): a chunk outstanding longer
- * than max(3 x its expected time, 30 s) is served again. 30 s is above the
- * longest chunk of any fault-free run of the reproduction (19.4 s), where
- * Mandelbrot's uneven rows put chunks at up to 18 times their expected
- * time: fault-free runs are not changed. */
-#define MASTER_LATE_FACTOR 3.0
-#define MASTER_LATE_MIN 30.0
 
 typedef struct mworker {
     int lost;
@@ -85,7 +78,7 @@ struct dtss_master {
     rt_place place;                         /* --hosts, --local, --worker... */
     int acp_integer;
     probe_backend probe;
-    double late_factor, late_min;           /* --late (factor 0: off) */
+    late_rule late;                         /* --late (sched/late/late.h) */
     char *journal_path;                     /* --journal / --resume (NULL: none) */
     int resume;                             /* --resume: continue journal_path */
     journal_head jh;                        /* --resume: the journal's header */

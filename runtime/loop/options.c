@@ -112,20 +112,9 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     } else if (strcmp(name, "resume") == 0) {
         return master_resume_from(m, value);
     } else if (strcmp(name, "late") == 0) {
-        char *end;                      /* F or F,MIN: F 0 (off) or in [1, 1000], */
-        double f = strtod(value, &end), min = MASTER_LATE_MIN;    /* MIN in [0, 1e6] */
-        int bad = end == value;
-        if (!bad && *end == ',') {
-            const char *s = end + 1;
-            min = strtod(s, &end);
-            bad = end == s;
-        }
-        if (bad || *end || !(f == 0 || (f >= 1 && f <= 1000)) || !(min >= 0 && min <= 1e6))
-            return master_fail(m, DTSS_EINVAL, "--late '%s' must be FACTOR[,MIN]: FACTOR "
-                               "0 (off) or in [1, 1000], MIN seconds in [0, 1000000]",
-                               value);
-        m->late_factor = f;
-        m->late_min = min;
+        sched_err err;
+        if (late_parse(value, &m->late, &err) != SCHED_OK)
+            return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     }
     return DTSS_OK;
 }

@@ -15,14 +15,6 @@
 
 #include "runtime/loop/master.h"
 
-/* How often the master looks for late chunks when no message comes: an
- * eighth of MIN, between 50 ms and 1 s. */
-static double late_poll(const dtss_master *m)
-{
-    double t = m->late_min / 8;
-    return t < 0.05 ? 0.05 : t > 1 ? 1 : t;
-}
-
 int self_start(dtss_master *m)
 {
     sched_err err;
@@ -30,7 +22,7 @@ int self_start(dtss_master *m)
     if (!m->p)
         return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                            "%s", err.msg);
-    if (policy_set_late(m->p, m->late_factor, m->late_min, &err) != SCHED_OK)
+    if (policy_set_late(m->p, m->late.factor, m->late.min, &err) != SCHED_OK)
         return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     for (int w = 0; w < m->nw; w++)
         if (policy_set_speed(m->p, w, m->rec.w[w].V, &err) != SCHED_OK)
@@ -190,7 +182,7 @@ int self_step(dtss_master *m)
     tr_event e;
     char msg[512];
     /* with late chunks looked for: a wait of late_poll's length at most */
-    double wait = m->late_factor > 0 && policy_started(m->p) ? late_poll(m) : -1;
+    double wait = policy_started(m->p) ? late_poll(&m->late) : -1;
     if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
         return master_fail(m, DTSS_EPVM, "%s", msg);
     if (e.kind == TR_TIMEOUT)

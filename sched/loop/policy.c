@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/late/late.h"
 #include "sched/loop/meas.h"
 #include "sched/loop/policy.h"
 #include "sched/sched.h"
@@ -33,7 +34,7 @@ typedef struct pworker {
     char late;                  /* a chunk of it served again as late; silent since */
     outchunk *out;              /* its outstanding chunks (one, as a rule) */
     int nout, capout;
-    double it_done, t_done;     /* its completed chunks: iterations, seconds */
+    late_rate rate;             /* its completed chunks: iterations, seconds */
     double speed;               /* V_i (policy_set_speed; default 1) */
     int sidx;                   /* its index in the scheme (-1: none) */
 } pworker;
@@ -60,9 +61,9 @@ struct policy {
     int adaptive;               /* the scheme takes measurements (next_w, done) */
     int by_speed;               /* it weighs workers by V_i (sched_type) */
     double power;               /* total A_i of the last plan */
-    double late_factor, late_min;   /* late chunks (factor 0: off) */
+    late_rule late;             /* late chunks (factor 0: off; sched/late/late.h) */
     double now;                 /* policy_now */
-    double it_done, t_done;     /* every completed chunk: iterations, seconds */
+    late_rate rate;             /* every completed chunk: iterations, seconds */
 };
 
 policy *policy_new(const sched_config *cfg, int nworkers, sched_err *err)
@@ -251,28 +252,12 @@ int policy_start(policy *p, sched_err *err)
     return new_plan(p, err);
 }
 
-/* Seconds chunk o is expected to take at its worker's rate (or the run's);
- * a negative number when no chunk was completed yet: no rate to expect from. */
-static double expected(const policy *p, const outchunk *o)
-{
-    const pworker *x = &p->w[o->c.worker];
-    double it = x->it_done, t = x->t_done;
-    if (!(it > 0)) {
-        it = p->it_done;
-        t = p->t_done;
-    }
-    return it > 0 ? t / it * (double)o->c.size : -1;
-}
-
+/* Late at its worker's rate, or the run's (sched/late/late.h): never before a
+ * chunk was completed somewhere. */
 static int is_late(const policy *p, const outchunk *o)
 {
-    double e = expected(p, o);
-    if (e < 0)
-        return 0;
-    double limit = p->late_factor * e;
-    if (limit < p->late_min)
-        limit = p->late_min;
-    return p->now - o->sent > limit;
+    return late_is(&p->late, &p->w[o->c.worker].rate, &p->rate, (double)o->c.size, o->sent,
+                   p->now);
 }
 
 /* Points o at every outstanding copy of group g in turn (a scan of every
@@ -310,7 +295,7 @@ int policy_assign(policy *p, policy_chunk *out, sched_err *err)
     pworker *x = &p->w[w];
     const outchunk *late = NULL;
     if (p->npool == 0 && sched_remaining(p->s) == 0 &&
-        (p->late_factor <= 0 || !(late = find_late(p, w))))
+        (p->late.factor <= 0 || !(late = find_late(p, w))))
         return 0;
     if (x->nout == x->capout) {
         int cap = x->capout ? 2 * x->capout : 1;
@@ -378,10 +363,7 @@ int policy_done_w(policy *p, int w, long id, double work, sched_err *err)
                     sched_done(p->s, x->sidx, o.c.size,
                                work >= 0 && isfinite(work) ? work : t, t);
                 p->done += o.c.size;
-                x->it_done += (double)o.c.size;
-                x->t_done += t;
-                p->it_done += (double)o.c.size;
-                p->t_done += t;
+                late_add(&x->rate, &p->rate, (double)o.c.size, t);
                 x->late = 0;
                 if (o.shared)               /* first in: the other copies */
                     for (int v = 0; v < p->n; v++)      /* are not outstanding */
@@ -511,8 +493,7 @@ int policy_set_late(policy *p, double factor, double min, sched_err *err)
         return sched_fail(err, SCHED_EINVAL, "policy: late chunks: factor %g, "
                           "min %g s: need factor 0 (off) or >= 1, min >= 0",
                           factor, min);
-    p->late_factor = factor;
-    p->late_min = min;
+    p->late = (late_rule){.factor = factor, .min = min};
     return SCHED_OK;
 }
 

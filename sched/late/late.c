@@ -1,0 +1,64 @@
+/* late.c: the late rule (late.h): limit = max(F x u / rate, MIN). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sched/late/late.h"
+
+late_rule late_default(void)
+{
+    return (late_rule){.factor = LATE_FACTOR, .min = LATE_MIN};
+}
+
+int late_parse(const char *text, late_rule *r, sched_err *err)
+{
+    char *end;
+    double f = strtod(text, &end), min = LATE_MIN;
+    int bad = end == text;
+    if (!bad && *end == ',') {
+        const char *s = end + 1;
+        min = strtod(s, &end);
+        bad = end == s;
+    }
+    if (bad || *end || !(f == 0 || (f >= 1 && f <= 1000)) || !(min >= 0 && min <= 1e6))
+        return sched_fail(err, SCHED_EINVAL, "--late '%.64s' must be FACTOR[,MIN]: FACTOR "
+                          "0 (off) or in [1, 1000], MIN seconds in [0, 1000000]", text);
+    *r = (late_rule){.factor = f, .min = min};
+    return SCHED_OK;
+}
+
+void late_add(late_rate *r, late_rate *run, double units, double secs)
+{
+    if (!(units >= 0) || !(secs >= 0) || !isfinite(units) || !isfinite(secs))
+        return;
+    r->units += units;
+    r->secs += secs;
+    if (run) {
+        run->units += units;
+        run->secs += secs;
+    }
+}
+
+double late_limit(const late_rule *r, const late_rate *own, const late_rate *run, double units)
+{
+    if (!(r->factor > 0))
+        return INFINITY;
+    const late_rate *x = own && own->units > 0 ? own : run;
+    if (!x || !(x->units > 0))
+        return INFINITY;
+    double limit = r->factor * units * (x->secs / x->units);
+    return limit > r->min ? limit : r->min;
+}
+
+int late_is(const late_rule *r, const late_rate *own, const late_rate *run, double units,
+            double sent, double now)
+{
+    return now - sent > late_limit(r, own, run, units);
+}
+
+double late_poll(const late_rule *r)
+{
+    if (!(r->factor > 0))
+        return -1;
+    double t = r->min / 8;
+    return t < 0.05 ? 0.05 : t > 1 ? 1 : t;
+}
