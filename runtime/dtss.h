@@ -562,11 +562,13 @@ typedef struct dtss_lb_stats {
     double imbalance;       /* the last worker's last result - the first's */
     int balancings;         /* rounds planned */
     long moved;             /* tasks ordered to move */
+    int lost;               /* workers lost or taken for hung (--late) */
+    long redealt;           /* their tasks dealt again to the others */
 } dtss_lb_stats;
 /* After DTSS_DONE. */
 int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s);
 /* "STRATEGY: P workers, N tasks, time T s, imbalance I s, R balancings, M
- * tasks moved". */
+ * tasks moved" (then "; L workers lost, D tasks dealt again" if any). */
 void dtss_lb_summary(const dtss_lb *b, FILE *f);
 /* The run record ("-": stdout): run, worker, round and task lines. */
 int dtss_lb_write_record(dtss_lb *b, const char *path);

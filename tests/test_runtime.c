@@ -155,12 +155,12 @@ static void test_worker(void)
 }
 
 /* The encoding's known answers, worked by hand from buf.h's definition:
- * "DT", version 3, 0; then each integer and double in 8 bytes, most
+ * "DT", version 4, 0; then each integer and double in 8 bytes, most
  * significant first. */
 static void test_encoding(void)
 {
     static const unsigned char ints[] = {
-        'D', 'T', 3, 0,
+        'D', 'T', 4, 0,
         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,     /* -2 */
         0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x05,     /* 2^40 + 5 */
         0x3f, 0xf8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,     /* 1.5 */
@@ -178,7 +178,7 @@ static void test_encoding(void)
     /* A WORK message as a worker receives it: chunk 7, iterations
      * [3000000000, +12) -- past PVM's 32-bit longs, which carried 2^31 - 1. */
     static const unsigned char work[] = {
-        'D', 'T', 3, 0,
+        'D', 'T', 4, 0,
         0, 0, 0, 0, 0, 0, 0, 7,
         0, 0, 0, 0, 0xb2, 0xd0, 0x5e, 0x00,                 /* 3000000000 */
         0, 0, 0, 0, 0, 0, 0, 12};
@@ -195,8 +195,12 @@ static void test_encoding(void)
     other[2] = 2;                                       /* another build's version */
     e.data = other;
     test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == WIRE_EVERSION &&
-               strstr(msg, "WORK from t40001 speaks protocol 2, this program 3"),
+               strstr(msg, "WORK from t40001 speaks protocol 2, this program 4"),
                "a message of protocol 2 refused by name (%s)", msg);
+    other[2] = 3;                                       /* the one without MOVED */
+    test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == WIRE_EVERSION &&
+               strstr(msg, "speaks protocol 3, this program 4"),
+               "a message of protocol 3 refused by name (%s)", msg);
     e.data = work;
     e.len = sizeof work - 1;
     test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == -1 &&
@@ -209,6 +213,29 @@ static void test_encoding(void)
     e.len = sizeof longer;
     test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == -1 &&
                strstr(msg, "WORK with 1 bytes too many"), "a byte too many refused (%s)",
+               msg);
+    /* MOVED, worked by hand: worker 1, round 2, to worker 0, tasks 5 and 9. */
+    static const unsigned char moved[] = {
+        'D', 'T', 4, 0,
+        0, 0, 0, 0, 0, 0, 0, 1,
+        0, 0, 0, 0, 0, 0, 0, 2,
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 2,
+        0, 0, 0, 0, 0, 0, 0, 5,
+        0, 0, 0, 0, 0, 0, 0, 9};
+    e = (tr_event){.kind = TR_MESSAGE, .from = 0x40001, .tag = WIRE_MOVED, .data = moved,
+                   .len = sizeof moved};
+    int mi, mr, md, mn, *mt = NULL;
+    test_condf(wire_unpack_moved(&e, &mi, &mr, &md, &mt, &mn, msg, sizeof msg) == 0 && mi == 1 &&
+               mr == 2 && md == 0 && mn == 2 && mt[0] == 5 && mt[1] == 9,
+               "decoding MOVED: worker 1, round 2, to 0, tasks 5 9 (%s)", msg);
+    free(mt);
+    unsigned char lying[sizeof moved];
+    memcpy(lying, moved, sizeof moved);
+    lying[35] = 3;                                      /* 3 tasks, 2 there */
+    e.data = lying;
+    test_condf(wire_unpack_moved(&e, &mi, &mr, &md, &mt, &mn, msg, sizeof msg) == -1 &&
+               strstr(msg, "MOVED"), "a MOVED claiming more tasks than it holds refused (%s)",
                msg);
     static const unsigned char pvm[] = {0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 12};
     e.data = pvm;                       /* PVM's XDR packing of protocol 2 */

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BUF_VERSION 3   /* 1, 2: PVM's XDR packing of the same fields */
+#define BUF_VERSION 4   /* 1, 2: PVM's XDR packing; 3: without MOVED */
 
 typedef struct buf {
     unsigned char *p;

@@ -267,6 +267,19 @@ int wire_send_move(tr_peer to, int round, int dest, long count, char *msg, size_
     return finish(to, WIRE_MOVE, msg, len);
 }
 
+int wire_send_moved(tr_peer to, int index, int round, int dest, const int *tasks, int n, char *msg,
+                    size_t len)
+{
+    buf *b = begin();
+    buf_int(b, index);
+    buf_int(b, round);
+    buf_int(b, dest);
+    buf_int(b, n);
+    for (int i = 0; i < n; i++)
+        buf_int(b, tasks[i]);
+    return finish(to, WIRE_MOVED, msg, len);
+}
+
 int wire_send_stripjob(tr_peer to, const wire_stripjob *j, char *msg, size_t len)
 {
     buf *b = begin();
@@ -784,6 +797,37 @@ int wire_unpack_move(const tr_event *e, int *round, int *to, long *count, char *
     *round = k;
     *to = dest;
     *count = c;
+    return 0;
+}
+
+int wire_unpack_moved(const tr_event *e, int *index, int *round, int *dest, int **tasks, int *n,
+                      char *msg, size_t len)
+{
+    rbuf r;
+    *tasks = NULL;
+    *n = 0;
+    OPEN(&r, "MOVED");
+    int i = get_int(&r, 0, INT32_MAX), k = get_int(&r, 1, INT32_MAX);
+    int d = get_int(&r, 0, INT32_MAX);
+    int c = get_int(&r, 0, (long)(rbuf_left(&r) / 8));     /* 8 bytes a number */
+    if (r.bad)
+        return ended(&r, "MOVED", msg, len);
+    int *t = malloc(c ? sizeof *t * (size_t)c : 1);
+    if (!t) {
+        snprintf(msg, len, "out of memory for MOVED of %d tasks", c);
+        return -1;
+    }
+    for (int j = 0; j < c; j++)
+        t[j] = get_int(&r, 0, INT32_MAX);
+    if (ended(&r, "MOVED", msg, len) < 0) {
+        free(t);
+        return -1;
+    }
+    *index = i;
+    *round = k;
+    *dest = d;
+    *tasks = t;
+    *n = c;
     return 0;
 }
 

@@ -47,6 +47,8 @@ enum {
     WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE,
     /* row strips (strips_master.c, strips_worker.c) */
     WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS,
+    /* migration: which tasks a MOVE sent (lb_worker.c to lb_master.c) */
+    WIRE_MOVED,
     /* tags from here on: a model outside the library (tests/toy_model.c) */
     WIRE_USER = 1000
 };
@@ -166,6 +168,13 @@ int wire_unpack_counts(const tr_event *e, int *index, int *round, long *queued, 
                        size_t len);
 int wire_send_move(tr_peer to, int round, int dest, long count, char *msg, size_t len);
 int wire_unpack_move(const tr_event *e, int *round, int *to, long *count, char *msg, size_t len);
+/* MOVED: the sender of a MOVE tells the master the numbers of the n tasks it
+ * sent to worker 'to' (so the master knows where every task is, and deals a
+ * lost worker's again). Unpacking allocates *tasks (at least one int). */
+int wire_send_moved(tr_peer to, int index, int round, int dest, const int *tasks, int n, char *msg,
+                    size_t len);
+int wire_unpack_moved(const tr_event *e, int *index, int *round, int *dest, int **tasks, int *n,
+                      char *msg, size_t len);
 
 /* Row strips (strips_master.c, strips_worker.c). STRIPJOB: the worker's
  * number, every worker's tid, the steps, the balancing interval (steps; 0:

@@ -19,8 +19,20 @@
  *
  * A strategy whose exchange is empty (none) is never asked: no rounds.
  * The run ends when every task's result is in; the workers are then
- * stopped. A worker that exits takes its queue with it: the run fails
- * (DTSS_ELOST, naming it) -- no re-run here, unlike the pool.
+ * stopped.
+ *
+ * Faults. The master knows where every task is: its first share, and each
+ * migration's tasks, which the sender names to the master (MOVED) after
+ * sending them. A worker that exits (or whose host is lost), or that owes
+ * tasks and stays silent past the late rule's limit (--late F,MIN: a task
+ * at its rate, sched/late/late.h: stopped, its host frozen), is out of the
+ * run: its tasks not done are dealt again, first in line, in even shares to
+ * the others, from the master's copies. A hung worker is ended then, not
+ * left alone as the loop's: a worker sending it migrated tasks would wait
+ * for it (seen: with one worker stopped, both others blocked in their
+ * sends to it and were taken for hung in turn). A result that comes second
+ * (one in flight from the worker ended) is refused, so every task counts
+ * once. The run fails (DTSS_ELOST) only when every worker is lost.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -47,6 +59,8 @@ typedef struct lbtask {
     int home, ran;              /* the worker it was dealt to, ran on */
     double received, started, finished, got; /* run times (got: its result) */
     int done;
+    int at;                     /* the worker that holds it, as the master knows */
+    int copies;                 /* times dealt: more than 1 once dealt again */
 } lbtask;
 
 typedef struct lbround {
@@ -57,6 +71,14 @@ typedef struct lbround {
     long moved;
     char *moves;                /* "from>to:count;..." (workers from 1) */
 } lbround;
+
+/* A worker lost (its exit, its host's loss) or taken for hung (late). */
+typedef struct lblost {
+    int worker;
+    double at;
+    const char *why;
+    long redealt;               /* its tasks dealt again */
+} lblost;
 
 struct dtss_lb {
     rt_handle h;                /* first: errors, log, the job (started: h.live) */
@@ -70,6 +92,16 @@ struct dtss_lb {
     double *finish;             /* each worker's last result */
     long *ran;                  /* tasks each ran */
     long ndone;
+    /* faults: a lost or hung worker's tasks are dealt again (docs/runtime.md) */
+    char *gone;                 /* 1: lost or taken for hung: out of the run */
+    long *held;                 /* tasks not done each holds, as the master knows */
+    double *since;              /* when each was last heard from, or took work */
+    late_rate *rate, run_rate;  /* tasks over their seconds (sched/late/late.h) */
+    char *answered;             /* this round */
+    int live;
+    lblost *lost;
+    int nlost;
+    long redealt;
     int asks;                   /* the strategy exchanges messages: rounds run */
     int round, in_round, answers;
     double round_asked, last_asked, next_round;
@@ -165,7 +197,8 @@ static int deal(dtss_lb *b)
             return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
         for (int k = 0; k < n; k++) {
             lbtask *t = &b->task[lo + k];
-            t->home = i;
+            t->home = t->at = i;
+            t->copies = 1;
             w[k] = (wire_task){.task = (int)(lo + k), .iteration = 1, .data = t->data,
                                .len = t->len};
         }
@@ -176,6 +209,8 @@ static int deal(dtss_lb *b)
         free(w);
         if (rc < 0)
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
+        b->held[i] = n;
+        b->since[i] = now(b);
     }
     return DTSS_OK;
 }
@@ -192,13 +227,25 @@ int dtss_lb_start(dtss_lb *b)
     int n, rc0 = lb_crew_start(&b->h, &b->m.o, &b->m.crew);
     if (rc0 != DTSS_OK)
         return rc0;
+    /* Tasks go in fragments of 1 MiB, not libpvm's 4 KiB: a busy worker
+     * reads a fragment between two tasks, and a lost worker's tasks dealt
+     * again in 4 KiB fragments held the master in its send for seconds. */
+    tr_hint(TR_HINT_LARGE);
     n = b->m.crew.P;
     b->finish = calloc((size_t)n, sizeof *b->finish);
     b->ran = calloc((size_t)n, sizeof *b->ran);
     b->q_now = calloc((size_t)n, sizeof *b->q_now);
     b->d_now = calloc((size_t)n, sizeof *b->d_now);
-    if (!b->finish || !b->ran || !b->q_now || !b->d_now)
+    b->gone = calloc((size_t)n, sizeof *b->gone);
+    b->held = calloc((size_t)n, sizeof *b->held);
+    b->since = calloc((size_t)n, sizeof *b->since);
+    b->rate = calloc((size_t)n, sizeof *b->rate);
+    b->answered = calloc((size_t)n, sizeof *b->answered);
+    b->lost = calloc((size_t)n, sizeof *b->lost);
+    if (!b->finish || !b->ran || !b->q_now || !b->d_now || !b->gone || !b->held || !b->since ||
+        !b->rate || !b->answered || !b->lost)
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory for %d workers", n);
+    b->live = n;
     int rc;
     rt_log(&b->h, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
         "(C_t %g s)", now(b), b->m.crew.P, b->ntasks, b->m.o.type->name, b->period, b->m.o.ct);
@@ -222,29 +269,51 @@ static int ask(dtss_lb *b)
     b->in_round = 1;
     b->answers = 0;
     b->round_asked = now(b);
-    for (int i = 0; i < b->m.crew.P; i++)
-        if (wire_send_count(b->m.crew.tids[i], b->round, msg, sizeof msg) < 0)
+    for (int i = 0; i < b->m.crew.P; i++) {
+        b->answered[i] = 0;
+        if (!b->gone[i] && wire_send_count(b->m.crew.tids[i], b->round, msg, sizeof msg) < 0)
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
+    }
     return DTSS_OK;
 }
 
-/* Every answer is in: plan and order the migrations. */
+/* Every live worker's answer is in: plan among them and order the
+ * migrations (a lost worker's counts are 0 in the record). */
 static int plan(dtss_lb *b)
 {
     sched_err err;
     char msg[256];
     double elapsed = b->round_asked - b->last_asked;
-    lb_input in = {.nodes = b->m.crew.P, .remaining = b->q_now, .done = b->d_now,
+    int n = 0, *map = malloc(sizeof *map * (size_t)b->m.crew.P);
+    long *q = malloc(sizeof *q * (size_t)b->m.crew.P), *d = malloc(sizeof *d * (size_t)b->m.crew.P);
+    if (!map || !q || !d) {
+        free(map), free(q), free(d);
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < b->m.crew.P; i++)
+        if (!b->gone[i]) {
+            map[n] = i;
+            q[n] = b->q_now[i];
+            d[n++] = b->d_now[i];
+        } else {
+            b->q_now[i] = b->d_now[i] = 0;
+        }
+    lb_input in = {.nodes = n, .remaining = q, .done = d,
                    .elapsed = elapsed > 1e-9 ? elapsed : 1e-9, .cost = b->m.o.ct};
     lb_plan *p = lb_plan_make(b->m.o.type, &in, &err);
-    if (!p)
+    free(q);
+    free(d);
+    if (!p) {
+        free(map);
         return rt_fail(&b->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                       "round %d: %s", b->round, err.msg);
+    }
     if (b->nrounds == b->rcap) {
         int cap = b->rcap ? 2 * b->rcap : 16;
         lbround *r = realloc(b->rounds, sizeof *r * (size_t)cap);
         if (!r) {
             lb_plan_free(p);
+            free(map);
             return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
         }
         b->rounds = r;
@@ -261,6 +330,7 @@ static int plan(dtss_lb *b)
     size_t P = (size_t)b->m.crew.P, cap = 1 + 32 * (size_t)p->nmoves, used = 0;
     if (!(r->queued = malloc(2 * P * sizeof *r->queued + cap))) {
         lb_plan_free(p);
+        free(map);
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     }
     r->done = r->queued + P;
@@ -271,13 +341,14 @@ static int plan(dtss_lb *b)
     int rc = DTSS_OK;
     for (int m = 0; m < p->nmoves && rc == DTSS_OK; m++) {
         const lb_move *mv = &p->move[m];
+        int from = map[mv->from], to = map[mv->to];
         used += (size_t)snprintf(r->moves + used, cap - used, "%s%d>%d:%ld", m ? ";" : "",
-                                 mv->from + 1, mv->to + 1, mv->count);
+                                 from + 1, to + 1, mv->count);
         r->moved += mv->count;
-        if (wire_send_move(b->m.crew.tids[mv->from], b->round, mv->to, mv->count, msg,
-                           sizeof msg) < 0)
+        if (wire_send_move(b->m.crew.tids[from], b->round, to, mv->count, msg, sizeof msg) < 0)
             rc = rt_fail(&b->h, DTSS_EPVM, "%s", msg);
     }
+    free(map);
     b->m.moved += r->moved;
     rt_log(&b->h, 1, "t=%.3f round %d (period %.3f s): max E %.3f -> %.3f s, %ld task%s move%s%s",
         r->planned, r->round, elapsed, p->max_before, p->max_after, r->moved, r->moved == 1 ? "" : "s",
@@ -299,6 +370,135 @@ static int worker_of(const dtss_lb *b, int tid)
     return -1;
 }
 
+/* ---- faults ------------------------------------------------------------------------ */
+
+/* Task k is held by worker i from now on (as the master knows). */
+static void hold(dtss_lb *b, int k, int i)
+{
+    lbtask *t = &b->task[k];
+    if (!t->done && t->at >= 0)
+        b->held[t->at]--;
+    t->at = i;
+    if (!t->done && b->held[i]++ == 0)
+        b->since[i] = now(b);           /* it owes work from now on */
+}
+
+/* Deals the n tasks of ks[] again, in even shares to the live workers, as
+ * TASKS from the master (each task's data is the master's). */
+static int redeal(dtss_lb *b, const int *ks, int n)
+{
+    char msg[256];
+    wire_task *w = calloc(n ? (size_t)n : 1, sizeof *w);
+    if (!w)
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
+    int rc = DTSS_OK, share = 0;
+    for (int i = 0, lo = 0; i < b->m.crew.P && rc == DTSS_OK; i++) {
+        if (b->gone[i])
+            continue;
+        int hi = (int)((long)(share + 1) * n / b->live), c = 0;
+        share++;
+        for (int j = lo; j < hi; j++) {
+            lbtask *t = &b->task[ks[j]];
+            w[c++] = (wire_task){.task = ks[j], .iteration = 1, .data = t->data, .len = t->len};
+            t->copies++;
+            hold(b, ks[j], i);
+        }
+        if (c > 0 && wire_send_tasks(b->m.crew.tids[i], w, c, msg, sizeof msg) < 0)
+            rc = rt_fail(&b->h, DTSS_EPVM, "%s", msg);
+        lo = hi;
+    }
+    free(w);
+    return rc;
+}
+
+static int round_complete(dtss_lb *b);
+
+/* Worker i is out of the run: exited, its host lost, or taken for hung
+ * (why). Its tasks not done are dealt again to the others; a result it
+ * sends later counts if it is the first (a hung worker resumed). */
+static int lose(dtss_lb *b, int i, const char *why)
+{
+    if (b->gone[i])
+        return DTSS_OK;
+    b->gone[i] = 1;
+    b->live--;
+    /* Ended, not left alone: a worker sending it tasks would wait for it
+     * (seen: both others blocked in a migration's send to a stopped one). */
+    tr_kill(b->m.crew.tids[i]);
+    int n = 0, *ks = malloc(sizeof *ks * (size_t)(b->held[i] > 0 ? b->held[i] : 1));
+    if (!ks)
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
+    for (int k = 0; k < b->ntasks && n < b->held[i]; k++)
+        if (!b->task[k].done && b->task[k].at == i)
+            ks[n++] = k;
+    b->lost[b->nlost++] = (lblost){.worker = i, .at = now(b), .why = why, .redealt = n};
+    b->redealt += n;
+    rt_log(&b->h, 0, "t=%.3f worker %d on %s %s: its %d task%s not done dealt again to the "
+           "%d other%s", now(b), i + 1, b->m.crew.host[i], why, n, n == 1 ? "" : "s", b->live,
+           b->live == 1 ? "" : "s");
+    if (b->live == 0) {
+        free(ks);
+        return rt_fail(&b->h, DTSS_ELOST, "every worker was lost (the last: worker %d on %s %s; "
+                       "%ld of %d tasks in)", i + 1, b->m.crew.host[i], why, b->ndone,
+                       b->ntasks);
+    }
+    int rc = redeal(b, ks, n);
+    free(ks);
+    return rc != DTSS_OK ? rc : round_complete(b);
+}
+
+/* Workers that owe work and were silent past the late rule's limit (a
+ * task at their rate, sched/late/late.h) are taken for hung. */
+static int check_late(dtss_lb *b)
+{
+    for (int i = 0; i < b->m.crew.P; i++)
+        if (!b->gone[i] && b->held[i] > 0 &&
+            late_is(&b->m.o.late, &b->rate[i], &b->run_rate, 1, b->since[i], now(b))) {
+            int rc = lose(b, i, "silent past the late limit (hung?)");
+            if (rc != DTSS_OK)
+                return rc;
+        }
+    return DTSS_OK;
+}
+
+/* The round's plan, once every live worker answered. */
+static int round_complete(dtss_lb *b)
+{
+    if (!b->in_round)
+        return DTSS_OK;
+    for (int i = 0; i < b->m.crew.P; i++)
+        if (!b->gone[i] && !b->answered[i])
+            return DTSS_OK;
+    return plan(b);
+}
+
+/* MOVED: which tasks worker i sent to worker 'to'. */
+static int take_moved(dtss_lb *b, int i, const tr_event *e)
+{
+    char msg[256];
+    int idx, round, to, n, *ks;
+    if (wire_unpack_moved(e, &idx, &round, &to, &ks, &n, msg, sizeof msg) < 0)
+        return rt_fail(&b->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+    int rc = DTSS_OK, m = 0;
+    if (idx != i || to >= b->m.crew.P) {
+        free(ks);
+        return rt_fail(&b->h, DTSS_EPVM, "worker %d: a MOVED naming worker %d to %d", i + 1,
+                       idx + 1, to + 1);
+    }
+    for (int j = 0; j < n; j++)             /* ks[m..]: those the receiver took */
+        if (ks[j] < b->ntasks && !b->task[ks[j]].done && b->task[ks[j]].at == i) {
+            hold(b, ks[j], to);
+            ks[m++] = ks[j];
+        }
+    if (b->gone[to] && m > 0) {              /* sent to a worker lost meanwhile */
+        for (int j = 0; j < m; j++)
+            b->task[ks[j]].at = -1, b->held[to]--;
+        rc = redeal(b, ks, m);
+    }
+    free(ks);
+    return rc;
+}
+
 int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
 {
     char msg[512];
@@ -310,8 +510,11 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
         return DTSS_DONE;
     for (;;) {
         if (b->ndone == b->ntasks) {
-            for (int i = 0; i < b->m.crew.P; i++)
-                wire_send_stop(b->m.crew.tids[i], msg, sizeof msg);
+            for (int i = 0; i < b->m.crew.P; i++)   /* a hung one is not waited for */
+                if (b->gone[i])
+                    tr_kill(b->m.crew.tids[i]);
+                else
+                    wire_send_stop(b->m.crew.tids[i], msg, sizeof msg);
             b->m.finished = 1;
             rt_log(&b->h, 1, "t=%.3f every task is in; workers stopped", now(b));
             return DTSS_DONE;
@@ -322,48 +525,71 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
                 return rc;
         }
         double wait = b->in_round || !b->asks ? 1.0 : b->next_round - now(b);
-        wait = wait > 0 ? wait : 0;
+        double poll = late_poll(&b->m.o.late);
+        wait = poll >= 0 && poll < wait ? poll : wait > 0 ? wait : 0;
         tr_event e;
+        int rc;
         if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
-        if (e.kind == TR_TIMEOUT || e.kind == TR_HOST_LOST)
+        int i = e.kind == TR_MESSAGE ? worker_of(b, e.from) : -1;
+        if (i >= 0 && !b->gone[i])
+            b->since[i] = now(b);       /* heard from: before the late check */
+        if ((rc = check_late(b)) != DTSS_OK)
+            return rc;
+        if (e.kind == TR_TIMEOUT)
             continue;
-        if (e.kind == TR_PEER_EXIT) {
-            int i = worker_of(b, e.from);
-            if (i >= 0)
-                return rt_fail(&b->h, DTSS_ELOST, "worker %d on %s exited with its queue "
-                              "(%ld of %d tasks in)", i + 1, b->m.crew.host[i], b->ndone, b->ntasks);
+        if (e.kind == TR_HOST_LOST) {
+            for (i = 0; i < b->m.crew.P; i++)
+                if (!b->gone[i] && tr_host_of(b->m.crew.tids[i]) == e.host &&
+                    (rc = lose(b, i, "lost with its host")) != DTSS_OK)
+                    return rc;
             continue;
         }
-        int i = worker_of(b, e.from);
+        if (e.kind == TR_PEER_EXIT) {
+            if ((i = worker_of(b, e.from)) >= 0 && (rc = lose(b, i, "exited")) != DTSS_OK)
+                return rc;
+            continue;
+        }
         if (i < 0)
             continue;
-        if (e.tag == WIRE_COUNTS) {
+        if (e.tag == WIRE_MOVED) {
+            if ((rc = take_moved(b, i, &e)) != DTSS_OK)
+                return rc;
+        } else if (e.tag == WIRE_COUNTS) {
             int idx, round;
             long q, d;
             if (wire_unpack_counts(&e, &idx, &round, &q, &d, msg, sizeof msg) < 0)
                 return rt_fail(&b->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
-            if (!b->in_round || round != b->round || idx != i)
+            if (!b->in_round || round != b->round || idx != i || b->gone[i] || b->answered[i])
                 continue;
             b->q_now[i] = q;
             b->d_now[i] = d;
-            if (++b->answers == b->m.crew.P) {
-                int rc = plan(b);
-                if (rc != DTSS_OK)
-                    return rc;
-            }
+            b->answered[i] = 1;
+            b->answers++;
+            if ((rc = round_complete(b)) != DTSS_OK)
+                return rc;
         } else if (e.tag == WIRE_TASKDONE) {
             int idx;
             wire_task t;
             double got = now(b);
             if (wire_unpack_taskdone(&e, &idx, &t, msg, sizeof msg) < 0)
                 return rt_fail(&b->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+            if (t.task < b->ntasks && b->task[t.task].done && b->task[t.task].copies > 1) {
+                rt_log(&b->h, 1, "t=%.3f worker %d: task %d's result came second (refused)",
+                       got, i + 1, t.task);
+                free(t.data);
+                continue;
+            }
             if (t.task >= b->ntasks || b->task[t.task].done) {
                 free(t.data);
                 return rt_fail(&b->h, DTSS_EPVM, "worker %d sent a result for task %d %s", i + 1,
                               t.task, t.task >= b->ntasks ? "(no such task)" : "twice");
             }
             lbtask *k = &b->task[t.task];
+            if (k->at >= 0)
+                b->held[k->at]--;
+            if (!b->gone[i])
+                late_add(&b->rate[i], &b->run_rate, 1, t.t_end - t.t_start);
             k->done = 1;
             k->ran = i;
             k->received = t.t_recv - b->wall0;
@@ -393,10 +619,15 @@ int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s)
     s->tasks = b->ntasks;
     for (int i = 0; i < b->m.crew.P; i++)
         s->time = fmax(s->time, b->finish[i]);
-    double first = INFINITY;
+    double first = INFINITY, last = 0;      /* the workers that stayed */
     for (int i = 0; i < b->m.crew.P; i++)
-        first = fmin(first, b->finish[i]);
-    s->imbalance = s->time - first;
+        if (!b->gone[i]) {
+            first = fmin(first, b->finish[i]);
+            last = fmax(last, b->finish[i]);
+        }
+    s->imbalance = last - first;
+    s->lost = b->nlost;
+    s->redealt = b->redealt;
     s->balancings = b->nrounds;
     s->moved = b->m.moved;
     return DTSS_OK;
@@ -408,8 +639,12 @@ void dtss_lb_summary(const dtss_lb *b, FILE *f)
     if (dtss_lb_stats_get(b, &s) != DTSS_OK)
         return;
     fprintf(f, "%s: %d workers, %d tasks, time %.3f s, imbalance %.3f s, %d balancings, "
-            "%ld tasks moved\n", b->m.o.type->name, s.workers, s.tasks, s.time, s.imbalance,
+            "%ld tasks moved", b->m.o.type->name, s.workers, s.tasks, s.time, s.imbalance,
             s.balancings, s.moved);
+    if (s.lost)
+        fprintf(f, "; %d worker%s lost, %ld tasks dealt again", s.lost, s.lost == 1 ? "" : "s",
+                s.redealt);
+    fputc('\n', f);
 }
 
 /* The run record: '#' header lines, then run, worker, round and task lines
@@ -423,7 +658,8 @@ static void print_record(const void *ctx, FILE *f)
                "#worker,worker,host,tasks_dealt,tasks_ran,finish\n"
                "#round,round,asked,planned,elapsed,queued,done,max_e_before,max_e_after,"
                "moved,moves\n"
-               "#task,task,home,ran,received,started,finished,seconds\n");
+               "#task,task,home,ran,received,started,finished,seconds\n"
+               "#lost,worker,at,why,redealt\n");
     fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->m.o.type->name, s.workers,
             s.tasks, b->period, b->m.o.ct, s.time, s.imbalance, s.balancings, s.moved);
     for (int i = 0; i < b->m.crew.P; i++)
@@ -445,6 +681,9 @@ static void print_record(const void *ctx, FILE *f)
         fprintf(f, "task,%d,%d,%d,%.6f,%.6f,%.6f,%.6f\n", k, t->home + 1, t->ran + 1,
                 t->received, t->started, t->finished, t->finished - t->started);
     }
+    for (int l = 0; l < b->nlost; l++)
+        fprintf(f, "lost,%d,%.6f,%s,%ld\n", b->lost[l].worker + 1, b->lost[l].at,
+                b->lost[l].why, b->lost[l].redealt);
 }
 
 int dtss_lb_write_record(dtss_lb *b, const char *path)
@@ -469,6 +708,12 @@ void dtss_lb_free(dtss_lb *b)
     free(b->ran);
     free(b->q_now);
     free(b->d_now);
+    free(b->gone);
+    free(b->held);
+    free(b->since);
+    free(b->rate);
+    free(b->answered);
+    free(b->lost);
     free(b->res);
     free(b);
 }

@@ -4,7 +4,9 @@
  * tasks the messages that came meanwhile: COUNT (answered with the queue's
  * length and the tasks finished since the last answer), MOVE (that many
  * tasks from the queue's tail sent to the worker named, as one TASKS; fewer
- * when fewer are left, none when none), TASKS (appended), STOP. With its
+ * when fewer are left, none when none; their numbers then go to the master,
+ * MOVED), TASKS (appended from another worker; from the master, put first:
+ * the first share, or a lost worker's tasks dealt again), STOP. With its
  * queue empty it waits for a message. A task's time is the worker's own:
  * from dtss_lb_worker_next handing it out to its result. */
 #include <stdarg.h>
@@ -34,8 +36,9 @@ RT_WORKER_BASE(lb_worker_kind, dtss_lb_worker)
 
 #define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
 
-/* Appends n tasks (their data now the queue's). */
-static int append(dtss_lb_worker *w, wire_task *t, int n)
+/* Appends n tasks (their data now the queue's); front: before the others
+ * (a lost worker's tasks, dealt again by the master, run first). */
+static int append(dtss_lb_worker *w, wire_task *t, int n, int front)
 {
     if (w->head > 0 && w->tail + n > w->cap) {      /* slide to the front */
         memmove(w->q, w->q + w->head, sizeof *w->q * (size_t)(w->tail - w->head));
@@ -53,15 +56,22 @@ static int append(dtss_lb_worker *w, wire_task *t, int n)
         w->cap = cap;
     }
     double arrived = wire_now();
+    wire_task *at = w->q + w->tail;
+    if (front) {
+        at = w->q + w->head;
+        memmove(at + n, at, sizeof *w->q * (size_t)(w->tail - w->head));
+    }
     for (int i = 0; i < n; i++) {
         t[i].t_recv = arrived;
-        w->q[w->tail++] = t[i];
+        at[i] = t[i];
     }
+    w->tail += n;
     return DTSS_OK;
 }
 
-/* MOVE: up to count tasks from the tail to worker 'to'. */
-static int move(dtss_lb_worker *w, int to, long count)
+/* MOVE: up to count tasks from the tail to worker 'to', and which ones to
+ * the master (MOVED). */
+static int move(dtss_lb_worker *w, int round, int to, long count)
 {
     char msg[256];
     int have = w->tail - w->head, k = count < have ? (int)count : have;
@@ -70,10 +80,19 @@ static int move(dtss_lb_worker *w, int to, long count)
                     w->nworkers, w->index + 1);
     if (k == 0)
         return DTSS_OK;
-    int rc = wire_send_tasks(w->tids[to], w->q + w->tail - k, k, msg, sizeof msg);
-    for (int i = w->tail - k; i < w->tail; i++)
-        free(w->q[i].data);
+    /* Not sent: the tasks stay here (the master still has them here). */
+    if (wire_send_tasks(w->tids[to], w->q + w->tail - k, k, msg, sizeof msg) < 0)
+        return DTSS_OK;
+    int *ids = malloc(sizeof *ids * (size_t)k);
+    if (!ids)
+        return fail(w, DTSS_ENOMEM, "out of memory for a MOVE of %d tasks", k);
+    for (int i = 0; i < k; i++) {
+        ids[i] = w->q[w->tail - k + i].task;
+        free(w->q[w->tail - k + i].data);
+    }
     w->tail -= k;
+    int rc = wire_send_moved(w->h.parent, w->index, round, to, ids, k, msg, sizeof msg);
+    free(ids);
     return rc < 0 ? fail(w, DTSS_EPVM, "%s", msg) : DTSS_OK;
 }
 
@@ -103,11 +122,11 @@ static int handle(dtss_lb_worker *w)
     case WIRE_MOVE:
         if (wire_unpack_move(e, &round, &to, &count, msg, sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
-        return move(w, to, count);
+        return move(w, round, to, count);
     case WIRE_TASKS:
         if (wire_unpack_tasks(e, &t, &n, msg, sizeof msg) < 0)
             return fail(w, DTSS_EPVM, "%s", msg);
-        int rc = append(w, t, n);
+        int rc = append(w, t, n, src == w->h.parent);
         if (rc != DTSS_OK)
             for (int i = 0; i < n; i++)
                 free(t[i].data);
@@ -138,7 +157,7 @@ int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
 {
     void *h;
     int rc = runtime_worker_open(&h, sizeof **wp, &lb_worker_kind, argc, argv, "dtss_lb_start",
-                                 TR_HINT_PEERS);    /* tasks go node to node */
+                                 TR_HINT_PEERS | TR_HINT_LARGE);
     dtss_lb_worker *w = *wp = h;
     char msg[256];
     if (rc != DTSS_OK)

@@ -6,6 +6,7 @@
  * against 17.7 us, bin/pingpong on one CPU). Exits and host losses are
  * pvm_notify messages of two tags of this file's own, turned into events. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -265,7 +266,12 @@ int tr_del_host(const char *name, char *msg, size_t len)
 
 int tr_kill(tr_peer p)
 {
-    return pvm_kill(p);
+    /* SIGTERM stays pending at a stopped process: SIGCONT after it lets it
+     * take effect (harmless to a running one). */
+    int rc = pvm_kill(p);
+    if (rc >= 0)
+        pvm_sendsig(p, SIGCONT);
+    return rc;
 }
 
 void tr_hint(unsigned hints)

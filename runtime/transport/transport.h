@@ -79,6 +79,7 @@ int tr_watch_hosts(const int *hosts, int n, char *msg, size_t len);
 /* Host name into the run: *host is its id (then watched for loss). */
 int tr_add_host(const char *name, int *host, char *msg, size_t len);
 int tr_del_host(const char *name, char *msg, size_t len);
+/* Ends peer p, a stopped one too (a hung worker: SIGSTOP, a frozen host). */
 int tr_kill(tr_peer p);
 
 /* Sends n bytes with tag (>= 0) to peer to. */

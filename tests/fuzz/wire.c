@@ -103,9 +103,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 11:
         rc = wire_unpack_counts(&e, &i, &k, &a, &b, msg, sizeof msg);
         break;
-    case 12:
-        rc = wire_unpack_move(&e, &i, &k, &a, msg, sizeof msg);
+    case 12: {                          /* MOVE, or else MOVED */
+        int *moved, to;
+        if ((rc = wire_unpack_move(&e, &i, &k, &a, msg, sizeof msg)) < 0 &&
+            (rc = wire_unpack_moved(&e, &i, &k, &to, &moved, &n, msg, sizeof msg)) == 0) {
+            for (int j = 0; j < n; j++)
+                FUZZ_CHECK(moved[j] >= 0);
+            free(moved);
+        }
         break;
+    }
     case 13: {
         wire_stripjob j;
         if ((rc = wire_unpack_stripjob(&e, &j, msg, sizeof msg)) == 0)
