@@ -4,7 +4,9 @@
 # bin/thin's bit for bit for both strategies and many part counts; the run
 # record shows the pool growing and shrinking (every join and release with
 # its time) and agrees with the run; a worker killed mid-iteration has its
-# task run again and the result is unchanged; clear errors. Starts its own
+# task run again and the result is unchanged; a worker stopped (for good,
+# or then resumed: its late result refused) is taken for hung by --late;
+# the master killed, its workers end; clear errors. Starts its own
 # pvmd (own PVM_TMP) and halts it; ends only the processes it started.
 set -u
 BIN=${BIN:-bin}
@@ -205,6 +207,94 @@ else
 fi
 [ -z "$(pvm_tasks thin-pool)" ]
 check "no worker left running after the lost-worker run" $?
+
+# ---- a worker hung (--late, sched/late/late.h) -------------------------------------
+# busy_worker: a worker computing or sleeping out its task (in $victim).
+busy_worker() {
+    victim=
+    for p in $(pvm_tasks thin-pool); do
+        case "$(cat "/proc/$p/wchan" 2>/dev/null) $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" in
+        *nanosleep*|*" R") victim=$p; break ;;
+        esac
+    done
+}
+# Stopped for good: taken for hung, its task runs again, the run ends
+# without it (and ends it), the image unchanged.
+"$TP" big.pbm --parts 8 --local 8 --delay 0 --slow 300 --iterations 8 --late 2,1 -v \
+    -o hung.pbm -r hung.csv >hung.out 2>&1 &
+master=$!
+n=0
+while [ "$n" -lt 300 ] && ! grep -q "iteration 3:" hung.out; do sleep 0.1; n=$((n + 1)); done
+busy_worker
+[ -n "$victim" ] && kill -STOP "$victim"
+check "a worker stopped mid-task (pid ${victim:-none})" $?
+wait_for "$master" 120
+master=
+[ "$rc" = 0 ] && cmp -s hung.pbm big.seq8.pbm
+check "  the run completes, the image unchanged (exit $rc)" $?
+grep -q "silent past the late limit (hung?): its task [0-9]* of iteration [0-9]* runs again" hung.out
+check "  the log says it was taken for hung" $?
+awk -F, '$1 == "worker" && $9 == "hung" { n++ } END { exit n != 1 }' hung.csv &&
+    awk -F, '$1 == "field" && $2 == "hung" { exit $3 != 1 }' hung.csv
+check "  the record: one worker hung" $?
+it=$(awk -F, '$1 == "task" && $10 == 2 { print $2; exit }' hung.csv)
+k=$(awk -F, '$1 == "task" && $10 == 2 { print $3; exit }' hung.csv)
+[ -n "$it" ] && awk -F, -v it="$it" -v k="$k" '$1 == "task" && $2 == it && $3 == k && $8 != "" { n++ } END { exit n != 1 }' hung.csv
+check "  its task ran a second time (tries 2), its result counted once (iteration ${it:-?}, task ${k:-?})" $?
+gone=no
+for _ in $(seq 30); do [ -n "$victim" ] && ! kill -0 "$victim" 2>/dev/null && { gone=yes; break; }; sleep 0.1; done
+[ "$gone" = yes ]
+check "  the stopped worker was ended at the end, not waited for" $?
+[ "$gone" = no ] && [ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
+
+# Stopped, then resumed once its task ran again: its result comes second
+# and is refused (a spare host, so that none is wanted from it; 16
+# iterations, so that the run lasts past the resumption).
+"$BIN/thin" big.pbm --iterations 16 -o big.seq16.pbm -q
+"$TP" big.pbm --parts 8 --local 10 --delay 0 --slow 300 --iterations 16 --late 2,1 -v \
+    -o cont.pbm -r cont.csv >cont.out 2>&1 &
+master=$!
+n=0
+while [ "$n" -lt 300 ] && ! grep -q "iteration 3:" cont.out; do sleep 0.1; n=$((n + 1)); done
+busy_worker
+[ -n "$victim" ] && kill -STOP "$victim"
+n=0
+while [ "$n" -lt 300 ] && ! grep -q "silent past the late limit" cont.out; do sleep 0.1; n=$((n + 1)); done
+sleep 1
+[ -n "$victim" ] && kill -CONT "$victim"
+wait_for "$master" 120
+master=
+[ "$rc" = 0 ] && cmp -s cont.pbm big.seq16.pbm
+check "a worker stopped, then resumed: the run completes, the image unchanged (exit $rc)" $?
+grep -q "worker [0-9]* on .* answered again after" cont.out &&
+    grep -q "came second (refused)" cont.out
+check "  it answered again, and its late result was refused ($(grep -i 'hung\|answered\|refused\|ended\|lost' cont.out | head -5))" $?
+it=$(awk -F, '$1 == "task" && $10 == 2 { print $2; exit }' cont.csv)
+k=$(awk -F, '$1 == "task" && $10 == 2 { print $3; exit }' cont.csv)
+[ -n "$it" ] && awk -F, -v it="$it" -v k="$k" '$1 == "task" && $2 == it && $3 == k && $8 != "" { n++ } END { exit n != 1 }' cont.csv
+check "  that task's result counted once" $?
+[ -z "$(pvm_tasks thin-pool)" ]
+check "no worker left running after the hung-worker runs" $?
+
+# ---- the master killed: its workers end within 2 s -----------------------------------
+"$TP" big.pbm --parts 8 --local 8 --delay 0 --slow 300 --iterations 8 -o mk.pbm >mk.out 2>&1 &
+master=$!
+n=0
+while [ "$n" -lt 300 ] && [ "$(pvm_tasks thin-pool | wc -l)" -lt 8 ]; do sleep 0.1; n=$((n + 1)); done
+workers=$(pvm_tasks thin-pool)
+kill -9 "$master"
+wait "$master" 2>/dev/null
+master=
+left=
+for _ in $(seq 20); do
+    left=
+    for w in $workers; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
+    [ -z "$left" ] && break
+    sleep 0.1
+done
+[ -n "$workers" ] && [ -z "$left" ]
+check "the master killed: its workers ended within 2 s (left:${left:- none})" $?
+for w in $left; do kill -9 "$w" 2>/dev/null; done
 
 cd / || exit 1
 finish

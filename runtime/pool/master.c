@@ -271,6 +271,15 @@ static void slot_free(dtss_pool *p, int s)
 static int serve_requests(dtss_pool *p)
 {
     int s;
+    if (p->nreq > 0 && p->req[0] <= now(p) && free_slot(p) < 0)
+        for (int i = 0; i < p->nw; i++)
+            if (p->w[i].state == PW_HUNG && !p->w[i].ended) {
+                pool_log(p, 0, "t=%.2f worker %d (taken for hung) ended: its host is wanted",
+                         now(p), i + 1);
+                tr_kill(p->w[i].tid);   /* its exit frees the host (gone) */
+                p->w[i].ended = 1;
+                break;
+            }
     while (p->nreq > 0 && p->req[0] <= now(p) && (s = free_slot(p)) >= 0) {
         if (p->slot[s].absent && add_host(p, s) != 0)
             continue;
@@ -392,6 +401,12 @@ static int gone(dtss_pool *p, int i, const char *why)
     slot_free(p, w->slot);
     if (was == PW_LEAVING)
         return DTSS_OK;                 /* released, and now exited */
+    if (was == PW_HUNG) {               /* not held since; its task ran again */
+        w->left = t;
+        pool_log(p, 1, "t=%.2f worker %d on %s (taken for hung) exited", t, i + 1,
+                 p->slot[w->slot].host);
+        return carry_out(p);
+    }
     w->why = why;
     w->left = t;
     if (was == PW_STARTING) {
@@ -413,6 +428,35 @@ static int gone(dtss_pool *p, int i, const char *why)
     }
     w->task = -1;
     return carry_out(p);
+}
+
+/* Busy workers whose task is out past the late rule's limit (a task at
+ * their rate, sched/late/late.h) are taken for hung: held no more, the task
+ * back at the head of the queue; left alone (a result from it later counts
+ * if it is the first), unless a request needs its host (serve_requests). */
+static int check_late(dtss_pool *p)
+{
+    sched_err err;
+    double t = now(p);
+    for (int i = 0; i < p->nw; i++) {
+        pworker *w = &p->w[i];
+        if (w->state != PW_BUSY || w->iter != p->iteration ||
+            !late_is(&p->late, &w->rate, &p->rate, 1, w->sent, t))
+            continue;
+        w->state = PW_HUNG;
+        w->why = "hung";
+        p->hung++;
+        int rc = meter(p, pool_meter_leave(&p->meter, t, &err), &err);
+        if (rc != DTSS_OK)
+            return rc;
+        pool_log(p, 0, "t=%.2f worker %d on %s silent past the late limit (hung?): its task "
+                 "%d of iteration %d runs again", t, i + 1, p->slot[w->slot].host,
+                 p->tk[w->task].task, p->iteration);
+        requeue(p, w->task);
+        if ((rc = carry_out(p)) != DTSS_OK)
+            return rc;
+    }
+    return DTSS_OK;
 }
 
 /* Idle workers (the lowest-numbered first) take the queue's next tasks. */
@@ -445,6 +489,8 @@ static int dispatch(dtss_pool *p)
         tk->tries++;
         w->state = PW_BUSY;
         w->task = k;
+        w->iter = p->iteration;
+        w->sent = now(p);
         if (grow(&p->tr, &p->captr, p->ntr + 1, sizeof *p->tr) != 0)
             return pool_fail(p, DTSS_ENOMEM, "out of memory for the record");
         /* the record's line, completed when the result is in */
@@ -500,8 +546,9 @@ static int take_result(dtss_pool *p, int i, const tr_event *e, int *ready)
         return DTSS_OK;
     }
     pworker *w = &p->w[i];
-    if (w->state != PW_BUSY || w->task < 0 || p->tk[w->task].task != r.task ||
-        r.iteration != p->iteration || index != i + 1) {
+    int was = w->state;
+    if ((was != PW_BUSY && was != PW_HUNG) || w->task < 0 || r.iteration != w->iter ||
+        index != i + 1 || (w->iter == p->iteration && p->tk[w->task].task != r.task)) {
         pool_log(p, 0, "worker %d: a result of task %d, iteration %d that it was not "
                  "computing (ignored)", i + 1, r.task, r.iteration);
         free(r.data);
@@ -511,6 +558,37 @@ static int take_result(dtss_pool *p, int i, const tr_event *e, int *ready)
     double secs = r.t_end - r.t_start;
     if (!(secs >= 0) || !isfinite(secs))
         secs = 0;
+    int rc = DTSS_OK;
+    if (was == PW_HUNG) {               /* it was hung, and is back: held again */
+        sched_err err;
+        pool_log(p, 0, "t=%.2f worker %d on %s answered again after %.2f s", t, i + 1,
+                 p->slot[w->slot].host, t - w->sent);
+        w->state = PW_IDLE;
+        if ((rc = meter(p, pool_meter_join(&p->meter, t, &err), &err)) != DTSS_OK) {
+            free(r.data);
+            return rc;
+        }
+    }
+    w->state = PW_IDLE;
+    int k = w->task;
+    w->task = -1;
+    if (w->iter != p->iteration || p->tk[k].state == PT_DONE) {
+        /* A copy that came second: the task is done (or its iteration over). */
+        pool_log(p, 0, "t=%.2f worker %d: task %d of iteration %d came second (refused)", t,
+                 i + 1, r.task, r.iteration);
+        free(r.data);
+        return carry_out(p);
+    }
+    if (p->tk[k].state == PT_QUEUED)    /* waiting to run again: not any more */
+        for (int q = p->qhead; q < p->qhead + p->qlen; q++)
+            if (p->queue[q] == k) {
+                memmove(p->queue + q, p->queue + q + 1,
+                        sizeof *p->queue * (size_t)(p->qhead + p->qlen - q - 1));
+                p->qlen--;
+                break;
+            }
+    if (was == PW_BUSY)
+        late_add(&w->rate, &p->rate, 1, t - w->sent);
     ptask_rec *line = task_line(p, i, r.task);
     if (line) {
         line->started = r.t_start - p->wall0;
@@ -518,10 +596,8 @@ static int take_result(dtss_pool *p, int i, const tr_event *e, int *ready)
         line->received = t;
         line->seconds = secs;
     }
-    p->tk[w->task].state = PT_DONE;
-    p->tk[w->task].seconds = secs;
-    w->state = PW_IDLE;
-    w->task = -1;
+    p->tk[k].state = PT_DONE;
+    p->tk[k].seconds = secs;
     w->tasks++;
     w->busy += secs;
     p->ndone++;
@@ -530,7 +606,7 @@ static int take_result(dtss_pool *p, int i, const tr_event *e, int *ready)
     p->cur_worker = i + 1;
     p->cur_seconds = secs;
     *ready = 1;
-    int rc = carry_out(p);          /* a release it was owed */
+    rc = carry_out(p);              /* a release it was owed */
     if (rc == DTSS_OK && p->ndone == p->ntk)
         rc = end(p);
     return rc;
@@ -600,7 +676,8 @@ static int step(dtss_pool *p, int *ready)
         return DTSS_OK;
     int starting = count(p, PW_STARTING), leaving = count(p, PW_LEAVING);
     int s = free_slot(p);
-    if (held(p) + starting == 0 && leaving == 0 && (p->nreq == 0 || s < 0))
+    if (held(p) + starting == 0 && leaving == 0 && count(p, PW_HUNG) == 0 &&
+        (p->nreq == 0 || s < 0))
         return pool_fail(p, DTSS_ELOST, "no worker is held and none can be had: %s",
                          p->nreq == 0 ? "no request is pending" : p->spawn_err[0] ?
                          p->spawn_err : "every host of the pool was lost");
@@ -610,11 +687,19 @@ static int step(dtss_pool *p, int *ready)
         if (wait < 0)
             wait = 0;
     }
+    double poll = p->state == P_RUNNING ? late_poll(&p->late) : -1;
+    if (poll >= 0 && (wait < 0 || poll < wait))
+        wait = poll;                    /* and look for late tasks */
     tr_event e;
     if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
+    if (e.kind == TR_MESSAGE && e.tag == WIRE_TASKDONE && p->state == P_RUNNING &&
+        (rc = worker_of(p, e.from)) >= 0)
+        return take_result(p, rc, &e, ready);       /* before the late check */
+    if (p->state == P_RUNNING && (rc = check_late(p)) != DTSS_OK)
+        return rc;
     if (e.kind == TR_TIMEOUT)
-        return DTSS_OK;                 /* a request is due */
+        return DTSS_OK;                 /* a request is due, or a look for late tasks */
     if (e.kind == TR_PEER_EXIT) {
         int i = worker_of(p, e.from);
         return i < 0 ? DTSS_OK : gone(p, i, "lost");
@@ -683,6 +768,13 @@ static int finish(dtss_pool *p)
     int rc = carry_out(p);
     if (rc != DTSS_OK)
         return rc;
+    for (int i = 0; i < p->nw; i++)     /* a hung worker is not waited for */
+        if (p->w[i].state == PW_HUNG) {
+            tr_kill(p->w[i].tid);
+            p->w[i].state = PW_GONE;
+            p->w[i].left = now(p);
+            slot_free(p, p->w[i].slot);
+        }
     double until = now(p) + POOL_EXIT_WAIT;
     while ((count(p, PW_LEAVING) > 0 || count(p, PW_STARTING) > 0) && now(p) < until) {
         char msg[256];

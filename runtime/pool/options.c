@@ -25,6 +25,9 @@ static const rt_option options[] = {
     {"efficiency", 1, "E     adjust: release a worker below this efficiency (0.8)"},
     {"delay", 1, "S          allocation delay, seconds, one worker at a time (13:\n"
                  "                       the paper's Figure 4.2 at its scale)"},
+    {"late", 1, "F[,MIN]     a worker whose task is out longer than max(F x its\n"
+                "                       expected time, MIN s) is taken for hung: the task\n"
+                "                       runs again elsewhere (default 3,30; 0 = off)"},
     {NULL, 0, NULL}
 };
 
@@ -39,6 +42,7 @@ dtss_pool *dtss_pool_new(void)
     p->type = &pool_adjust;
     pool_params_init(&p->par);
     p->delay = POOL_DELAY;
+    p->late = late_default();
     return p;
 }
 
@@ -75,6 +79,9 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
             return pool_fail(p, DTSS_EINVAL, "--delay '%s': must be seconds in 0 .. %g",
                              value, POOL_DELAY_MAX);
         p->delay = d;
+    } else if (strcmp(name, "late") == 0) {
+        if (late_parse(value, &p->late, &err) != SCHED_OK)
+            return pool_fail(p, DTSS_EINVAL, "%s", err.msg);
     }
     return DTSS_OK;
 }

@@ -21,6 +21,7 @@
 #include "runtime/core/handle.h"
 #include "runtime/core/place.h"
 #include "runtime/core/wire.h"
+#include "sched/late/late.h"
 #include "sched/pool/pool.h"
 #include "sched/records/poolrec.h"
 
@@ -33,11 +34,17 @@ typedef struct pslot {
     int added;              /* the runtime added it (and deletes it when free) */
 } pslot;
 
-enum { PW_STARTING, PW_IDLE, PW_BUSY, PW_LEAVING, PW_GONE };
+/* PW_HUNG: taken for hung (--late): not held, its task run again elsewhere;
+ * a result from it later makes it idle again (the result counts if first). */
+enum { PW_STARTING, PW_IDLE, PW_BUSY, PW_LEAVING, PW_GONE, PW_HUNG };
 
 typedef struct pworker {
     int tid, slot, state;
     int task;               /* its task (an index into the iteration's), -1 */
+    int iter;               /* the iteration of that task */
+    double sent;            /* when the task went out */
+    late_rate rate;         /* its tasks over their seconds (sched/late/late.h) */
+    int ended;              /* hung, and killed for its host (its exit to come) */
     char *seen_host;        /* the host's own name, from READY */
     double spawned, joined, left;   /* NAN: not (yet) */
     const char *why;        /* how it left: released, lost, end */
@@ -69,6 +76,7 @@ struct dtss_pool {
     const pool_type *type;
     pool_params par;
     double delay;
+    late_rule late;         /* --late */
     rt_place place;         /* --hosts, --local, --worker */
     /* the run */
     int state;
@@ -105,6 +113,8 @@ struct dtss_pool {
     int nf;
     poolrec_counts counts;
     long lost;
+    long hung;              /* workers taken for hung */
+    late_rate rate;         /* every task's: the run's rate */
     char date[32];
     /* the result in hand */
     wire_task cur;

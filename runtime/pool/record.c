@@ -17,7 +17,8 @@ int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s)
                            .workers = t.workers, .efficiency = t.efficiency,
                            .peak = p->counts.peak, .requested = p->counts.requested,
                            .cancelled = p->counts.cancelled,
-                           .released = p->counts.released, .lost = p->lost};
+                           .released = p->counts.released, .lost = p->lost,
+                           .hung = p->hung};
     return DTSS_OK;
 }
 
@@ -29,7 +30,7 @@ void dtss_pool_summary(const dtss_pool *p, FILE *f)
     fprintf(f, "%s: iterations %d, workers %.2f, efficiency %.3f, time %.3f s, "
             "time/efficiency %.3f s, peak %d%s\n", p->type->name, s.iterations, s.workers,
             s.efficiency, s.time, s.efficiency > 0 ? s.time / s.efficiency : 0, s.peak,
-            s.lost ? ", workers lost" : "");
+            s.lost || s.hung ? ", workers lost" : "");
 }
 
 /* key=value as dtss_master_field: letters, digits, '_', '-', '.'. */
@@ -81,6 +82,8 @@ static void write_all(const void *ctx, FILE *f)
     poolrec_write_field(f, 1, "date", p->date);
     snprintf(lost, sizeof lost, "%ld", p->lost);
     poolrec_write_field(f, 0, "lost", lost);
+    snprintf(lost, sizeof lost, "%ld", p->hung);
+    poolrec_write_field(f, 0, "hung", lost);
     snprintf(lost, sizeof lost, "%ld", p->hosts_added);
     poolrec_write_field(f, 0, "hosts_added", lost);
     for (int k = 0; k < p->nf; k++)

@@ -25,7 +25,7 @@
  *              the runtime added to the virtual machine; then the
  *              application's own: image, pixels...)
  *   worker     worker (1..), host, seen_host, tid, spawned, joined, left,
- *              why (released, lost, end, failed), tasks, busy (s computing)
+ *              why (released, lost, hung (--late), end, failed), tasks, busy (s computing)
  *   task       iteration, task, worker, sent, started, finished, received,
  *              seconds (its execution time: finished - started), tries
  *              (1: first try; more: its worker was lost and it ran again)
