@@ -209,5 +209,13 @@ else
 fi
 
 # ---- halt --------------------------------------------------------------------------
+# More workers than PVM carries (its pvmd's select(): 505 ran, 510 aborted
+# it): refused before anything starts, the virtual machine alive.
+for prog in coordinator thin-pool yoon-tasks heat-pvm; do
+    run "$prog --local 501: refused, naming the limit" 2 "local '501' must be an integer in \[1, 500\] (the most workers the pvm transport carries)" \
+        "$BIN/$prog" --local 501
+done
+kill -0 "$pvmd_pid" 2>/dev/null && [ -z "$(pvm_tasks coordinator)$(pvm_tasks thin-pool)$(pvm_tasks yoon-tasks)$(pvm_tasks heat-pvm)" ]
+check "the virtual machine alive after them, no task spawned" $?
 pvm_down; check "pvmd halted" $?
 finish

@@ -106,7 +106,8 @@ static int pick_named(const char *hosts, int absent_ok, const runtime_vm *v, int
         }
         if (n == max) {
             free(copy);
-            return fail(DTSS_EINVAL, msg, len, "--hosts: more than %d workers", max);
+            return fail(DTSS_EINVAL, msg, len, "--hosts: more than %d workers (the most the "
+                        "%s transport carries)", max, tr_name());
         }
         pick[n++] = found;
     }
@@ -118,6 +119,8 @@ int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
                   runtime_vm *v, int *pick, int max, char *msg, size_t len)
 {
     v->hi = NULL;                   /* set by tr_hosts once it read the hosts */
+    if (max > tr_max_peers())
+        max = tr_max_peers();       /* what the transport carries */
     if (tr_hosts(&v->hi, &v->nhost, &v->me, msg, len) < 0)
         return v->hi ? -DTSS_EINVAL : -DTSS_EPVM;   /* a misplaced master; no hosts */
     int n = 0;

@@ -59,9 +59,10 @@ int rt_place_set(rt_handle *h, rt_place *p, int flags, const char *name, const c
     if (!value)
         return rt_fail(h, DTSS_EINVAL, "--%s needs a value", name);
     if (strcmp(name, "local") == 0) {
-        if (parse_int_in(value, 1, WIRE_MAX_WORKERS, &n) != 0)
-            return rt_fail(h, DTSS_EINVAL, "--local '%s' must be an integer in [1, %d]",
-                           value, WIRE_MAX_WORKERS);
+        int max = tr_max_peers() < WIRE_MAX_WORKERS ? tr_max_peers() : WIRE_MAX_WORKERS;
+        if (parse_int_in(value, 1, max, &n) != 0)
+            return rt_fail(h, DTSS_EINVAL, "--local '%s' must be an integer in [1, %d] (the "
+                           "most workers the %s transport carries)", value, max, tr_name());
         p->local = n;
         return DTSS_OK;
     }

@@ -47,6 +47,9 @@ typedef struct tr_host {
 
 const char *tr_name(void);      /* "pvm" */
 unsigned tr_caps(void);
+/* The most workers one run can have: what the transport can carry at once
+ * (PVM: its FD_SETSIZE, below). Checked before anything starts. */
+int tr_max_peers(void);
 /* The text of a negative code. */
 const char *tr_strerror(int rc);
 
