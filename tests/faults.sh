@@ -1,6 +1,6 @@
 #!/bin/sh
 # faults.sh: a hung worker (SIGSTOP: a frozen host) on a private one-host
-# virtual machine. The master serves its late chunk again to a waiting
+# virtual machine, self-scheduled and under Tree-Scheduling. The master serves its late chunk again to a waiting
 # worker (--late) and finishes: the image is bin/mandel's bit for bit, the
 # run record shows the chunk served again and every row counted once; the
 # hung worker is neither waited for nor killed. Stopped, then continued: the
@@ -140,6 +140,24 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 check "stopped then continued: every worker exits at the end" $left
+
+# ---- Tree-Scheduling: a worker stopped for good ------------------------------------
+# Taken for hung once silent past the limit, ended (its partner's thief
+# would wait for it), lost: its range served again once every live worker
+# is idle.
+start tree --scheme tree --late 3,1
+[ -n "$victim" ]; check "tree: a worker stopped mid-run (pid $victim)" $?
+wait "$coord"
+rc=$?
+[ "$rc" = 0 ]; check "tree: the coordinator finishes (exit $rc: $(tail -n 1 tree.txt))" $?
+cmp -s ref.pgm tree.pgm; check "tree: image identical to bin/mandel's" $?
+grep -q "silent past the late limit (hung?): ended, its range to be served again" tree.txt
+check "tree: the log says the hung worker was ended" $?
+[ "$(cover tree.csv)" = 0 ]; check "tree: done chunks cover every row once" $?
+gone=1
+for _ in $(seq 30); do [ -n "$victim" ] && ! kill -0 "$victim" 2>/dev/null && { gone=0; break; }; sleep 0.1; done
+check "tree: the stopped worker was ended" $gone
+[ -n "$victim" ] && { cont "$victim"; kill "$victim" 2>/dev/null; }
 
 # ---- --late 0: the master waits for the hung worker (as before) ----------------------
 start off --late 0

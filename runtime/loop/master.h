@@ -34,6 +34,11 @@
 typedef struct mworker {
     int lost;
     int hung;       /* silent at the end, its late chunk done elsewhere */
+    /* Tree (--late): when last heard from, what it owes as the master
+     * knows (its range, less its results), its rate */
+    double since;
+    long owes;
+    late_rate rate;
 } mworker;
 
 enum { M_NEW, M_STARTED, M_DONE, M_FAILED };
@@ -79,6 +84,7 @@ struct dtss_master {
     int acp_integer;
     probe_backend probe;
     late_rule late;                         /* --late (sched/late/late.h) */
+    late_rate late_run;                     /* Tree: every range's rate */
     char *journal_path;                     /* --journal / --resume (NULL: none) */
     int resume;                             /* --resume: continue journal_path */
     journal_head jh;                        /* --resume: the journal's header */

@@ -21,7 +21,9 @@ static const rt_option options[] = {
     {"probe", 1, "B          the workers' load probe: auto (default), proc, cgroup"},
     {"late", 1, "F[,MIN]     serve a chunk again to an idle worker once it is out\n"
                 "                       longer than max(F x its expected time, MIN s)\n"
-                "                       (a hung worker; default 3,30; 0 = off; not tree)"},
+                "                       (a hung worker; default 3,30; 0 = off; under tree:\n"
+                "                       a worker silent that long is ended, its range\n"
+                "                       served again)"},
     {"journal", 1, "FILE     write each result to FILE as it arrives, for --resume\n"
                    "                       ('none': no journal, the default; not tree)"},
     {"resume", 1, "FILE      continue the broken run journaled in FILE (its scheme,\n"

@@ -3,6 +3,16 @@
  * The master sends each worker its range and the chain; the workers trade
  * work among themselves (runtime/loop/worker_tree.c) and send the master their
  * results; the master serves a lost worker's ranges again.
+ *
+ * A hung worker (--late F[,MIN], sched/late/late.h): a worker not idle and
+ * silent longer than max(F x the expected time of what it owes, MIN) is
+ * taken for hung. The master knows what it owes only roughly (its range or
+ * a range served again, less its results; a range it stole from its
+ * partner is unknown to the master: then the largest first range); its
+ * rate is the iterations of its results over their seconds, before its
+ * first the run's. It is ended, not left alone: the worker that has it as
+ * partner would wait for its answer (its exit notice ends that wait), and
+ * it is lost: its range is served again once every live worker is idle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +52,8 @@ int tree_start(dtss_master *m)
         job.index = w;
         job.V = m->rec.w[w].V;
         tree_range(m->t, w, &job.start, &job.size);
+        m->w[w].since = wire_mono();
+        m->w[w].owes = job.size;
         if (wire_send_job(m->rec.w[w].tid, &job, msg, sizeof msg) < 0) {
             master_log(m, 0, "%s", msg);
             rc = master_lose(m, w, "cannot be reached");
@@ -108,8 +120,39 @@ static int on_result(dtss_master *m, const tr_event *e)
                          .size = r.size, .sent = r.t_recv};
     }
     record_done(&m->rec, c, r.t_recv, r.t_start, r.t_end, wire_now());
+    late_add(&m->w[w].rate, &m->late_run, (double)r.size, r.t_end - r.t_start);
+    m->w[w].owes = m->w[w].owes > r.size ? m->w[w].owes - r.size : 0;
     master_hand_out(m, w, c->id, &r);
     return DTSS_OK;
+}
+
+/* The busy worker most overdue past the late limit, if any: taken for hung,
+ * ended, lost. One at a time: the worker that has it as partner is silent
+ * too, waiting for it, until its exit notice comes. */
+static int check_late(dtss_master *m)
+{
+    long largest = 0;
+    for (int w = 0; w < m->nw; w++) {
+        long start, size;
+        tree_range(m->t, w, &start, &size);
+        largest = size > largest ? size : largest;
+    }
+    double now = wire_mono(), worst = 1;
+    int late = -1;
+    for (int w = 0; w < m->nw; w++) {
+        long owes = m->w[w].owes > 0 ? m->w[w].owes : largest;
+        double limit = late_limit(&m->late, &m->w[w].rate, &m->late_run, (double)owes);
+        if (!m->w[w].lost && tree_busy(m->t, w) && now - m->w[w].since > limit &&
+            (now - m->w[w].since) / limit > worst) {
+            worst = (now - m->w[w].since) / limit;
+            late = w;
+        }
+    }
+    if (late < 0)
+        return DTSS_OK;
+    tr_kill(m->rec.w[late].tid);
+    return master_lose(m, late, "silent past the late limit (hung?): ended, its range to be "
+                       "served again");
 }
 
 int tree_step(dtss_master *m)
@@ -130,6 +173,8 @@ int tree_step(dtss_master *m)
         int r = master_send_work(m, c.worker, rc->id, c.start, c.size);
         if (r != DTSS_OK)
             return r;
+        m->w[c.worker].since = wire_mono();
+        m->w[c.worker].owes = c.size;
     }
     if (got < 0)
         return master_fail(m, DTSS_ENOMEM, "%s", err.msg);
@@ -137,18 +182,25 @@ int tree_step(dtss_master *m)
         return master_fail(m, DTSS_ELOST, "every worker was lost; %ld of %ld "
                            "iterations done", m->iters - tree_remaining(m->t), m->iters);
     tr_event e;
-    if (tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0)
+    if (tr_recv(TR_ANY, TR_ANY, late_poll(&m->late), &e, msg, sizeof msg) < 0)
         return master_fail(m, DTSS_EPVM, "%s", msg);
+    int w = e.kind == TR_MESSAGE ? master_worker_of(m, e.from) : -1;
+    if (w >= 0)
+        m->w[w].since = wire_mono();        /* heard from: before the late check */
+    int rc = check_late(m);
+    if (rc != DTSS_OK || e.kind == TR_TIMEOUT)
+        return rc;
     if (e.kind != TR_MESSAGE)
         return master_notice(m, &e);
-    int index, w;
+    int index;
     switch (e.tag) {
     case WIRE_RESULT:
         return on_result(m, &e);
     case WIRE_IDLE:
-        w = master_worker_of(m, e.from);
-        if (wire_unpack_idle(&e, &index, msg, sizeof msg) == 0 && w >= 0 && index == w)
+        if (wire_unpack_idle(&e, &index, msg, sizeof msg) == 0 && w >= 0 && index == w) {
             tree_idle(m->t, w);
+            m->w[w].owes = 0;
+        }
         return DTSS_OK;
     }
     master_log(m, 0, "a message with tag %d from t%x, ignored", e.tag, e.from);

@@ -209,5 +209,6 @@ int tree_recover(tree *t, policy_chunk *out, sched_err *err);
 int tree_finished(const tree *t);
 long tree_remaining(const tree *t);     /* iterations not yet done */
 int tree_alive(const tree *t);          /* workers not lost */
+int tree_busy(const tree *t, int w);    /* not lost, and not idle */
 
 #endif

@@ -321,3 +321,4 @@ int tree_recover(tree *t, policy_chunk *out, sched_err *err)
 int tree_finished(const tree *t) { return t->done == t->I; }
 long tree_remaining(const tree *t) { return t->I - t->done; }
 int tree_alive(const tree *t) { return t->live; }
+int tree_busy(const tree *t, int w) { return w >= 0 && w < t->n && t->alive[w] && !t->idle[w]; }
