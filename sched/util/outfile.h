@@ -14,7 +14,9 @@
  * path is as it was. "-" is standard output; an existing path that is not a
  * regular file (/dev/null, a pipe) is written directly; a directory or a
  * read-only file is refused. A symbolic link at path is replaced by the file
- * (rename), not followed.
+ * (rename), not followed. The new files of the outputs still open when the
+ * program exits (exit() from anywhere: an error met half way) are removed
+ * then (atexit), and by outfile_cleanup.
  */
 #ifndef OUTFILE_H
 #define OUTFILE_H
@@ -41,5 +43,11 @@ void outfile_abort(outfile *o);
  * to a path it cannot write: creates and removes a file beside it. Returns
  * 0, or -1 with errno set. */
 int outfile_check(const char *path);
+/* Removes the new files of every output still open (their paths as they
+ * were): at exit, and before a program ends itself with _exit. */
+void outfile_cleanup(void);
+/* How a message names the output at path: "standard output" for "-", else
+ * the path quoted (quote.h). */
+const char *outfile_name(const char *path);
 
 #endif

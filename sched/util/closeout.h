@@ -1,0 +1,28 @@
+/* closeout.h: a program's standard output checked, as gnulib's close_stdout:
+ * a write that failed (a full disk, a closed pipe) ends the program with
+ * exit status 1 and "PROG: writing standard output: REASON" on standard
+ * error, never with 0 and a silently cut output.
+ *
+ *     int main(int argc, char **argv)
+ *     {
+ *         closeout_init("chunks");
+ *         ...
+ *
+ * closeout_init ignores SIGPIPE (a reader that went away is then the error
+ * EPIPE, said, not a silent death by a signal) and checks standard output
+ * when the program exits (atexit): flushed and closed; on a failure the
+ * message, the output files still open removed (outfile.h: none half
+ * written is left) and _exit(1). prog must stay valid.
+ */
+#ifndef CLOSEOUT_H
+#define CLOSEOUT_H
+
+void closeout_init(const char *prog);
+/* The same check now, the program going on when it passes: for a long
+ * program's loop, to stop at the first failed line rather than compute for
+ * nothing (standard output to a closed pipe or a full disk). */
+void closeout_check(void);
+/* The program's name given to closeout_init ("?" before). */
+const char *closeout_prog(void);
+
+#endif
