@@ -10,6 +10,7 @@
 #include "sched/pool/pool.h"
 #include "sched/sched.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 const pool_type *const pool_types[] = {&pool_adjust, &pool_static, NULL};
 
@@ -41,7 +42,7 @@ const pool_type *pool_type_find(const char *name, sched_err *err)
         strncat(list, pool_types[i]->name, sizeof list - strlen(list) - 1);
     }
     sched_fail(err, SCHED_ENOENT, "unknown pool strategy '%s' (valid: %s)",
-               name ? name : "(null)", list);
+               quote(name), list);
     return NULL;
 }
 

@@ -8,6 +8,7 @@
 
 #include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
+#include "sched/util/quote.h"
 
 static const char *prog = "?";
 
@@ -65,6 +66,16 @@ static void at_exit(void)
     }
     if (bad)
         failed(e);
+}
+
+int closeout_output(const char *opt, const char *path, int none_ok)
+{
+    if (!path || strcmp(path, "-") == 0 || (none_ok && strcmp(path, "none") == 0) ||
+        outfile_check(path) == 0)
+        return 0;
+    fprintf(stderr, "%s: %s %s: cannot write there: %s\n", prog, opt, quote(path),
+            strerror(errno));
+    return 1;
 }
 
 void closeout_init(const char *name)

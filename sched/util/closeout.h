@@ -24,5 +24,11 @@ void closeout_init(const char *prog);
 void closeout_check(void);
 /* The program's name given to closeout_init ("?" before). */
 const char *closeout_prog(void);
+/* Can the output of option opt be written at path (outfile_check)? Checked
+ * before a run, so that no run is lost to an output it cannot write: 0, or
+ * 1 (the exit status: a run that cannot be done) after "PROG: OPT PATH:
+ * cannot write there: REASON". NULL, "-" (standard output) and "none" (no
+ * output, when none_ok) pass. */
+int closeout_output(const char *opt, const char *path, int none_ok);
 
 #endif

@@ -50,6 +50,17 @@ const char *outfile_name(const char *path)
     return strcmp(path, "-") == 0 ? "standard output" : quote(path);
 }
 
+char *outfile_msg(char *msg, size_t len, const char *path, const char *call, int e)
+{
+    if (!call)
+        snprintf(msg, len, "cannot write %s: %s", outfile_name(path), strerror(e));
+    else
+        snprintf(msg, len, "writing %s: %s%s%s", outfile_name(path),
+                 strcmp(call, "write") == 0 ? "" : call, strcmp(call, "write") == 0 ? "" : ": ",
+                 strerror(e));
+    return msg;
+}
+
 /* Where path would be written: 1 directly (not a regular file), 0 through a
  * new file beside it (its name in tmp, not yet created; *mode the mode it
  * gets), -1 with errno set when it cannot be. */
@@ -120,6 +131,8 @@ int outfile_close(outfile *o, const char **call)
         e = errno;
     if (o->f != stdout && fclose(o->f) != 0 && !e)
         e = errno;
+    if (o->f == stdout && e)
+        clearerr(stdout);           /* said by the caller: not again at exit */
     o->f = NULL;
     if (!e && o->tmp[0] && rename(o->tmp, o->path) != 0) {
         *call = "rename";

@@ -34,7 +34,8 @@ typedef struct outfile {
 int outfile_open(outfile *o, const char *path, const char *mode);
 /* Flushes, syncs, closes and renames over path. Returns 0, or -1 with errno
  * set and the failing step in *call ("write" or "rename"): the new file is
- * removed, path as it was. */
+ * removed, path as it was. Standard output ("-") is flushed, and its error
+ * cleared once reported here (closeout.h does not say it again). */
 int outfile_close(outfile *o, const char **call);
 /* Gives up: closes o and removes the new file, path as it was (a run that
  * failed half way; nothing half made is kept). Harmless on a closed o. */
@@ -49,5 +50,9 @@ void outfile_cleanup(void);
 /* How a message names the output at path: "standard output" for "-", else
  * the path quoted (quote.h). */
 const char *outfile_name(const char *path);
+/* The message of a failed outfile_open (call NULL) or outfile_close (call
+ * as it set it), errno e, into msg: "cannot write PATH: REASON", "writing
+ * PATH: REASON", "writing PATH: rename: REASON". Returns msg. */
+char *outfile_msg(char *msg, size_t len, const char *path, const char *call, int e);
 
 #endif
