@@ -10,6 +10,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/handle.h"
 #include "runtime/core/join.h"
+#include "sched/util/quote.h"
 
 int runtime_join(char *msg, size_t len)
 {
@@ -100,7 +101,7 @@ static int pick_named(const char *hosts, int absent_ok, const runtime_vm *v, int
                 strncat(list, v->hi[i].name, sizeof list - strlen(list) - 1);
             }
             fail(DTSS_ENOENT, msg, len, "--hosts: no host '%s' in the virtual machine "
-                 "(it has:%s)", h, list);
+                 "(it has:%s)", quote(h), list);
             free(copy);
             return -DTSS_ENOENT;
         }

@@ -9,6 +9,7 @@
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 void lb_opts_init(lb_opts *o)
 {
@@ -25,11 +26,11 @@ int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
 {
     char msg[300];
     if (h->live)
-        return rt_fail(h, DTSS_EMISUSE, "%s(%s): %s", fn, name, after);
+        return rt_fail(h, DTSS_EMISUSE, "%s(%s): %s", fn, quote(name), after);
     if (!value)
-        return rt_fail(h, DTSS_EINVAL, "--%s needs a value", name);
+        return rt_fail(h, DTSS_EINVAL, "--%s needs a value", quote(name));
     if (!lb_opts_known(name))
-        return rt_fail(h, DTSS_ENOENT, "unknown option --%s", name);
+        return rt_fail(h, DTSS_ENOENT, "unknown option --%s", quote(name));
     int rc = rt_place_set(h, &o->place, 0, name, value);
     if (rc != DTSS_ENOENT)
         return rc;
