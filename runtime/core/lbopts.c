@@ -57,7 +57,7 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
     } else if (strcmp(name, "ct") == 0) {
         double v;
         if (parse_double(value, &v) != 0 || v < 0 || v > 1e6) {
-            snprintf(msg, len, "--ct '%s' must be seconds in [0, 1e6]", value);
+            snprintf(msg, len, "--ct '%s' must be seconds in [0, 1e6]", quote(value));
             return DTSS_EINVAL;
         }
         o->ct = v;

@@ -153,7 +153,8 @@ int dtss_master_start(dtss_master *m)
     if (m->resume && (rc = journal_scan(m)) != DTSS_OK)
         return rc;
     if (m->tree && m->journal_path)
-        master_log(m, 1, "no journal under tree (--journal %s ignored)", m->journal_path);
+        master_log(m, 1, "no journal under tree (--journal %s ignored)",
+                   quote(m->journal_path));
     char msg[512];
     if (runtime_join(msg, sizeof msg) < 0)
         return master_fail(m, DTSS_EPVM, "%s", msg);

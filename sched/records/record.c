@@ -108,7 +108,7 @@ int record_field(record *r, const char *key, const char *value, char *msg,
     }
     if (strpbrk(value, ",\n\r") || strlen(value) >= sizeof r->fields[0].value) {
         snprintf(msg, len, "record field %s: the value '%s' has a comma or a "
-                 "line break, or is longer than %zu", key, quote(value),
+                 "line break, or is longer than %zu", quote(key), quote(value),
                  sizeof r->fields[0].value - 1);
         return -1;
     }
@@ -116,7 +116,7 @@ int record_field(record *r, const char *key, const char *value, char *msg,
     while (i < r->nfields && strcmp(r->fields[i].key, key) != 0)
         i++;
     if (i == RECORD_MAX_FIELDS) {
-        snprintf(msg, len, "record field %s: at most %d fields", key,
+        snprintf(msg, len, "record field %s: at most %d fields", quote(key),
                  RECORD_MAX_FIELDS);
         return -1;
     }
