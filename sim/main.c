@@ -314,6 +314,9 @@ int main(int argc, char **argv)
     const char *dir = dirname(pathcopy);
 
     if (o_scheme) {
+        sched_err err;              /* (a name that long is no scheme: said whole) */
+        if (strlen(o_scheme) >= sizeof sc.scheme && !sched_type_find(o_scheme, &err))
+            return fail("%s, or tree", err.msg);
         snprintf(sc.scheme, sizeof sc.scheme, "%s", o_scheme);
         sc.nparams = 0;             /* the file's parameters were for its scheme */
     }

@@ -9,10 +9,13 @@
  *         ...
  *
  * closeout_init ignores SIGPIPE (a reader that went away is then the error
- * EPIPE, said, not a silent death by a signal) and checks standard output
- * when the program exits (atexit): flushed and closed; on a failure the
- * message, the output files still open removed (outfile.h: none half
- * written is left) and _exit(1). prog must stay valid.
+ * EPIPE, said, not a silent death by a signal), makes stdout a stream of its
+ * own over descriptor 1 that keeps the first failed write's reason (a
+ * library may flush stdout, and lose the error, before the exit), and checks
+ * standard output when the program exits (atexit): flushed and closed; on a
+ * failure the message, the output files still open removed (outfile.h: none
+ * half written is left) and _exit(1). Call it first in main, before
+ * anything is written to stdout. prog must stay valid.
  */
 #ifndef CLOSEOUT_H
 #define CLOSEOUT_H
