@@ -277,6 +277,34 @@ if [ -n "$disk" ]; then
     check "readings: on a full disk: exit 1, said, no file ($rc: $(head -c 200 "$tmp/err"); $(files "$disk"))" $?
 fi
 
+# The scripts' pictures (scripts/plot, and the same publish_png in
+# yoon-figs and league-plot): gnuplot exits 0 on a full disk, so the PNG is
+# checked whole and put in place whole or not at all.
+if command -v gnuplot >/dev/null 2>&1; then
+    plot_case() {   # NAME PATH MESSAGE KEEP
+        "$root/scripts/plot" fig3 costs.csv "$2" >/dev/null 2>"$tmp/err"
+        rc=$?
+        [ "$rc" = 1 ] && grep -qF "$3" "$tmp/err"
+        check "scripts/plot, $1: exit 1, said ($rc: $(head -c 200 "$tmp/err"))" $?
+    }
+    plot_case "a full device" "$FULL" "plot: cannot write $FULL"
+    plot_case "a read-only folder" "$tmp/ro/x.png" "plot: cannot write $tmp/ro/x.png"
+    if [ -n "$disk" ]; then
+        rm -rf "${disk:?}"/*
+        printf 'the earlier file\n' >"$disk/x.png"
+        dd if=/dev/zero of="$disk/filler" bs=4k 2>/dev/null
+        plot_case "a full disk" "$disk/x.png" "plot: cannot write $disk/x.png"
+        [ "$(cat "$disk/x.png")" = "the earlier file" ] && [ "$(files "$disk")" = "filler x.png " ]
+        check "scripts/plot, a full disk: the earlier picture kept, no temporary file ($(files "$disk"))" $?
+    fi
+    TMPDIR=$disk "$root/scripts/plot" fig3 costs.csv "$tmp/y.png" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ -z "$disk" ] || { [ "$rc" != 0 ] && [ ! -e "$tmp/y.png" ]; }
+    check "scripts/plot, its temporary folder on a full disk: refused, nothing made ($rc: $(head -c 200 "$tmp/err"))" $?
+else
+    skip "scripts/plot: no gnuplot"
+fi
+
 # ---- a hostile value in a message ------------------------------------------------
 # An ESC (a terminal's colour code) and 100 KB: shown as its first 80
 # characters, escaped, then "..."; the message one short line; exit 2.
