@@ -135,8 +135,8 @@ int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
             if (i != v->me || include_self)
                 pick[n++] = i;
     }
-    if (n == 0)
-        return fail(DTSS_EINVAL, msg, len, "no hosts to use: the virtual machine has "
+    if (n == 0)                     /* (the virtual machine, not the input: exit 1) */
+        return fail(DTSS_EPVM, msg, len, "no hosts to use: the virtual machine has "
                     "only this host (%s); add hosts (a hostfile, or 'add HOST' in the "
                     "pvm console), or run workers here with --local N or "
                     "--include-self", v->hi[v->me].name);
