@@ -529,7 +529,7 @@ static void test_quote(void)
     }
     /* QUOTE_SLOTS values in one message. */
     const char *v[QUOTE_SLOTS];
-    char name[QUOTE_SLOTS][8];
+    char name[QUOTE_SLOTS][16];
     int same = 1;
     for (int k = 0; k < QUOTE_SLOTS; k++) {
         snprintf(name[k], sizeof name[k], "v%d", k);
@@ -540,7 +540,8 @@ static void test_quote(void)
     test_cond("quote: QUOTE_SLOTS values at once stay valid", same);
     /* A small buffer: cut shorter, still marked. */
     char small[8];
-    test_condf(strcmp(quote_buf(small, sizeof small, "abcdefgh", 8), "abcd...") == 0,
+    quote_buf(small, sizeof small, "abcdefgh", 8);
+    test_condf(strcmp(small, "abcd...") == 0,
                "quote_buf: an 8-byte buffer holds 4 characters and '...' (%s)", small);
     test_cond("quote_buf: a 3-byte buffer holds nothing",
               strcmp(quote_buf(small, 3, "abc", 3), "") == 0);
