@@ -56,7 +56,7 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
 # (the emulated cluster's last: they take longest).
 TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/league.sh tests/figures.sh \
               tests/golden.sh \
-              tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh \
+              tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh tests/conventions.sh \
               tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \
               tests/coordinator_cluster.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
               tests/fuzz_argv.sh

@@ -20,8 +20,10 @@
 
 #include "mandel/mandel.h"
 #include "runtime/dtss.h"
+#include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 static void usage(FILE *f)
 {
@@ -57,9 +59,11 @@ static void usage(FILE *f)
 "                       computed; writes the image (-o) and RECORD as a run would\n"
 "  --keep-journal       keep RECORD.journal after a complete run\n"
 "  -h, --help           this help\n"
-"exit status: 0 done; 1 the run failed (no PVM, no hosts, workers lost, an output\n"
-"that cannot be written or was not: said), 130 interrupted; 2 a bad option or\n"
-"value (an image over %d pixels a row or %ld in all included)\n"
+"exit status: 0 done; 1 the run failed (no PVM, workers lost, out of memory, an\n"
+"output that cannot be written or was not, standard output included: said),\n"
+"130 interrupted; 2 bad input: a bad option or value (an image over %d pixels a\n"
+"row or %ld in all included), an unknown host, a --resume journal that is\n"
+"missing, damaged or not this run's\n"
 "scheduling (the runtime's options; -s NAME is --scheme, -R R is --sample,\n"
 "whose default here is 4; the worker program is bin/worker; --journal and\n"
 "--resume as under broken runs above):\n",
@@ -68,6 +72,13 @@ static void usage(FILE *f)
 }
 
 #define fail(...) parse_fail("coordinator", __VA_ARGS__)
+
+/* The exit status of a runtime error before the run (options, hosts, the
+ * journal to resume): 2 for bad input, 1 for a failure (PVM, memory). */
+static int status_of(int rc)
+{
+    return rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
+}
 
 /* The image being assembled: its lines (rows, or columns) are the loop's
  * iterations. */
@@ -204,10 +215,16 @@ static int run(dtss_master *m, image *im, int show)
     rows_all = mandel_lines(&im->p);
     while ((rc = dtss_master_next(m, &pc)) == DTSS_PIECE) {
         if (store(im, &pc) != 0) {
-            fprintf(stderr, "coordinator: worker %d sent %zu bytes for %s [%ld, %ld) "
-                    "(or one twice)\n", pc.worker + 1, pc.len, mandel_loop_name(&im->p),
-                    pc.start, pc.start + pc.size);
-            return 1;
+            if (pc.worker < 0)          /* a resumed run's journal: bad input */
+                fprintf(stderr, "coordinator: the journal %s holds %zu bytes for %s [%ld, "
+                        "%ld) (or them twice): not this image's (a damaged journal)\n",
+                        quote(journal_path), pc.len, mandel_loop_name(&im->p), pc.start,
+                        pc.start + pc.size);
+            else
+                fprintf(stderr, "coordinator: worker %d sent %zu bytes for %s [%ld, %ld) "
+                        "(or one twice)\n", pc.worker + 1, pc.len, mandel_loop_name(&im->p),
+                        pc.start, pc.start + pc.size);
+            return pc.worker < 0 ? 2 : 1;
         }
         rows_in = im->rows_done;
         chunks += pc.chunk != last_chunk;
@@ -231,16 +248,14 @@ static int run(dtss_master *m, image *im, int show)
     return 0;
 }
 
-/* Can the output of option 'opt' be written at path at the end of the run
- * (outfile_check)? Checked before anything starts. 0, or 1 after a message
- * naming the path and the error. */
-static int check_output(const char *opt, const char *path)
+/* Removes the earlier output at path if it is a file (or a symbolic link,
+ * which the output replaces too); "none" and "-" are no file. */
+static void remove_file(const char *path)
 {
-    if (outfile_check(path) == 0)
-        return 0;
-    fprintf(stderr, "coordinator: %s %s: cannot write there: %s (nothing was run)\n", opt,
-            path, strerror(errno));
-    return 1;
+    struct stat st;
+    if (strcmp(path, "none") != 0 && strcmp(path, "-") != 0 && lstat(path, &st) == 0 &&
+        (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+        unlink(path);
 }
 
 /* The outputs: image, record (with the image's fields), summary. Each file
@@ -275,8 +290,7 @@ static int outputs(dtss_master *m, const image *im, const char *out,
     dtss_master_summary(m, stdout);
     if (!quiet)
         printf("checksum %s replans %d\n", sum, dtss_master_replans(m));
-    fflush(stdout);
-    return rc;
+    return rc;                  /* standard output: checked at exit (closeout) */
 }
 
 int main(int argc, char **argv)
@@ -301,9 +315,12 @@ int main(int argc, char **argv)
     int width_given = 0, height_given = 0, maxiter_given = 0, columns_given = 0;
     long maxiter;
 
+    closeout_init("coordinator");
     dtss_master *m = dtss_master_new();
-    if (!m)
-        return fail("out of memory");
+    if (!m) {
+        fail("out of memory");
+        return 1;
+    }
     dtss_master_set(m, "worker", "worker");
     dtss_master_set(m, "sample", "4");
     /* --resume RECORD is ours (the runtime's --resume names the journal). */
@@ -312,7 +329,7 @@ int main(int argc, char **argv)
     if (journal && strcmp(journal, "none") != 0) {
         dtss_master_free(m);
         return fail("--journal '%s': the journal is RECORD.journal, for --resume RECORD "
-                    "(--journal none: no journal)", journal);
+                    "(--journal none: no journal)", quote(journal));
     }
     if (resume && journal) {
         dtss_master_free(m);
@@ -330,14 +347,14 @@ int main(int argc, char **argv)
                     rc == DTSS_ENOENT ? " (nothing to resume: a run leaves its journal "
                     "when it breaks, if it had a record file)" : "");
             dtss_master_free(m);
-            return 1;
+            return status_of(rc);
         }
         record_path = resume;
     }
-    if (dtss_master_args(m, &argc, argv) != DTSS_OK) {
-        rc = fail("%s", dtss_master_errmsg(m));
+    if ((rc = dtss_master_args(m, &argc, argv)) != DTSS_OK) {
+        fail("%s", dtss_master_errmsg(m));
         dtss_master_free(m);
-        return rc;
+        return status_of(rc);
     }
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":s:R:S:W:H:m:o:r:qh", opts, NULL)) != -1) {
@@ -345,28 +362,30 @@ int main(int argc, char **argv)
         switch (c) {
         case 's':
         case 'R':
-            if (dtss_master_set(m, c == 's' ? "scheme" : "sample", optarg) != DTSS_OK)
-                rc = fail("%s", dtss_master_errmsg(m));
+            if ((rc = dtss_master_set(m, c == 's' ? "scheme" : "sample", optarg)) != DTSS_OK) {
+                fail("%s", dtss_master_errmsg(m));
+                rc = status_of(rc);
+            }
             break;
         case 'S':
             if (parse_int_in(optarg, 1, INT_MAX, &im.p.width) != 0)
-                rc = fail("--size '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+                rc = fail("--size '%s' must be an integer in [1, %d]", quote(optarg), INT_MAX);
             im.p.height = im.p.width;
             width_given = height_given = 1;
             break;
         case 'W':
             if (parse_int_in(optarg, 1, INT_MAX, &im.p.width) != 0)
-                rc = fail("--width '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+                rc = fail("--width '%s' must be an integer in [1, %d]", quote(optarg), INT_MAX);
             width_given = 1;
             break;
         case 'H':
             if (parse_int_in(optarg, 1, INT_MAX, &im.p.height) != 0)
-                rc = fail("--height '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+                rc = fail("--height '%s' must be an integer in [1, %d]", quote(optarg), INT_MAX);
             height_given = 1;
             break;
         case 'm':
             if (parse_long_in(optarg, 1, UINT32_MAX, &maxiter) != 0)
-                rc = fail("--maxiter '%s' must be an integer in [1, %u]", optarg,
+                rc = fail("--maxiter '%s' must be an integer in [1, %u]", quote(optarg),
                           UINT32_MAX);
             im.p.maxiter = (uint32_t)maxiter;
             maxiter_given = 1;
@@ -391,30 +410,33 @@ int main(int argc, char **argv)
     char msg[256], job[MANDEL_JOB_MAX], rows[32];
     rc = 0;
     if (optind < argc)
-        rc = fail("unexpected argument '%s' (try --help)", argv[optind]);
+        rc = fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     else if (resume) {                  /* the image is the journal's */
         size_t len;
         const char *saved = dtss_master_get_job(m, &len);
         mandel_params jp;
         if (record_given && strcmp(record_path, resume) != 0)
-            rc = fail("--resume %s writes its record there, not to -r %s", resume,
-                      record_path);
+            rc = fail("--resume %s writes its record there, not to -r %s", quote(resume),
+                      quote(record_path));
         else if (mandel_decode(&jp, saved, len, msg, sizeof msg) != 0)
-            rc = fail("--resume %s: its journal's job is not an image's: %s", resume, msg);
+            rc = fail("--resume %s: its journal's job is not an image's: %s", quote(resume),
+                      msg);
         else if ((width_given && im.p.width != jp.width) ||
                  (height_given && im.p.height != jp.height))
             rc = fail("--resume %s: the broken run's image is %dx%d, not %dx%d (no need "
-                      "to repeat its size)", resume, jp.width, jp.height, im.p.width,
+                      "to repeat its size)", quote(resume), jp.width, jp.height, im.p.width,
                       im.p.height);
         else if (maxiter_given && im.p.maxiter != jp.maxiter)
             rc = fail("--resume %s: the broken run's maxiter is %lu, not %lu (no need to "
-                      "repeat it)", resume, (unsigned long)jp.maxiter,
+                      "repeat it)", quote(resume), (unsigned long)jp.maxiter,
                       (unsigned long)im.p.maxiter);
         else if (columns_given && !jp.columns)
             rc = fail("--resume %s: the broken run's loop is over rows, not columns (no "
-                      "need to repeat it)", resume);
-        else if (dtss_master_check(m) != DTSS_OK)
-            rc = fail("%s", dtss_master_errmsg(m));
+                      "need to repeat it)", quote(resume));
+        else if ((rc = dtss_master_check(m)) != DTSS_OK) {
+            fail("%s", dtss_master_errmsg(m));
+            rc = status_of(rc);
+        }
         else
             im.p = jp;
     } else if (mandel_check(&im.p, msg, sizeof msg) != 0)
@@ -422,31 +444,35 @@ int main(int argc, char **argv)
     else {
         snprintf(rows, sizeof rows, "%ld", mandel_lines(&im.p));
         int n = mandel_encode(&im.p, job, sizeof job);
-        if (dtss_master_set(m, "iterations", rows) != DTSS_OK ||
-            dtss_master_job(m, job, (size_t)n) != DTSS_OK || dtss_master_check(m) != DTSS_OK)
-            rc = fail("%s", dtss_master_errmsg(m));
+        if ((rc = dtss_master_set(m, "iterations", rows)) != DTSS_OK ||
+            (rc = dtss_master_job(m, job, (size_t)n)) != DTSS_OK ||
+            (rc = dtss_master_check(m)) != DTSS_OK) {
+            fail("%s", dtss_master_errmsg(m));
+            rc = status_of(rc);
+        }
     }
     if (!rc && !resume && !journal && strcmp(record_path, "none") != 0 &&
         strcmp(record_path, "-") != 0) {
         snprintf(journal_path, sizeof journal_path, "%s.journal", record_path);
-        if (dtss_master_set(m, "journal", journal_path) != DTSS_OK)
-            rc = fail("%s", dtss_master_errmsg(m));
+        if ((rc = dtss_master_set(m, "journal", journal_path)) != DTSS_OK) {
+            fail("%s", dtss_master_errmsg(m));
+            rc = status_of(rc);
+        }
     }
     if (!rc && !resume && journal_path[0] && access(journal_path, F_OK) == 0)
         fprintf(stderr, "coordinator: %s, a broken run's journal, is replaced by this "
-                "run's (--resume %s would have continued that run)\n", journal_path,
-                record_path);
+                "run's (--resume %s would have continued that run)\n", quote(journal_path),
+                quote(record_path));
     if (journal_path[0])
         snprintf(resume_hint, sizeof resume_hint, "the rows in so far are in %s: "
-                 "coordinator --resume %s continues the run", journal_path, record_path);
+                 "coordinator --resume %s continues the run", quote(journal_path),
+                 quote(record_path));
     if (rc) {
         dtss_master_free(m);
         return rc;
     }
     /* The outputs can be written: checked before PVM is contacted. */
-    if ((strcmp(out, "none") != 0 && check_output("--out", out) != 0) ||
-        (strcmp(record_path, "none") != 0 && strcmp(record_path, "-") != 0 &&
-         check_output("--record", record_path) != 0)) {
+    if (closeout_output("--out", out, 1) || closeout_output("--record", record_path, 1)) {
         dtss_master_free(m);
         return 1;
     }
@@ -456,22 +482,22 @@ int main(int argc, char **argv)
     im.row_done = calloc((size_t)mandel_lines(&im.p), 1);
     if (!im.counts || !im.line || !im.row_done) {
         dtss_master_free(m);
-        return fail("out of memory for a %dx%d image", im.p.width, im.p.height);
+        fail("out of memory for a %dx%d image", im.p.width, im.p.height);
+        return 1;
     }
     /* An earlier run's outputs go now: whatever ends this run, none of them
-     * can pass for its own. */
-    if (strcmp(out, "none") != 0)
-        unlink(out);
-    if (strcmp(record_path, "none") != 0 && strcmp(record_path, "-") != 0)
-        unlink(record_path);
+     * can pass for its own. Only files: a device (/dev/null, /dev/full) or a
+     * pipe named as the output stays. */
+    remove_file(out);
+    remove_file(record_path);
     struct sigaction sa = {.sa_handler = interrupted};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     dtss_master_log(m, stderr, "coordinator", !quiet);
-    if (dtss_master_start(m) != DTSS_OK) {
+    if ((rc = dtss_master_start(m)) != DTSS_OK) {
         fprintf(stderr, "coordinator: %s\n", dtss_master_errmsg(m));
-        rc = 1;
+        rc = status_of(rc);
     } else if ((rc = run(m, &im, !quiet && isatty(STDERR_FILENO))) == 0) {
         /* The run is complete: Ctrl-C no longer ends it (the handler would
          * say nothing was written, and leave a file half-written). */

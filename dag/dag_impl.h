@@ -6,6 +6,7 @@
 
 #include "dag.h"
 #include "sched/util/lines.h"
+#include "sched/util/quote.h"
 
 /* Sets err (if not NULL) to code and a printf-style message, made one line;
  * returns code. */

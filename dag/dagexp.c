@@ -11,7 +11,9 @@
 #include <gsl/gsl_rng.h>
 
 #include "dag/dag.h"
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define MAXLIST 64
 
@@ -47,7 +49,8 @@ static void usage(FILE *f)
 "  -n, --graphs N      graphs per (v or size, alpha, CCR) (default 1000)\n"
 "      --seed S        seed of the parameter draws (default 1)\n"
 "  -h, --help          this help\n"
-"exit status: 0 done; 1 an experiment failed (said); 2 a bad option or value\n");
+"exit status: 0 done; 1 an experiment failed, or standard output could not be\n"
+"written (said); 2 a bad option or value\n");
 }
 
 #define fail(...) parse_fail("dagexp", __VA_ARGS__)
@@ -60,7 +63,7 @@ static int get_list(const char *opt, const char *text, list *l, int integer)
 {
     l->n = parse_double_list(text, l->x, MAXLIST);
     if (l->n < 1)
-        return fail("--%s '%s' is not a list of numbers (at most %d)", opt, text,
+        return fail("--%s '%s' is not a list of numbers (at most %d)", opt, quote(text),
                     MAXLIST);
     for (int i = 0; i < l->n; i++)
         if (integer && (l->x[i] != floor(l->x[i]) || l->x[i] < 0 || l->x[i] > 1e7))
@@ -122,6 +125,7 @@ int main(int argc, char **argv)
     long graphs = 1000, seed = 1;
     int c, rc;
     parse_gsl_errors("dagexp", 1);
+    closeout_init("dagexp");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":v:S:b:n:h", opts, NULL)) != -1) {
         switch (c) {
@@ -157,18 +161,18 @@ int main(int argc, char **argv)
         case 1005: if ((rc = get_list("wdag", optarg, &wdag, 0))) return rc; break;
         case 'n':
             if (parse_long(optarg, &graphs) != 0 || graphs < 1)
-                return fail("--graphs '%s' is not an integer >= 1", optarg);
+                return fail("--graphs '%s' is not an integer >= 1", quote(optarg));
             break;
         case 1006:
             if (parse_long(optarg, &seed) != 0 || seed < 0)
-                return fail("--seed '%s' is not an integer >= 0", optarg);
+                return fail("--seed '%s' is not an integer >= 0", quote(optarg));
             break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("dagexp", c, argv);
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     int structured = type != &dag_gen_random;
     if (structured && random_only)
         return fail("%s is for --graph random; --graph %s takes --size",
@@ -206,8 +210,10 @@ int main(int argc, char **argv)
         }
 
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!r)
-        return fail("out of memory");
+    if (!r) {
+        fail("out of memory");
+        return 1;
+    }
     gsl_rng_set(r, (unsigned long)seed);
     printf("graph,size,v,alpha,ccr,outdeg,beta,q,wdag,seed,height,edges,cp_min,sequential");
     for (int i = 0; dag_algos[i]; i++) {
@@ -267,6 +273,7 @@ int main(int argc, char **argv)
                         dag_schedule_free(s);
                     }
                     printf("\n");
+                    closeout_check();   /* a reader gone: stop at once */
                     dag_free(g);
                 }
                 /* One write per line: experiments run side by side share
@@ -287,7 +294,5 @@ int main(int argc, char **argv)
                         "elapsed)\n", group, groups, what, graphs, now() - tg, now() - t0);
             }
     gsl_rng_free(r);
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return fail("write error on standard output");
-    return 0;
+    return 0;                           /* standard output: checked at exit */
 }

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "dag/dag.h"
+#include "sched/util/closeout.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 static void usage(FILE *f)
 {
@@ -43,8 +46,8 @@ static void usage(FILE *f)
 "  -f, --format FMT    text or dot (default text)\n"
 "  -o, --output FILE   write to FILE (default standard output)\n"
 "  -h, --help          this help\n"
-"exit status: 0 done; 1 the graph could not be made or written (said); 2 a bad\n"
-"option or value\n",
+"exit status: 0 done; 1 the graph could not be made or written, standard output\n"
+"included (said; no part of a file is left); 2 a bad option or value\n",
             d.type->name, d.v, d.alpha, d.out_degree, d.size, d.ccr, d.wdag, d.beta,
             d.q, d.seed);
 }
@@ -81,6 +84,7 @@ int main(int argc, char **argv)
     int size_given = 0;
     int format = DAG_FORMAT_TEXT, c;
     long seed;
+    closeout_init("daggen");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":v:S:b:f:o:h", opts, NULL)) != -1) {
         switch (c) {
@@ -92,39 +96,39 @@ int main(int argc, char **argv)
         }
         case 'v':
             if (parse_int_in(optarg, 1, 10000000, &d.v) != 0)
-                return fail("--tasks '%s' must be an integer in [1, 10000000]", optarg);
+                return fail("--tasks '%s' must be an integer in [1, 10000000]", quote(optarg));
             random_only = "--tasks";
             break;
         case 'S':
             if (parse_int_in(optarg, 1, INT_MAX, &d.size) != 0)
-                return fail("--size '%s' must be a positive integer", optarg);
+                return fail("--size '%s' must be a positive integer", quote(optarg));
             size_given = 1;
             break;
         case 1001:
             if (parse_double(optarg, &d.alpha) != 0 || !(d.alpha > 0 && d.alpha <= MAX_ALPHA))
-                return fail("--alpha '%s' must be a number in (0, %g]", optarg, MAX_ALPHA);
+                return fail("--alpha '%s' must be a number in (0, %g]", quote(optarg), MAX_ALPHA);
             random_only = "--alpha";
             break;
         case 1002: outdeg = optarg; random_only = "--outdeg"; break;
-        case 1003: if (parse_double(optarg, &d.ccr) != 0) return fail("--ccr '%s' is not a number", optarg); break;
-        case 1004: if (parse_double(optarg, &d.wdag) != 0) return fail("--wdag '%s' is not a number", optarg); break;
-        case 'b': if (parse_double(optarg, &d.beta) != 0) return fail("--beta '%s' is not a number", optarg); break;
+        case 1003: if (parse_double(optarg, &d.ccr) != 0) return fail("--ccr '%s' is not a number", quote(optarg)); break;
+        case 1004: if (parse_double(optarg, &d.wdag) != 0) return fail("--wdag '%s' is not a number", quote(optarg)); break;
+        case 'b': if (parse_double(optarg, &d.beta) != 0) return fail("--beta '%s' is not a number", quote(optarg)); break;
         case 1005:
             if (parse_int_in(optarg, 1, 1000000, &d.q) != 0)
-                return fail("--procs '%s' must be an integer in [1, 1000000]", optarg);
+                return fail("--procs '%s' must be an integer in [1, 1000000]", quote(optarg));
             break;
         case 1006:
             /* mt19937 takes 32 bits of a seed: a larger one would repeat a
              * smaller one's graph. */
             if (parse_long_in(optarg, 0, 4294967295L, &seed) != 0)
                 return fail("--seed '%s' is not an integer in 0..4294967295 (mt19937's "
-                            "32-bit seed)", optarg);
+                            "32-bit seed)", quote(optarg));
             d.seed = (unsigned long)seed;
             break;
         case 'f':
             if (strcmp(optarg, "text") == 0) format = DAG_FORMAT_TEXT;
             else if (strcmp(optarg, "dot") == 0) format = DAG_FORMAT_DOT;
-            else return fail("--format '%s': expected text or dot", optarg);
+            else return fail("--format '%s': expected text or dot", quote(optarg));
             break;
         case 'o': out = optarg; break;
         case 'h': usage(stdout); return 0;
@@ -132,7 +136,7 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (d.type != &dag_gen_random && random_only)
         return fail("%s is for --graph random; --graph %s takes --size",
                     random_only, d.type->name);
@@ -141,21 +145,29 @@ int main(int argc, char **argv)
     if (outdeg && strcmp(outdeg, "v") == 0)
         d.out_degree = d.v;
     else if (outdeg && parse_int_in(outdeg, 1, INT_MAX, &d.out_degree) != 0)
-        return fail("--outdeg '%s' must be 'v' or an integer in [1, %d]", outdeg, INT_MAX);
+        return fail("--outdeg '%s' must be 'v' or an integer in [1, %d]", quote(outdeg), INT_MAX);
     dag_err err;
     if (dag_gen_check(&d, &err) != DAG_OK)
         return fail("%s", err.msg);
+    if (closeout_output("--output", out, 0))           /* before the work */
+        return 1;
     dag *g = dag_generate(&d, &err);
     if (!g) {
         fprintf(stderr, "daggen: %s\n", err.msg);
-        return 1;
+        return err.code == DAG_EINVAL ? 2 : 1;
     }
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "daggen: fopen(%s): %s\n", out, strerror(errno));
+    /* The graph goes to out whole or not at all (outfile.h; none: stdout). */
+    outfile o;
+    char msg[300];
+    const char *call;
+    if (!out)
+        out = "-";
+    if (outfile_open(&o, out, "w") != 0) {
+        fprintf(stderr, "daggen: %s\n", outfile_msg(msg, sizeof msg, out, NULL, errno));
         dag_free(g);
         return 1;
     }
+    FILE *f = o.f;
     /* The command that writes this very graph. */
     const char *c0 = format == DAG_FORMAT_DOT ? "//" : "#";
     if (d.type == &dag_gen_random)
@@ -168,14 +180,13 @@ int main(int argc, char **argv)
         fprintf(f, "%s %d tasks, %d edges\n", c0, g->n_user, g->m_user);
     int rc = dag_write(f, g, format, &err);
     dag_free(g);
-    if (rc != DAG_OK) {
-        fprintf(stderr, "daggen: %s: %s\n", out ? out : "(stdout)", err.msg);
-        if (out)
-            fclose(f);
+    if (rc != DAG_OK && err.code != DAG_EIO) {          /* a name the format cannot hold */
+        fprintf(stderr, "daggen: %s\n", err.msg);
+        outfile_abort(&o);
         return 1;
     }
-    if (out && fclose(f) != 0) {
-        fprintf(stderr, "daggen: fclose(%s): %s\n", out, strerror(errno));
+    if (outfile_close(&o, &call) != 0) {                /* a write error: said here */
+        fprintf(stderr, "daggen: %s\n", outfile_msg(msg, sizeof msg, out, call, errno));
         return 1;
     }
     return 0;

@@ -2,7 +2,6 @@
  * DCPOP; print the schedule, makespan, SLR and speedup; draw it. */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,10 @@
 #include <unistd.h>
 
 #include "dag/dag.h"
+#include "sched/util/closeout.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 static void usage(FILE *f)
 {
@@ -46,7 +48,9 @@ static void usage(FILE *f)
 "  -f, --format FMT    read FILE as text or dot (default: by content)\n"
 "  -h, --help          this help\n"
 "\n"
-"exit status: 0 done, 1 bad input (the message names it), 2 bad usage\n");
+"exit status: 0 done; 1 out of memory, or an output (standard output, the\n"
+"--gantt picture) could not be written (said; no part of a file is left);\n"
+"2 bad input: bad usage, or a missing or bad FILE (the message names it)\n");
 }
 
 #define fail(...) parse_fail("dagsched", __VA_ARGS__)
@@ -128,34 +132,73 @@ static int run_gnuplot(char *const argv[])
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Copies the PNG gnuplot wrote at png to out, whole or not at all
+ * (outfile.h). gnuplot exits 0 even when its output could not be written (a
+ * full disk): a PNG that does not end with its IEND chunk is refused.
+ * Returns 0, or 1 after printing why. */
+static int copy_png(const char *png, const char *out)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D',
+                                           0xae, 0x42, 0x60, 0x82};
+    FILE *in = fopen(png, "rb");
+    unsigned char *buf = NULL;
+    long n = -1;
+    if (in && fseek(in, 0, SEEK_END) == 0 && (n = ftell(in)) >= 20 && n < (1L << 30) &&
+        fseek(in, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
+        fread(buf, 1, (size_t)n, in) != (size_t)n)
+        n = -1;
+    if (in)
+        fclose(in);
+    if (!buf || n < 20 || memcmp(buf, sig, 8) != 0 || memcmp(buf + n - 12, iend, 12) != 0) {
+        fprintf(stderr, "dagsched: gnuplot wrote no whole PNG (a full disk in %s?)\n",
+                quote(png));
+        free(buf);
+        return 1;
+    }
+    outfile o;
+    const char *call;
+    char msg[300];
+    int rc = 0;
+    if (outfile_open(&o, out, "wb") != 0) {
+        fprintf(stderr, "dagsched: %s\n", outfile_msg(msg, sizeof msg, out, NULL, errno));
+        rc = 1;
+    } else {
+        fwrite(buf, 1, (size_t)n, o.f);         /* a write error: outfile_close says */
+        if (outfile_close(&o, &call) != 0) {
+            fprintf(stderr, "dagsched: %s\n",
+                    outfile_msg(msg, sizeof msg, out, call, errno));
+            rc = 1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
 /* Draws s into the PNG 'out' with gnuplot: a lane per processor, a box per
- * copy, duplicates in orange. The data and the script go to files in a
- * private temporary folder, removed after. Returns 0, or 1 after printing why
- * not; 'out' is removed on failure only if this call created it. */
+ * copy, duplicates in orange. The data, the script and the picture go to
+ * files in a private temporary folder, removed after; the picture is then
+ * copied to out whole or not at all. Returns 0, or 1 after printing why
+ * not; out is as it was on failure. */
 static int gantt(const dag_schedule *s, const char *out)
 {
     const dag *g = s->g;
-    struct stat sb;
-    int existed = stat(out, &sb) == 0;
-    if (existed && !S_ISREG(sb.st_mode)) {
-        fprintf(stderr, "dagsched: --gantt '%s' exists and is not a file\n", out);
-        return 1;
-    }
     const char *td = getenv("TMPDIR");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/dagsched.XXXXXX", td && *td ? td : "/tmp");
     if (!mkdtemp(dir)) {
         fprintf(stderr, "dagsched: cannot make a temporary folder in %s: %s\n",
-                td && *td ? td : "/tmp", strerror(errno));
+                quote(td && *td ? td : "/tmp"), strerror(errno));
         return 1;
     }
-    char data[4200], script[4200];
+    char data[4200], script[4200], png[4200];
     snprintf(data, sizeof data, "%s/copies.tsv", dir);
     snprintf(script, sizeof script, "%s/gantt.gp", dir);
+    snprintf(png, sizeof png, "%s/gantt.png", dir);
     int rc = 1;
     FILE *f = fopen(data, "w");
     if (!f) {
-        fprintf(stderr, "dagsched: cannot write %s: %s\n", data, strerror(errno));
+        fprintf(stderr, "dagsched: cannot write %s: %s\n", quote(data), strerror(errno));
         goto out;
     }
     for (int j = 0; j < s->ncopies; j++) {
@@ -172,13 +215,14 @@ static int gantt(const dag_schedule *s, const char *out)
         }
         fprintf(f, "\"\t%d\t%.10g\t%.10g\t%d\n", x->proc + 1, x->start, x->finish, x->dup);
     }
-    if (fclose(f) != 0) {
-        fprintf(stderr, "dagsched: cannot write %s: %s\n", data, strerror(errno));
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "dagsched: cannot write %s: %s\n", quote(data), strerror(errno));
         goto out;
     }
     f = fopen(script, "w");
     if (!f || fputs(gantt_script, f) == EOF || fclose(f) != 0) {
-        fprintf(stderr, "dagsched: cannot write %s\n", script);
+        fprintf(stderr, "dagsched: cannot write %s\n", quote(script));
         goto out;
     }
     char title[200], procs[16];
@@ -186,27 +230,19 @@ static int gantt(const dag_schedule *s, const char *out)
              s->algo->name, s->makespan, dag_slr(s), dag_speedup(s),
              s->duplicates ? " (orange: duplicates)" : "");
     snprintf(procs, sizeof procs, "%d", g->q);
-    char *argv[] = {"gnuplot", "-c", script, (char *)out, data, title, procs,
+    char *argv[] = {"gnuplot", "-c", script, png, data, title, procs,
                     g->n <= 200 ? "1" : "0", NULL};
     int st = run_gnuplot(argv);
-    if (st != 0) {
-        if (st == 127)
-            fprintf(stderr, "dagsched: gnuplot not found (make deps installs "
-                    "gnuplot-nox)\n");
-        else
-            fprintf(stderr, "dagsched: gnuplot failed drawing %s\n", out);
-        if (!existed && stat(out, &sb) == 0 && S_ISREG(sb.st_mode))
-            remove(out);
-        goto out;
-    }
-    if (stat(out, &sb) != 0 || sb.st_size == 0) {
-        fprintf(stderr, "dagsched: gnuplot wrote no %s\n", out);
-        goto out;
-    }
-    rc = 0;
+    if (st == 127)
+        fprintf(stderr, "dagsched: gnuplot not found (make deps installs gnuplot-nox)\n");
+    else if (st != 0)
+        fprintf(stderr, "dagsched: gnuplot failed drawing %s\n", quote(out));
+    else
+        rc = copy_png(png, out);
 out:
     remove(data);
     remove(script);
+    remove(png);
     rmdir(dir);
     return rc;
 }
@@ -224,6 +260,7 @@ int main(int argc, char **argv)
     };
     const char *algo = "heft", *gantt_out = NULL, *fmt = NULL;
     int ranks = 0, summary = 0, c;
+    closeout_init("dagsched");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":a:g:f:h", opts, NULL)) != -1) {
         switch (c) {
@@ -239,30 +276,34 @@ int main(int argc, char **argv)
     if (optind == argc)
         return fail("no task graph FILE given (try --help)");
     if (optind + 1 < argc)
-        return fail("unexpected argument '%s' (one FILE only)", argv[optind + 1]);
+        return fail("unexpected argument '%s' (one FILE only)", quote(argv[optind + 1]));
     int format = DAG_FORMAT_AUTO;
     if (fmt && strcmp(fmt, "text") == 0)
         format = DAG_FORMAT_TEXT;
     else if (fmt && strcmp(fmt, "dot") == 0)
         format = DAG_FORMAT_DOT;
     else if (fmt)
-        return fail("--format '%s': expected text or dot", fmt);
+        return fail("--format '%s': expected text or dot", quote(fmt));
     dag_err err;
     const dag_algo *A = dag_algo_find(algo, &err);
     if (!A)
         return fail("%s", err.msg);
 
+    if (gantt_out && strcmp(gantt_out, "-") == 0)
+        return fail("--gantt -: the picture goes to a file");
+    if (closeout_output("--gantt", gantt_out, 0))        /* before the work */
+        return 1;
     const char *path = argv[optind];
     dag *g = dag_read_file(path, format, &err);
     if (!g) {
         fprintf(stderr, "dagsched: %s\n", err.msg);
-        return 1;
+        return err.code == DAG_ENOMEM ? 1 : 2;          /* a missing or bad FILE: 2 */
     }
     dag_schedule *s = dag_schedule_new(A, g, &err);
     if (!s) {
         fprintf(stderr, "dagsched: %s: %s\n", A->name, err.msg);
         dag_free(g);
-        return 1;
+        return err.code == DAG_ENOMEM ? 1 : 2;
     }
     /* Never print a wrong schedule: check it first. */
     if (dag_schedule_check(s, &err) != DAG_OK) {
@@ -274,7 +315,7 @@ int main(int argc, char **argv)
     }
     if (!summary) {
         printf("# %s: %d tasks, %d edges, %d processors (%s)%s%s\n", A->name,
-               g->n_user, g->m_user, g->q, path,
+               g->n_user, g->m_user, g->q, quote(path),
                g->entry >= g->n_user ? ", pseudo entry" : "",
                g->exit >= g->n_user ? ", pseudo exit" : "");
         if (ranks)
@@ -306,8 +347,7 @@ int main(int argc, char **argv)
         printf("duplicates %d\n", s->duplicates);
     int rc = 0;
     if (gantt_out) {
-        fflush(stdout);
-        signal(SIGPIPE, SIG_IGN);       /* a gnuplot that dies early */
+        fflush(stdout);                 /* (SIGPIPE ignored: a gnuplot that dies early) */
         rc = gantt(s, gantt_out);
     }
     dag_schedule_free(s);

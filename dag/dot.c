@@ -128,7 +128,7 @@ static int lex(dag_reader *r, lexer *L)
         for (n = *p == '-'; isdigit((unsigned char)p[n]) || p[n] == '.'; n++)
             ;
     if (n == 0 || (n == 1 && *p == '-'))
-        return dag_reader_fail(r, L->line, "unexpected character '%c'", *p);
+        return dag_reader_fail(r, L->line, "unexpected character '%s'", quote_mem(p, 1));
     if (!(L->id = strndup(p, n)))
         return dag_reader_nomem(r);
     L->kind = T_ID;
@@ -183,14 +183,14 @@ static int read_attrs(dag_reader *r, lexer *L, attrs *a)
         while (!is_punct(L, ']')) {
             if (L->kind != T_ID)
                 return dag_reader_fail(r, L->line, "expected an attribute name, found '%s'",
-                             tok_text(L));
+                             quote(tok_text(L)));
             char *key = L->id;
             L->id = NULL;
             if ((rc = lex(r, L)) != DAG_OK || !is_punct(L, '=') ||
                 (rc = lex(r, L)) != DAG_OK || L->kind != T_ID) {
                 if (rc == DAG_OK)
                     rc = dag_reader_fail(r, L->line, "attribute '%s' needs a value (%s=...)",
-                               key, key);
+                               quote(key), quote(key));
                 free(key);
                 return rc;
             }
@@ -235,12 +235,12 @@ static int read_dot(dag_reader *r, const char *text)
     if (is_kw(&L, "graph"))
         FAIL(L.line, "an undirected graph: a task graph is a 'digraph'");
     if (!is_kw(&L, "digraph"))
-        FAIL(L.line, "expected 'digraph', found '%s'", tok_text(&L));
+        FAIL(L.line, "expected 'digraph', found '%s'", quote(tok_text(&L)));
     NEXT();
     if (L.kind == T_ID)
         NEXT();
     if (!is_punct(&L, '{'))
-        FAIL(L.line, "expected '{', found '%s'", tok_text(&L));
+        FAIL(L.line, "expected '{', found '%s'", quote(tok_text(&L)));
     NEXT();
     while (!is_punct(&L, '}')) {
         int line = L.line;
@@ -272,7 +272,7 @@ static int read_dot(dag_reader *r, const char *text)
             continue;
         }
         if (L.kind != T_ID)
-            FAIL(line, "expected a statement, found '%s'", tok_text(&L));
+            FAIL(line, "expected a statement, found '%s'", quote(tok_text(&L)));
         free(first);
         first = L.id;
         L.id = NULL;
@@ -280,7 +280,7 @@ static int read_dot(dag_reader *r, const char *text)
         if (is_punct(&L, '=')) {                /* graph attribute a = b */
             NEXT();
             if (L.kind != T_ID)
-                FAIL(L.line, "'%s =' needs a value", first);
+                FAIL(L.line, "'%s =' needs a value", quote(first));
             if (strcmp(first, "processors") == 0 &&
                 (rc = dag_reader_processors(r, L.id, line)) != DAG_OK)
                 goto out;
@@ -303,7 +303,7 @@ static int read_dot(dag_reader *r, const char *text)
             if (is_punct(&L, '{') || is_kw(&L, "subgraph"))
                 FAIL(L.line, "subgraphs are not supported");
             if (L.kind != T_ID)
-                FAIL(L.line, "expected a task after '->', found '%s'", tok_text(&L));
+                FAIL(L.line, "expected a task after '->', found '%s'", quote(tok_text(&L)));
             chain[1] = dot_ref(r, L.id, L.line, &node_def);
             if (chain[1] < 0 || dag_reader_edge(r, chain[0], chain[1], NULL, L.line) != 0) {
                 rc = dag_reader_nomem(r);
@@ -336,7 +336,7 @@ static int read_dot(dag_reader *r, const char *text)
     }
     NEXT();
     if (L.kind != T_END)
-        FAIL(L.line, "unexpected '%s' after the graph's closing '}'", tok_text(&L));
+        FAIL(L.line, "unexpected '%s' after the graph's closing '}'", quote(tok_text(&L)));
     rc = DAG_OK;
 out:
     free(L.id);

@@ -40,8 +40,7 @@ const dag_gen_type *dag_gen_find(const char *name, dag_err *err)
         if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
         strncat(list, dag_gen_types[i]->name, sizeof list - strlen(list) - 1);
     }
-    dag_fail(err, DAG_ENOENT, "unknown graph type '%s' (valid: %s)",
-             name ? name : "(null)", list);
+    dag_fail(err, DAG_ENOENT, "unknown graph type '%s' (valid: %s)", quote(name), list);
     return NULL;
 }
 

@@ -95,7 +95,7 @@ static int add_task(dag *g, const char *name, const double *w)
 int dag_add_task(dag *g, const char *name, const double *w, dag_err *err)
 {
     if (g->finished) {
-        dag_fail(err, DAG_EINVAL, "task '%s': the graph is already finished", name);
+        dag_fail(err, DAG_EINVAL, "task '%s': the graph is already finished", quote(name));
         return -1;
     }
     /* A name is printed as one field of one line (the schedule, errors):
@@ -103,7 +103,7 @@ int dag_add_task(dag *g, const char *name, const double *w, dag_err *err)
     for (const char *c = name; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f) {
             dag_fail(err, DAG_EINVAL, "task '%s': a task name may not hold a control "
-                     "character (a line break, a tab: byte %d)", name, (unsigned char)*c);
+                     "character (a line break, a tab: byte %d)", quote(name), (unsigned char)*c);
             return -1;
         }
     if (!*name) {
@@ -113,12 +113,12 @@ int dag_add_task(dag *g, const char *name, const double *w, dag_err *err)
     for (int p = 0; p < g->q; p++)
         if (!isfinite(w[p]) || w[p] < 0) {
             dag_fail(err, DAG_EINVAL, "task '%s': cost %g on processor %d is %s",
-                     name, w[p], p + 1, isfinite(w[p]) ? "negative" : "not finite");
+                     quote(name), w[p], p + 1, isfinite(w[p]) ? "negative" : "not finite");
             return -1;
         }
     int i = add_task(g, name, w);
     if (i < 0)
-        dag_fail(err, DAG_ENOMEM, "task '%s': out of memory", name);
+        dag_fail(err, DAG_ENOMEM, "task '%s': out of memory", quote(name));
     return i;
 }
 
@@ -157,14 +157,14 @@ int dag_add_edge(dag *g, int from, int to, double c, dag_err *err)
                         from, to, g->n - 1);
     if (from == to)
         return dag_fail(err, DAG_EINVAL, "edge %s -> %s is a cycle (a task "
-                        "cannot depend on itself)", g->name[from], g->name[to]);
+                        "cannot depend on itself)", quote(g->name[from]), quote(g->name[to]));
     if (!isfinite(c) || c < 0)
         return dag_fail(err, DAG_EINVAL, "edge %s -> %s: communication cost %g "
-                        "is %s", g->name[from], g->name[to], c,
+                        "is %s", quote(g->name[from]), quote(g->name[to]), c,
                         isfinite(c) ? "negative" : "not finite");
     if (add_edge(g, from, to, c) != 0)
         return dag_fail(err, DAG_ENOMEM, "edge %s -> %s: out of memory",
-                        g->name[from], g->name[to]);
+                        quote(g->name[from]), quote(g->name[to]));
     return DAG_OK;
 }
 
@@ -231,7 +231,7 @@ static int report_cycle(const dag *g, const int *indeg, dag_err *err)
     if (!seen || !walk) {
         free(seen); free(walk);
         return dag_fail(err, DAG_EINVAL, "the graph has a cycle through '%s'",
-                        g->name[start]);
+                        quote(g->name[start]));
     }
     int len = 0, t = start;
     while (!seen[t]) {
@@ -244,10 +244,10 @@ static int report_cycle(const dag *g, const int *indeg, dag_err *err)
     }
     /* walk[seen[t]-1 .. len) climbs the cycle against the edges. */
     char msg[sizeof err->msg];
-    size_t used = (size_t)snprintf(msg, sizeof msg, "cycle: %s", g->name[t]);
+    size_t used = (size_t)snprintf(msg, sizeof msg, "cycle: %s", quote(g->name[t]));
     for (int k = len - 1; k >= seen[t] - 1 && used < sizeof msg; k--)
         used += (size_t)snprintf(msg + used, sizeof msg - used, " -> %s",
-                                 g->name[walk[k]]);
+                                 quote(g->name[walk[k]]));
     free(seen);
     free(walk);
     return dag_fail(err, DAG_EINVAL, "%s", msg);
@@ -271,7 +271,7 @@ int dag_finish(dag *g, dag_err *err)
             int a = order[k].from, b = order[k].to;
             free(order);
             return dag_fail(err, DAG_EINVAL, "edge %s -> %s is given twice",
-                            g->name[a], g->name[b]);
+                            quote(g->name[a]), quote(g->name[b]));
         }
     free(order);
 

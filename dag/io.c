@@ -34,13 +34,13 @@ int dag_reader_fail(dag_reader *r, int line, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (line > 0)
-        return dag_fail(r->err, DAG_EINVAL, "%s:%d: %s", r->fname, line, msg);
-    return dag_fail(r->err, DAG_EINVAL, "%s: %s", r->fname, msg);
+        return dag_fail(r->err, DAG_EINVAL, "%s:%d: %s", quote(r->fname), line, msg);
+    return dag_fail(r->err, DAG_EINVAL, "%s: %s", quote(r->fname), msg);
 }
 
 int dag_reader_nomem(dag_reader *r)
 {
-    return dag_fail(r->err, DAG_ENOMEM, "%s: out of memory", r->fname);
+    return dag_fail(r->err, DAG_ENOMEM, "%s: out of memory", quote(r->fname));
 }
 
 int dag_reader_lines(dag_reader *r, const lines *in)
@@ -56,7 +56,7 @@ int dag_reader_processors(dag_reader *r, const char *v, int line)
     long q = strtol(v, &end, 10);
     if (end == v || *end || q < 1 || q > 1000000)
         return dag_reader_fail(r, line, "processors '%s': expected a number of "
-                               "processors >= 1", v);
+                               "processors >= 1", quote(v));
     r->q = (int)q;
     r->q_line = line;
     return DAG_OK;
@@ -228,7 +228,7 @@ static dag *build(dag_reader *r, int dot)
     if (r->q == 0) {            /* DOT without processors=: the first task's */
         if (!r->cost[0]) {
             dag_reader_fail(r, r->line[0], "task '%s' has no cost attribute",
-                            r->name[0]);
+                            quote(r->name[0]));
             return NULL;
         }
         double dummy;
@@ -250,19 +250,19 @@ static dag *build(dag_reader *r, int dot)
         const char *name = r->name[i];
         if (!r->cost[i]) {
             if (dot)
-                rc = dag_reader_fail(r, line, "task '%s' has no cost attribute", name);
+                rc = dag_reader_fail(r, line, "task '%s' has no cost attribute", quote(name));
             else
                 rc = dag_reader_fail(r, line, "unknown task '%s' (no 'task %s ...' "
-                                     "line)", name, name);
+                                     "line)", quote(name), quote(name));
             break;
         }
         int k = parse_costs(r->cost[i], w, r->q, &bad, &badlen);
         if (k < 0)
-            rc = dag_reader_fail(r, line, "task '%s': cost '%.*s' is not a number",
-                                 name, badlen, bad);
+            rc = dag_reader_fail(r, line, "task '%s': cost '%s' is not a number",
+                                 quote(name), quote_mem(bad, (size_t)badlen));
         else if (k != r->q)
             rc = dag_reader_fail(r, line, "task '%s' has %d cost%s, expected %d "
-                                 "(one per processor%s)", name, k, k == 1 ? "" : "s",
+                                 "(one per processor%s)", quote(name), k, k == 1 ? "" : "s",
                                  r->q, r->q_line ? "" : ", as many as the first task");
         else if (dag_add_task(g, name, w, &e) < 0)
             rc = pass_on(r, line, &e);
@@ -271,11 +271,12 @@ static dag *build(dag_reader *r, int dot)
         const char *a = r->name[r->ef[j]], *b = r->name[r->et[j]];
         double c;
         if (!r->comm[j])
-            rc = dag_reader_fail(r, r->eline[j], "edge %s -> %s has no %s", a, b,
+            rc = dag_reader_fail(r, r->eline[j], "edge %s -> %s has no %s", quote(a), quote(b),
                                  dot ? "comm attribute" : "communication cost");
         else if (parse_number(r->comm[j], &c) != 0)
             rc = dag_reader_fail(r, r->eline[j], "edge %s -> %s: communication "
-                                 "cost '%s' is not a number", a, b, r->comm[j]);
+                                 "cost '%s' is not a number", quote(a), quote(b),
+                                 quote(r->comm[j]));
         else if (dag_add_edge(g, r->ef[j], r->et[j], c, &e) != DAG_OK)
             rc = pass_on(r, r->eline[j], &e);
     }
@@ -332,20 +333,20 @@ static int read_text(dag_reader *r, lines *in, char *line)
                                        "the first task or edge");
             if ((v = word(&s)))
                 return dag_reader_fail(r, lineno, "unexpected '%s' after "
-                                       "processors", v);
+                                       "processors", quote(v));
         } else if (strcmp(kw, "task") == 0) {
             char *name = word(&s);
             if (!name)
                 return dag_reader_fail(r, lineno, "task without a name");
             if (!r->q_line)
                 return dag_reader_fail(r, lineno, "task '%s' before the "
-                                       "'processors' line", name);
+                                       "'processors' line", quote(name));
             int i = dag_reader_task(r, name, lineno);
             if (i < 0)
                 return dag_reader_nomem(r);
             if (r->defined[i])
                 return dag_reader_fail(r, lineno, "task '%s' is defined twice "
-                                       "(first on line %d)", name, r->line[i]);
+                                       "(first on line %d)", quote(name), r->line[i]);
             r->defined[i] = 1;
             r->line[i] = lineno;
             if (!(r->cost[i] = strdup(s)))
@@ -357,13 +358,13 @@ static int read_text(dag_reader *r, lines *in, char *line)
                                        "child: edge FROM TO COST");
             if (x)
                 return dag_reader_fail(r, lineno, "edge %s -> %s: unexpected '%s' "
-                                       "after the cost", a, b, x);
+                                       "after the cost", quote(a), quote(b), quote(x));
             int i = dag_reader_task(r, a, lineno), j = dag_reader_task(r, b, lineno);
             if (i < 0 || j < 0 || dag_reader_edge(r, i, j, c, lineno) != 0)
                 return dag_reader_nomem(r);
         } else
             return dag_reader_fail(r, lineno, "unknown statement '%s' (expected "
-                                   "processors, task or edge)", kw);
+                                   "processors, task or edge)", quote(kw));
     }
     int rc = dag_reader_lines(r, in);
     if (rc != DAG_OK)
@@ -374,8 +375,8 @@ static int read_text(dag_reader *r, lines *in, char *line)
         int bad = !r->defined[r->ef[e]] ? r->ef[e] : !r->defined[r->et[e]] ? r->et[e] : -1;
         if (bad >= 0)
             return dag_reader_fail(r, r->eline[e], "edge %s -> %s: unknown "
-                                   "task '%s'", r->name[r->ef[e]],
-                                   r->name[r->et[e]], r->name[bad]);
+                                   "task '%s'", quote(r->name[r->ef[e]]),
+                                   quote(r->name[r->et[e]]), quote(r->name[bad]));
     }
     return DAG_OK;
 }
@@ -417,8 +418,8 @@ dag *dag_read_file(const char *path, int format, dag_err *err)
         return dag_read(stdin, "(stdin)", format, err);
     FILE *f = fopen(path, "r");
     if (!f) {
-        dag_fail(err, errno == ENOENT ? DAG_ENOENT : DAG_EIO, "fopen(%s): %s",
-                 path, strerror(errno));
+        dag_fail(err, errno == ENOENT ? DAG_ENOENT : DAG_EIO, "%s: %s",
+                 quote(path), strerror(errno));
         return NULL;
     }
     dag *g = dag_read(f, path, format, err);
@@ -457,7 +458,7 @@ int dag_write(FILE *f, const dag *g, int format, dag_err *err)
             if (!*g->name[i] || g->name[i][strcspn(g->name[i], " \t\r\n\v\f#")])
                 return dag_fail(err, DAG_EINVAL, "task name '%s' cannot be "
                                 "written in the text format (empty, white space "
-                                "or '#'): write DOT", g->name[i]);
+                                "or '#'): write DOT", quote(g->name[i]));
     if (dot)
         fprintf(f, "digraph dag {\n    graph [processors=%d];\n", g->q);
     else

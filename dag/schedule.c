@@ -34,8 +34,7 @@ const dag_algo *dag_algo_find(const char *name, dag_err *err)
         if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
         strncat(list, dag_algos[i]->name, sizeof list - strlen(list) - 1);
     }
-    dag_fail(err, DAG_ENOENT, "unknown algorithm '%s' (valid: %s)",
-             name ? name : "(null)", list);
+    dag_fail(err, DAG_ENOENT, "unknown algorithm '%s' (valid: %s)", quote(name), list);
     return NULL;
 }
 
@@ -231,10 +230,10 @@ int dag_schedule_check(const dag_schedule *s, dag_err *err)
     double eps = 1e-9 * (s->makespan > 1 ? s->makespan : 1), latest = 0;
     for (int i = 0; i < g->n; i++) {
         if (s->first[i] < 0)
-            return dag_fail(err, DAG_EINVAL, "task %s is not scheduled", g->name[i]);
+            return dag_fail(err, DAG_EINVAL, "task %s is not scheduled", quote(g->name[i]));
         if (s->copy[s->first[i]].dup)
             return dag_fail(err, DAG_EINVAL, "task %s: its first copy is a "
-                            "duplicate", g->name[i]);
+                            "duplicate", quote(g->name[i]));
     }
     int own = 0;
     for (int j = 0; j < s->ncopies; j++) {

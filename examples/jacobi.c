@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <dtss.h>
+#include "sched/util/closeout.h"            /* standard output checked at exit */
+#include "sched/util/quote.h"               /* an argument quoted in a message */
 #define N 240                           /* unknowns */
 #define TASKS 8                         /* tasks an iteration, */
 #define ROWS (N / TASKS)                /* of ROWS rows each */
@@ -43,17 +45,22 @@ int main(int argc, char **argv)
 {
     if (dtss_is_worker(argc, argv))
         return worker(argc, argv);
+    closeout_init("jacobi");
     if (argc > 1 && !strcmp(argv[argc - 1], "--help"))
-        return puts("usage: jacobi [--sequential] [pool options; --delay 0 here]"),
-               dtss_pool_usage(stdout), 0;
+        return puts("usage: jacobi [--sequential] [pool options; --delay 0 here]\n"
+                    "exit status: 0 done; 1 the run failed, or standard output could not be\n"
+                    "written (said); 2 a bad option or value"), dtss_pool_usage(stdout), 0;
     dtss_pool *p = dtss_pool_new();             /* (no allocation delay to emulate) */
     int rc = p ? dtss_pool_set(p, "delay", "0") : DTSS_ENOMEM, it = 0;
     if (rc != DTSS_OK || (rc = dtss_pool_args(p, &argc, argv)) != DTSS_OK)
-        return fprintf(stderr, "jacobi: %s\n", dtss_pool_errmsg(p)), dtss_pool_free(p), 2;
+        return fprintf(stderr, "jacobi: %s\n", dtss_pool_errmsg(p)), dtss_pool_free(p),
+               rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
     int seq = argc > 1 && !strcmp(argv[1], "--sequential");     /* the pool's options are out */
     if (argc > 1 + seq)
-        return fprintf(stderr, "jacobi: not an option: '%s'\n", argv[1 + seq]), dtss_pool_free(p), 2;
+        return fprintf(stderr, "jacobi: not an option: '%s'\n", quote(argv[1 + seq])),
+               dtss_pool_free(p), 2;
     rc = seq ? DTSS_OK : dtss_pool_start(p, TASKS);
+    int bad = rc == DTSS_EINVAL || rc == DTSS_ENOENT;   /* a bad --hosts: bad input, exit 2 */
     double x[N] = {0}, nx[N], change = 1, sum = 0;
     for (dtss_task_result r; rc == DTSS_OK && change >= 1e-12; it++) {
         for (int k = 0; k < TASKS && !seq && rc == DTSS_OK; k++)
@@ -76,5 +83,5 @@ int main(int argc, char **argv)
     if (rc == DTSS_OK && !seq)
         dtss_pool_summary(p, stdout);
     dtss_pool_free(p);
-    return rc != DTSS_OK;
+    return rc == DTSS_OK ? 0 : bad ? 2 : 1;
 }

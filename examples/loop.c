@@ -24,7 +24,9 @@
 #include <time.h>
 
 #include "runtime/dtss.h"
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/sim.h"
 
 #define MAX_RESULT (1L << 20)   /* bytes an iteration may return */
@@ -53,7 +55,9 @@ static void usage(FILE *f)
 "  -s NAME, -R R         --scheme NAME, --sample R (the runtime's, below)\n"
 "  -q, --quiet           only the summary line\n"
 "  -h, --help            this help\n"
-"exit status: 0 done; 1 the run failed (said); 2 a bad option or value\n"
+"exit status: 0 done; 1 the run failed, or an output (the record, standard\n"
+"output) could not be written (said); 2 bad input: a bad option or value, an\n"
+"unknown host, a --resume journal that is missing, damaged or not this loop's\n"
 "scheduling (the runtime's options; the worker is this program):\n", MAX_RESULT);
     dtss_master_usage(f);
 }
@@ -100,8 +104,8 @@ static int load(sim_workload *wl, const char *line, unsigned long seed, char *ms
         ok |= strncmp(line + k, kinds[i], n) == 0 && (line[k + n] == ' ' || line[k + n] == '\0');
     }
     if (!ok) {
-        snprintf(msg, len, "workload '%.60s': bin/loop runs uniform, increasing, "
-                 "decreasing or conditional loops", line);
+        snprintf(msg, len, "workload '%s': bin/loop runs uniform, increasing, "
+                 "decreasing or conditional loops", quote(line));
         return -1;
     }
     if (sim_workload_parse(wl, line, seed, NULL, msg, len) != 0)
@@ -186,6 +190,13 @@ static int sequential(const sim_workload *wl, int quiet)
     return 0;
 }
 
+/* The exit status of a runtime error before the run (options, hosts, the
+ * journal to resume): 2 for bad input, 1 for a failure (PVM, memory). */
+static int status_of(int rc)
+{
+    return rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
+}
+
 /* Checks a piece's bytes: each iteration's index, in order. */
 static int check_piece(const dtss_piece *p, long bytes, char *seen)
 {
@@ -205,13 +216,17 @@ int main(int argc, char **argv)
 {
     if (dtss_is_worker(argc, argv))
         return worker(argc, argv);
+    closeout_init("loop");
     dtss_master *m = dtss_master_new();
-    if (!m)
-        return fail("out of memory");
-    if (dtss_master_args(m, &argc, argv) != DTSS_OK) {
+    if (!m) {
+        fail("out of memory");
+        return 1;
+    }
+    int rc = dtss_master_args(m, &argc, argv);
+    if (rc != DTSS_OK) {
         fprintf(stderr, "loop: %s (try --help)\n", dtss_master_errmsg(m));
         dtss_master_free(m);
-        return 2;
+        return status_of(rc);
     }
     enum { OPT_SEED = 256, OPT_SEQ };
     static const struct option opts[] = {
@@ -234,40 +249,37 @@ int main(int argc, char **argv)
         case OPT_SEED:
             if (parse_long(optarg, &v) != 0 || v < 0 || v > 4294967295L) {
                 dtss_master_free(m);
-                return fail("--seed '%s' must be an integer in 0..4294967295", optarg);
+                return fail("--seed '%s' must be an integer in 0..4294967295", quote(optarg));
             }
             seed = (unsigned long)v;
             break;
         case 'b':
             if (parse_long(optarg, &bytes) != 0 || bytes < 8 || bytes > MAX_RESULT) {
                 dtss_master_free(m);
-                return fail("--result-bytes '%s' must be an integer in 8..%ld", optarg,
+                return fail("--result-bytes '%s' must be an integer in 8..%ld", quote(optarg),
                             MAX_RESULT);
             }
             break;
         case 'r': recpath = strcmp(optarg, "none") ? optarg : NULL; break;
         case 's':
         case 'R':
-            if (dtss_master_set(m, c == 's' ? "scheme" : "sample", optarg) != DTSS_OK) {
+            if ((rc = dtss_master_set(m, c == 's' ? "scheme" : "sample", optarg)) != DTSS_OK) {
                 fprintf(stderr, "loop: %s (try --help)\n", dtss_master_errmsg(m));
                 dtss_master_free(m);
-                return 2;
+                return status_of(rc);
             }
             break;
         case OPT_SEQ: seq = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); dtss_master_free(m); return 0;
-        case ':':
-            dtss_master_free(m);
-            return fail("%s needs a value (try --help)", argv[optind - 1]);
         default:
             dtss_master_free(m);
-            return fail("unknown option '%s' (try --help)", argv[optind - 1]);
+            return parse_getopt_error("loop", c, argv);
         }
     }
     if (optind < argc) {
         dtss_master_free(m);
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     }
     if (!line) {
         dtss_master_free(m);
@@ -289,9 +301,14 @@ int main(int argc, char **argv)
         sim_workload_free(&wl);
         return r;
     }
+    if (closeout_output("--record", recpath, 1)) {     /* before the run */
+        dtss_master_free(m);
+        sim_workload_free(&wl);
+        return 1;
+    }
     int n = snprintf(text, sizeof text, "loop1 %lu %ld\n%s", seed, bytes, line);
     snprintf(num, sizeof num, "%ld", wl.n);
-    int rc = dtss_master_set(m, "iterations", num);
+    rc = dtss_master_set(m, "iterations", num);
     if (rc == DTSS_OK)
         rc = dtss_master_job(m, text, (size_t)n + 1);
     snprintf(num, sizeof num, "%ld", bytes);
@@ -301,13 +318,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "loop: %s\n", dtss_master_errmsg(m));
         dtss_master_free(m);
         sim_workload_free(&wl);
-        return 2;
+        return status_of(rc);
     }
     char *seen = calloc((size_t)wl.n, 1);
     if (!seen) {
         dtss_master_free(m);
         sim_workload_free(&wl);
-        return fail("out of memory for %ld iterations", wl.n);
+        fail("out of memory for %ld iterations", wl.n);
+        return 1;
     }
     rc = dtss_master_start(m);
     dtss_piece p;
@@ -315,19 +333,20 @@ int main(int argc, char **argv)
     while (rc == DTSS_OK && (rc = dtss_master_next(m, &p)) == DTSS_PIECE) {
         rc = DTSS_OK;
         if (check_piece(&p, bytes, seen) != 0) {
-            snprintf(msg, sizeof msg, "iterations %ld..%ld came back wrong (%zu bytes)",
-                     p.start, p.start + p.size - 1, p.len);
-            bad = 1;
+            snprintf(msg, sizeof msg, "iterations %ld..%ld came back wrong (%zu bytes)%s",
+                     p.start, p.start + p.size - 1, p.len, p.worker < 0 ? " from the "
+                     "journal resumed: not this loop's, or damaged" : "");
+            bad = p.worker < 0 ? 2 : 1;         /* the journal: bad input */
             break;
         }
     }
     int status = 0;
     if (bad) {
         fprintf(stderr, "loop: %s\n", msg);
-        status = 1;
+        status = bad;
     } else if (rc != DTSS_DONE) {
         fprintf(stderr, "loop: %s\n", dtss_master_errmsg(m));
-        status = rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
+        status = status_of(rc);
     } else {
         if (!quiet)
             printf("loop: %s, %.10g units\n", wl.desc, wl.total);

@@ -22,6 +22,9 @@
 #include <gsl/gsl_rng.h>
 
 #include <dtss.h>
+#include "sched/util/closeout.h"
+#include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define PROG "yoon-tasks"
 
@@ -94,12 +97,14 @@ static void usage(FILE *f)
 "  -q, --quiet       no summary\n"
 "  -h, --help        this help\n");
     dtss_lb_usage(f);
-    fprintf(f, "exit status: 0 done; 1 the run failed (said); 2 a bad option\n");
+    fprintf(f, "exit status: 0 done; 1 the run failed, or an output (the record, standard\n"
+               "output) could not be written (said); 2 a bad option or value, an unknown\n"
+               "host\n");
 }
 
 static int bad(const char *what, const char *v)
 {
-    fprintf(stderr, PROG ": %s '%s'\n", what, v);
+    fprintf(stderr, PROG ": %s '%s'\n", what, quote(v));
     return 2;
 }
 
@@ -107,6 +112,7 @@ int main(int argc, char **argv)
 {
     if (dtss_is_worker(argc, argv))
         return worker(argc, argv);
+    closeout_init(PROG);
     dtss_lb *b = dtss_lb_new();
     if (!b) {
         fprintf(stderr, PROG ": out of memory\n");
@@ -116,7 +122,7 @@ int main(int argc, char **argv)
     if (rc != DTSS_OK) {
         fprintf(stderr, PROG ": %s\n", dtss_lb_errmsg(b));
         dtss_lb_free(b);
-        return 2;
+        return rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
     }
     static const struct option opts[] = {
         {"tasks", required_argument, NULL, 'n'}, {"mean", required_argument, NULL, 'm'},
@@ -166,17 +172,18 @@ int main(int argc, char **argv)
             usage(stdout);
             dtss_lb_free(b);
             return 0;
-        case ':':
-            dtss_lb_free(b);
-            return bad("this option needs a value:", argv[optind - 1]);
         default:
             dtss_lb_free(b);
-            return bad("unknown option", argv[optind - 1]);
+            return parse_getopt_error(PROG, c, argv);
         }
     }
     if (optind < argc) {
         dtss_lb_free(b);
         return bad("unexpected argument (see --help)", argv[optind]);
+    }
+    if (closeout_output("--record", record, 0)) {      /* before the run */
+        dtss_lb_free(b);
+        return 1;
     }
     dtss_lb_log(b, stderr, PROG, verbose);
     unsigned char *payload = calloc(1, (size_t)bytes);
@@ -197,6 +204,7 @@ int main(int argc, char **argv)
     free(payload);
     if (rc == DTSS_OK)
         rc = dtss_lb_start(b);
+    int input = rc == DTSS_EINVAL || rc == DTSS_ENOENT;     /* an unknown host: exit 2 */
     dtss_task_result r;
     double used = 0, u;
     while (rc == DTSS_OK && (rc = dtss_lb_next(b, &r)) == DTSS_PIECE) {
@@ -211,7 +219,7 @@ int main(int argc, char **argv)
     if (rc != DTSS_DONE) {
         fprintf(stderr, PROG ": %s\n", dtss_lb_errmsg(b));
         dtss_lb_free(b);
-        return 1;
+        return input ? 2 : 1;
     }
     if (!quiet) {
         dtss_lb_summary(b, stdout);

@@ -166,12 +166,12 @@ static int write_file(const char *path, void (*put)(FILE *f, const heat_plate *p
     outfile o;
     const char *call;
     if (outfile_open(&o, path, "wb") != 0) {
-        snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
+        outfile_msg(msg, len, path, NULL, errno);
         return -1;
     }
     put(o.f, p, u);
     if (outfile_close(&o, &call) != 0) {
-        snprintf(msg, len, "%s(%s): %s", call, path, strerror(errno));
+        outfile_msg(msg, len, path, call, errno);
         return -1;
     }
     return 0;

@@ -13,8 +13,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "heat/heat.h"
+#include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define fail(...) parse_fail("heat", __VA_ARGS__)
 
@@ -55,8 +57,9 @@ static void usage(FILE *f)
 "                           little-endian IEEE doubles, no header ('-' = stdout)\n"
 "      --checksum           print 'checksum' and the FNV-1a 64 of those bytes\n"
 "  -h, --help               this help\n"
-"exit status: 0 done; 1 out of memory; 2 a bad option or value, or an output\n"
-"that cannot be written\n",
+"exit status: 0 done; 1 out of memory, or an output that cannot be written,\n"
+"standard output included (said; no part of a file is left); 2 a bad option or\n"
+"value\n",
             HEAT_TOP, HEAT_OTHERS, HEAT_MAX_SIDE, HEAT_MAX_SIDE, HEAT_MAX_CELLS,
             HEAT_MAX_STRIPS);
 }
@@ -100,42 +103,42 @@ int main(int argc, char **argv)
     long steps = -1, every = 0, seed = -1;
     double r = 0.2;
     const char *r_text = "0.2", *out = NULL, *raw = NULL;
-
+    closeout_init("heat");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
         switch (c) {
         case OPT_NX:
             if (parse_int_in(optarg, 1, HEAT_MAX_SIDE, &nx) != 0)
-                return fail("--nx '%s' must be an integer in [1, %d]", optarg,
+                return fail("--nx '%s' must be an integer in [1, %d]", quote(optarg),
                             HEAT_MAX_SIDE);
             break;
         case OPT_NY:
             if (parse_int_in(optarg, 1, HEAT_MAX_SIDE, &ny) != 0)
-                return fail("--ny '%s' must be an integer in [1, %d]", optarg,
+                return fail("--ny '%s' must be an integer in [1, %d]", quote(optarg),
                             HEAT_MAX_SIDE);
             break;
         case OPT_STEPS:
             if (parse_long_in(optarg, 0, LONG_MAX, &steps) != 0)
-                return fail("--steps '%s' must be an integer >= 0", optarg);
+                return fail("--steps '%s' must be an integer >= 0", quote(optarg));
             break;
         case OPT_R:
             if (parse_double(optarg, &r) != 0)
-                return fail("--r '%s' is not a number", optarg);
+                return fail("--r '%s' is not a number", quote(optarg));
             r_text = optarg;
             break;
         case OPT_STRIPS:
             if (parse_int_in(optarg, 1, HEAT_MAX_STRIPS, &strips) != 0)
-                return fail("--strips '%s' must be an integer in [1, %d]", optarg,
+                return fail("--strips '%s' must be an integer in [1, %d]", quote(optarg),
                             HEAT_MAX_STRIPS);
             break;
         case OPT_EVERY:
             if (parse_long_in(optarg, 1, LONG_MAX, &every) != 0)
                 return fail("--rebalance-every '%s' must be an integer >= 1 (steps)",
-                            optarg);
+                            quote(optarg));
             break;
         case OPT_SEED:
             if (parse_long_in(optarg, 0, LONG_MAX, &seed) != 0)
-                return fail("--seed '%s' must be an integer >= 0", optarg);
+                return fail("--seed '%s' must be an integer >= 0", quote(optarg));
             break;
         case 'o': out = optarg; break;
         case OPT_RAW: raw = optarg; break;
@@ -145,14 +148,14 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (!nx || !ny || steps < 0)
         return fail("--nx, --ny and --steps are required (try --help)");
     sched_err err;
     heat_plate p;
     if (heat_plate_init(&p, nx, ny, r, &err) != SCHED_OK) {
         if (strncmp(err.msg, "r=", 2) == 0)
-            return fail("--r '%s': %s", r_text, err.msg);
+            return fail("--r '%s': %s", quote(r_text), err.msg);
         return fail("%s", err.msg);
     }
     if (strips > ny)
@@ -164,10 +167,8 @@ int main(int argc, char **argv)
         return fail("--seed needs --rebalance-every S (it seeds the re-cuts)");
     if (out && raw && strcmp(out, "-") == 0 && strcmp(raw, "-") == 0)
         return fail("-o and --raw cannot both write standard output");
-    if (out && outfile_check(out) != 0)
-        return fail("cannot write '%s': %s", out, strerror(errno));
-    if (raw && outfile_check(raw) != 0)
-        return fail("cannot write '%s': %s", raw, strerror(errno));
+    if (closeout_output("--out", out, 0) || closeout_output("--raw", raw, 0))
+        return 1;                                       /* before the work */
 
     double *u = heat_field_new(&p, &err);
     if (!u) {
@@ -221,10 +222,14 @@ int main(int argc, char **argv)
 
     int status = 0;
     char msg[512];
-    if (out && heat_write_pgm(&p, u, out, msg, sizeof msg) != 0)
-        status = fail("%s", msg);
-    if (raw && heat_write_raw(&p, u, raw, msg, sizeof msg) != 0)
-        status = fail("%s", msg);
+    if (out && heat_write_pgm(&p, u, out, msg, sizeof msg) != 0) {
+        fail("%s", msg);
+        status = 1;
+    }
+    if (raw && heat_write_raw(&p, u, raw, msg, sizeof msg) != 0) {
+        fail("%s", msg);
+        status = 1;
+    }
     size_t n = (size_t)nx * ny;
     double lo = u[0], hi = u[0], sum = 0;
     for (size_t i = 0; i < n; i++) {

@@ -12,7 +12,9 @@
 #include <dtss.h>
 
 #include "heat/heat.h"
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define PROG "heat-pvm"
 
@@ -73,22 +75,26 @@ static void usage(FILE *f)
 "  -h, --help        this help\n",
             HEAT_MAX_SIDE, HEAT_MAX_SIDE);
     dtss_strips_usage(f);
-    fprintf(f, "exit status: 0 done; 1 the run failed (said); 2 a bad option or value\n");
+    fprintf(f, "exit status: 0 done; 1 the run failed, or an output could not be written,\n"
+               "standard output included (said; no part of a file is left); 2 a bad\n"
+               "option or value, an unknown host\n");
 }
 
 int main(int argc, char **argv)
 {
     if (dtss_is_worker(argc, argv))
         return worker(argc, argv);
+    closeout_init(PROG);
     dtss_strips *s = dtss_strips_new();
     if (!s) {
         fprintf(stderr, PROG ": out of memory\n");
         return 1;
     }
-    if (dtss_strips_args(s, &argc, argv) != DTSS_OK) {
+    int rc = dtss_strips_args(s, &argc, argv);
+    if (rc != DTSS_OK) {
         fprintf(stderr, PROG ": %s\n", dtss_strips_errmsg(s));
         dtss_strips_free(s);
-        return 2;
+        return rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
     }
     enum { OPT_NX = 256, OPT_NY, OPT_STEPS, OPT_R, OPT_RAW, OPT_CHECKSUM, OPT_RECORD };
     static const struct option opts[] = {
@@ -127,20 +133,25 @@ int main(int argc, char **argv)
         if (bad) {
             dtss_strips_free(s);
             return parse_fail(PROG, "--%s '%s' is not a valid value (see --help)",
-                              opts[c - OPT_NX].name, optarg);
+                              opts[c - OPT_NX].name, quote(optarg));
         }
     }
     if (optind < argc || !nx || !ny || steps < 0) {
         dtss_strips_free(s);
         return parse_fail(PROG, optind < argc ? "unexpected argument '%s' (see --help)"
                                               : "--nx, --ny and --steps are needed%s",
-                          optind < argc ? argv[optind] : "");
+                          optind < argc ? quote(argv[optind]) : "");
     }
     heat_plate p;
     sched_err err;
     if (heat_plate_init(&p, nx, ny, r, &err) != SCHED_OK) {
         dtss_strips_free(s);
         return parse_fail(PROG, "%s", err.msg);
+    }
+    if (closeout_output("--out", out, 0) || closeout_output("--raw", raw, 0) ||
+        closeout_output("--record", record, 0)) {       /* before the run */
+        dtss_strips_free(s);
+        return 1;
     }
     double *u = heat_field_new(&p, &err);
     if (!u) {
@@ -149,16 +160,19 @@ int main(int argc, char **argv)
         return 1;
     }
     dtss_strips_log(s, stderr, PROG, verbose);
-    int rc = dtss_strips_job(s, &p, sizeof p);
+    rc = dtss_strips_job(s, &p, sizeof p);
     if (rc == DTSS_OK)
         rc = dtss_strips_run(s, ny, (size_t)nx * sizeof *u, steps, u);
-    if (rc == DTSS_DONE && record && dtss_strips_write_record(s, record) != DTSS_OK)
+    int status = rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;   /* options, hosts: 2 */
+    if (rc == DTSS_DONE && record && dtss_strips_write_record(s, record) != DTSS_OK) {
         rc = DTSS_EINVAL;
+        status = 1;                                     /* an output: 1 */
+    }
     if (rc != DTSS_DONE) {
         fprintf(stderr, PROG ": %s\n", dtss_strips_errmsg(s));
         free(u);
         dtss_strips_free(s);
-        return 1;
+        return status;
     }
     dtss_strips_summary(s, stdout);
     double lo = u[0], hi = u[0], sum = 0;

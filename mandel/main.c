@@ -9,7 +9,10 @@
 
 #include "mandel/mandel.h"
 #include "sched/sched.h"
+#include "sched/util/closeout.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 static void usage(FILE *f)
 {
@@ -37,7 +40,8 @@ static void usage(FILE *f)
 "      --region X0,Y0,X1,Y1  the region (default -2,-2,2,2)\n"
 "  -q, --quiet           no summary, no progress\n"
 "  -h, --help            this help\n"
-"exit status: 0 done; 2 a bad option or value, or an output that cannot be written\n",
+"exit status: 0 done; 1 out of memory, or an output that cannot be written (said;\n"
+"nothing half written is left); 2 a bad option or value\n",
             MANDEL_DEFAULT_SIZE, MANDEL_DEFAULT_MAXITER);
 }
 
@@ -50,25 +54,27 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Writes the costs at path whole or not at all ('-': standard output).
+ * 0, or 1 after a message. */
 static int write_costs(const char *path, const uint64_t *cost, long n, long R,
                        const char *line)
 {
-    FILE *f = path[0] == '-' && path[1] == '\0' ? stdout : fopen(path, "w");
-    if (!f) {
-        perror(path);
-        return -1;
+    outfile o;
+    const char *call;
+    char msg[256];
+    if (outfile_open(&o, path, "w") != 0) {
+        fprintf(stderr, "mandel: %s\n", outfile_msg(msg, sizeof msg, path, NULL, errno));
+        return 1;
     }
-    fprintf(f, "index,%s,cost,sampled_%s,sampled_cost\n", line, line);
-    for (long k = 0; k < n; k++) {
+    fprintf(o.f, "index,%s,cost,sampled_%s,sampled_cost\n", line, line);
+    for (long k = 0; k < n && !ferror(o.f); k++) {
         long r = sched_sample(k, n, R);
-        fprintf(f, "%ld,%ld,%llu,%ld,%llu\n", k, k, (unsigned long long)cost[k],
+        fprintf(o.f, "%ld,%ld,%llu,%ld,%llu\n", k, k, (unsigned long long)cost[k],
                 r, (unsigned long long)cost[r]);
     }
-    if (f == stdout)
-        return fflush(f) == 0 ? 0 : -1;
-    if (ferror(f) | (fclose(f) != 0)) {
-        perror(path);
-        return -1;
+    if (outfile_close(&o, &call) != 0) {
+        fprintf(stderr, "mandel: %s\n", outfile_msg(msg, sizeof msg, path, call, errno));
+        return 1;
     }
     return 0;
 }
@@ -96,6 +102,7 @@ int main(int argc, char **argv)
     long R = 4, maxiter = p.maxiter;
     int quiet = 0, c;
     double region[4];
+    closeout_init("mandel");
 
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:c:R:S:W:H:m:qh", opts, NULL)) != -1) {
@@ -104,31 +111,31 @@ int main(int argc, char **argv)
         case 'c': costs = optarg; break;
         case 'R':
             if (parse_long_in(optarg, 1, 1000000, &R) != 0)
-                return fail("--sample '%s' must be an integer in [1, 1000000]", optarg);
+                return fail("--sample '%s' must be an integer in [1, 1000000]", quote(optarg));
             break;
         case 'S':
             if (parse_int_in(optarg, 1, INT_MAX, &p.width) != 0)
-                return fail("--size '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+                return fail("--size '%s' must be an integer in [1, %d]", quote(optarg), INT_MAX);
             p.height = p.width;
             break;
         case 'W':
             if (parse_int_in(optarg, 1, INT_MAX, &p.width) != 0)
-                return fail("--width '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+                return fail("--width '%s' must be an integer in [1, %d]", quote(optarg), INT_MAX);
             break;
         case 'H':
             if (parse_int_in(optarg, 1, INT_MAX, &p.height) != 0)
-                return fail("--height '%s' must be an integer in [1, %d]", optarg, INT_MAX);
+                return fail("--height '%s' must be an integer in [1, %d]", quote(optarg), INT_MAX);
             break;
         case 'm':
             if (parse_long_in(optarg, 1, UINT32_MAX, &maxiter) != 0)
                 return fail("--maxiter '%s' must be an integer in [1, %u]",
-                            optarg, UINT32_MAX);
+                            quote(optarg), UINT32_MAX);
             p.maxiter = (uint32_t)maxiter;
             break;
         case OPT_REGION:
             if (parse_double_list(optarg, region, 4) != 4)
                 return fail("--region '%s' must be four numbers X0,Y0,X1,Y1",
-                            optarg);
+                            quote(optarg));
             p.xmin = region[0]; p.ymin = region[1];
             p.xmax = region[2]; p.ymax = region[3];
             break;
@@ -139,10 +146,12 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     char msg[256];
     if (mandel_check(&p, msg, sizeof msg) != 0)
         return fail("%s", msg);
+    if (closeout_output("--out", out, 0) || closeout_output("--costs", costs, 0))
+        return 1;
 
     size_t npix = (size_t)p.width * (size_t)p.height;
     long lines = mandel_lines(&p);
@@ -150,8 +159,10 @@ int main(int argc, char **argv)
     uint32_t *img = malloc(npix * sizeof *img);
     uint64_t *cost = malloc((size_t)lines * sizeof *cost);
     uint32_t *line = malloc((size_t)mandel_line_len(&p) * sizeof *line);
-    if (!img || !cost || !line)
-        return fail("out of memory for a %dx%d image", p.width, p.height);
+    if (!img || !cost || !line) {
+        fail("out of memory for a %dx%d image", p.width, p.height);
+        return 1;
+    }
 
     int progress = !quiet && isatty(STDERR_FILENO);
     double t0 = now();
@@ -168,8 +179,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
 
     int rc = 0;
-    if (out && mandel_write_pgm(out, &p, img, msg, sizeof msg) != 0)
-        rc = fail("%s", msg);
+    if (out && mandel_write_pgm(out, &p, img, msg, sizeof msg) != 0) {
+        fail("%s", msg);
+        rc = 1;
+    }
     if (costs && write_costs(costs, cost, lines, R, line_name) != 0)
         rc = 1;
     if (!quiet)

@@ -8,6 +8,7 @@
 
 #include "mandel/mandel.h"
 #include "sched/util/outfile.h"
+#include "sched/util/quote.h"
 
 const char *mandel_loop_name(const mandel_params *p)
 {
@@ -50,7 +51,7 @@ int mandel_decode(mandel_params *p, const char *buf, size_t n, char *msg,
                  &maxiter, &p->xmin, &p->ymin, &p->xmax, &p->ymax, word, &tail);
     p->columns = got == 8 && strcmp(word, "columns") == 0;
     if ((got != 7 && !(got == 8 && p->columns)) || maxiter > UINT32_MAX) {
-        snprintf(msg, len, "the job '%.60s' is not a Mandelbrot image's", text);
+        snprintf(msg, len, "the job '%s' is not a Mandelbrot image's", quote(text));
         return -1;
     }
     p->maxiter = (uint32_t)maxiter;
@@ -91,7 +92,7 @@ int mandel_write_pgm(const char *path, const mandel_params *p,
     outfile o;
     const char *call;
     if (outfile_open(&o, path, "wb") != 0) {
-        snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
+        outfile_msg(msg, len, path, NULL, errno);
         return -1;
     }
     FILE *f = o.f;
@@ -105,7 +106,7 @@ int mandel_write_pgm(const char *path, const mandel_params *p,
             break;
     }
     if (outfile_close(&o, &call) != 0) {
-        snprintf(msg, len, "%s(%s): %s", call, path, strerror(errno));
+        outfile_msg(msg, len, path, call, errno);
         return -1;
     }
     return 0;

@@ -25,7 +25,10 @@
 
 #include "matrix/matrix.h"
 #include "runtime/dtss.h"
+#include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
+#include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define PROG "matrix"
 #define DEFAULT_COUNT 500
@@ -63,7 +66,9 @@ static void usage(FILE *f)
 "                       max=, seed=, checksum= on its run line)\n"
 "  -q, --quiet          no progress lines: the summary and the checksum\n"
 "  -h, --help           this help\n"
-"exit status: 0 done; 1 the run failed (said); 2 a bad option or value\n"
+"exit status: 0 done; 1 the run failed, or an output (the record, standard\n"
+"output) could not be written (said); 2 bad input: a bad option or value, an\n"
+"unknown host, a --resume journal that is missing, damaged or not this run's\n"
 "scheduling: the runtime's options below; -s NAME is --scheme. Its --min is\n"
 "--chunk-min N here (the minimum chunk size), its --iterations -n/--count:\n",
             matrix_blas(), DEFAULT_COUNT, DEFAULT_SCALE,
@@ -82,6 +87,13 @@ static int fail(const char *fmt, ...)
     fprintf(stderr, "\n");
     va_end(ap);
     return 2;
+}
+
+/* The exit status of a runtime error before the run (options, hosts, the
+ * journal to resume): 2 for bad input, 1 for a failure (PVM, memory). */
+static int status_of(int rc)
+{
+    return rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
 }
 
 /* Whole-string numbers: 0, or -1 (out unchanged); to_long also needs
@@ -194,8 +206,8 @@ static int work(int argc, char **argv)
     const char *job = dtss_worker_job(w, &len);
     matrix_params p;
     if (decode_job(&p, job, len) != 0) {
-        fprintf(stderr, PROG " worker %d: a bad job (%.*s)\n", dtss_worker_index(w),
-                (int)(len < 100 ? len : 100), job ? job : "");
+        fprintf(stderr, PROG " worker %d: a bad job ('%s')\n", dtss_worker_index(w),
+                job ? quote_mem(job, len) : "");
         dtss_worker_close(w);
         return 1;
     }
@@ -259,15 +271,21 @@ static int collect(dtss_master *m, int64_t *res, char *seen, long n)
     while ((rc = dtss_master_next(m, &pc)) == DTSS_PIECE) {
         if (pc.start < 0 || pc.size > n - pc.start ||
             pc.len != (size_t)pc.size * MATRIX_RESULT_BYTES) {
-            fprintf(stderr, PROG ": worker %d sent %zu bytes for iterations [%ld, %ld)\n",
-                    pc.worker + 1, pc.len, pc.start, pc.start + pc.size);
-            return 1;
+            if (pc.worker < 0)          /* a resumed run's journal: bad input */
+                fprintf(stderr, PROG ": the journal resumed holds %zu bytes for iterations "
+                        "[%ld, %ld): not this run's (a damaged journal)\n", pc.len, pc.start,
+                        pc.start + pc.size);
+            else
+                fprintf(stderr, PROG ": worker %d sent %zu bytes for iterations [%ld, %ld)\n",
+                        pc.worker + 1, pc.len, pc.start, pc.start + pc.size);
+            return pc.worker < 0 ? 2 : 1;
         }
         for (long k = 0; k < pc.size; k++) {
             long i = pc.start + k;
             if (seen[i]) {
-                fprintf(stderr, PROG ": iteration %ld came twice\n", i);
-                return 1;
+                fprintf(stderr, PROG ": iteration %ld came twice%s\n", i,
+                        pc.worker < 0 ? " (from the journal resumed: a damaged journal)" : "");
+                return pc.worker < 0 ? 2 : 1;
             }
             seen[i] = 1;
             res[i] = matrix_result_value((const unsigned char *)pc.data +
@@ -286,18 +304,6 @@ static int collect(dtss_master *m, int64_t *res, char *seen, long n)
     return 0;
 }
 
-/* Can the record be written at path at the end of the run (outfile_check)?
- * Checked before PVM is contacted. 0, or 1 after a message naming the path
- * and the error. */
-static int check_record(const char *path)
-{
-    if (outfile_check(path) == 0)
-        return 0;
-    fprintf(stderr, PROG ": --record %s: cannot write there: %s (nothing was run)\n", path,
-            strerror(errno));
-    return 1;
-}
-
 /* The run on PVM: start, collect, record, summary. Returns the exit status. */
 static int distributed(dtss_master *m, const matrix_params *p, long n,
                        const char *record_path, int quiet)
@@ -311,10 +317,11 @@ static int distributed(dtss_master *m, const matrix_params *p, long n,
         return 1;
     }
     dtss_master_log(m, stderr, PROG, !quiet);
-    int rc = 1;
-    if (dtss_master_start(m) != DTSS_OK)
+    int rc = dtss_master_start(m);
+    if (rc != DTSS_OK) {
         fprintf(stderr, PROG ": %s\n", dtss_master_errmsg(m));
-    else if (collect(m, res, seen, n) == 0) {
+        rc = status_of(rc);
+    } else if ((rc = collect(m, res, seen, n)) == 0) {
         char text[32];
         snprintf(text, sizeof text, "%ld", n);
         dtss_master_field(m, "count", text);
@@ -332,8 +339,7 @@ static int distributed(dtss_master *m, const matrix_params *p, long n,
             rc = 1;
         }
         dtss_master_summary(m, stdout);
-        printf("checksum %s\n", text);
-        fflush(stdout);
+        printf("checksum %s\n", text);     /* standard output: checked at exit */
     }
     free(res);
     free(seen);
@@ -343,6 +349,7 @@ static int distributed(dtss_master *m, const matrix_params *p, long n,
 int main(int argc, char **argv)
 {
     one_blas_thread(argv);
+    closeout_init(PROG);
     gsl_set_error_handler(on_gsl_error);
     if (dtss_is_worker(argc, argv)) {
         gsl_who = PROG " worker";
@@ -388,38 +395,43 @@ int main(int argc, char **argv)
      * ep= path (as bin/coordinator spawns bin/worker), as on machines that do
      * not share this program's path. */
     dtss_master_set(m, "worker", PROG);
-    if (dtss_master_args(m, &argc, argv) != DTSS_OK) {
-        int rc = fail("%s", dtss_master_errmsg(m));
+    int rc = dtss_master_args(m, &argc, argv);
+    if (rc != DTSS_OK) {
+        fail("%s", dtss_master_errmsg(m));
         dtss_master_free(m);
-        return rc;
+        return status_of(rc);
     }
     matrix_params p = {1, 0, 0};
     long n = DEFAULT_COUNT, v;
     double scale = DEFAULT_SCALE;
     const char *record_path = NULL;
-    int quiet = 0, seq = 0, c, rc = 0;
+    int quiet = 0, seq = 0, c;
     opterr = 0;
     while (rc == 0 && (c = getopt_long(argc, argv, ":s:n:r:qh", opts, NULL)) != -1) {
         switch (c) {
         case 's':
-            if (dtss_master_set(m, "scheme", optarg) != DTSS_OK)
-                rc = fail("%s", dtss_master_errmsg(m));
+            if ((rc = dtss_master_set(m, "scheme", optarg)) != DTSS_OK) {
+                fail("%s", dtss_master_errmsg(m));
+                rc = status_of(rc);
+            }
             break;
         case O_CHUNKMIN:
             if (to_long(optarg, 1, INT_MAX, &v) != 0)
-                rc = fail("--chunk-min '%s' must be an integer in [1, %d]", optarg, INT_MAX);
-            else if (dtss_master_set(m, "min", optarg) != DTSS_OK)
-                rc = fail("%s", dtss_master_errmsg(m));
+                rc = fail("--chunk-min '%s' must be an integer in [1, %d]", quote(optarg), INT_MAX);
+            else if ((rc = dtss_master_set(m, "min", optarg)) != DTSS_OK) {
+                fail("%s", dtss_master_errmsg(m));
+                rc = status_of(rc);
+            }
             break;
         case 'n':
             if (to_long(optarg, 1, MAX_COUNT, &n) != 0)
-                rc = fail("--count '%s' must be an integer in [1, %ld]", optarg, MAX_COUNT);
+                rc = fail("--count '%s' must be an integer in [1, %ld]", quote(optarg), MAX_COUNT);
             break;
         case O_SCALE:
             if (to_double(optarg, &scale) != 0 || !(scale > 0) ||
                 MATRIX_PAPER_MAX * scale > MATRIX_MAX_SIZE + 0.5 ||
                 lround(MATRIX_PAPER_MIN * scale) < 1)
-                rc = fail("--scale '%s' must be a number in [%g, %g] (sizes 1..%d)", optarg,
+                rc = fail("--scale '%s' must be a number in [%g, %g] (sizes 1..%d)", quote(optarg),
                           0.5 / MATRIX_PAPER_MIN, (double)MATRIX_MAX_SIZE / MATRIX_PAPER_MAX,
                           MATRIX_MAX_SIZE);
             break;
@@ -427,7 +439,7 @@ int main(int argc, char **argv)
         case O_MAX:
             if (to_long(optarg, 1, MATRIX_MAX_SIZE, &v) != 0)
                 rc = fail("--%s '%s' must be an integer in [1, %d]",
-                          c == O_MIN ? "min-size" : "max-size", optarg, MATRIX_MAX_SIZE);
+                          c == O_MIN ? "min-size" : "max-size", quote(optarg), MATRIX_MAX_SIZE);
             else if (c == O_MIN)
                 p.min = (int)v;
             else
@@ -435,7 +447,7 @@ int main(int argc, char **argv)
             break;
         case O_SEED:
             if (to_long(optarg, 0, LONG_MAX, &v) != 0)
-                rc = fail("--seed '%s' must be an integer in [0, %ld]", optarg, LONG_MAX);
+                rc = fail("--seed '%s' must be an integer in [0, %ld]", quote(optarg), LONG_MAX);
             else
                 p.seed = (unsigned long)v;
             break;
@@ -446,19 +458,13 @@ int main(int argc, char **argv)
             usage(stdout);
             dtss_master_free(m);
             return 0;
-        case ':':
-            rc = fail("option '%s' needs a value (try --help)", argv[optind - 1]);
-            break;
         default:
-            if (optopt && argv[optind - 1][1] != '-')
-                rc = fail("unknown option '-%c' (try --help)", optopt);
-            else
-                rc = fail("unknown option '%s' (try --help)", argv[optind - 1]);
+            rc = parse_getopt_error(PROG, c, argv);
         }
     }
     char msg[160], job[128], iters[32];
     if (rc == 0 && optind < argc)
-        rc = fail("unexpected argument '%s' (try --help)", argv[optind]);
+        rc = fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (rc == 0) {
         if (!p.min)
             p.min = (int)lround(MATRIX_PAPER_MIN * scale);
@@ -470,13 +476,15 @@ int main(int argc, char **argv)
     if (rc == 0) {
         snprintf(iters, sizeof iters, "%ld", n);
         int len = encode_job(&p, job, sizeof job);
-        if (dtss_master_set(m, "iterations", iters) != DTSS_OK ||
-            dtss_master_job(m, job, (size_t)len) != DTSS_OK ||
-            dtss_master_check(m) != DTSS_OK)
-            rc = fail("%s", dtss_master_errmsg(m));
+        if ((rc = dtss_master_set(m, "iterations", iters)) != DTSS_OK ||
+            (rc = dtss_master_job(m, job, (size_t)len)) != DTSS_OK ||
+            (rc = dtss_master_check(m)) != DTSS_OK) {
+            fail("%s", dtss_master_errmsg(m));
+            rc = status_of(rc);
+        }
     }
-    if (rc == 0 && !seq && record_path && strcmp(record_path, "-") != 0)
-        rc = check_record(record_path);
+    if (rc == 0 && !seq)
+        rc = closeout_output("--record", record_path, 0);     /* before PVM is contacted */
     if (rc == 0)
         rc = seq ? sequential(&p, n, quiet) : distributed(m, &p, n, record_path, quiet);
     dtss_master_free(m);

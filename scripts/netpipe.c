@@ -31,6 +31,7 @@
  * lines (gnuplot skips them) with the fit and the largest throughput, which
  * also go to stderr.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -42,7 +43,10 @@
 #include <gsl/gsl_fit.h>
 #include <pvm3.h>
 
+#include "sched/util/closeout.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define PROG "netpipe"
 /* Its own two tags (a PVM program, apart from libdtss): the echo's bytes,
@@ -129,7 +133,8 @@ static void usage(FILE *f)
 "  -q, --quiet            no progress lines on stderr\n"
 "  -h, --help             this help\n"
 "output: bytes,seconds,mbps,repeats per size; '#' lines: the fit, the most\n"
-"        throughput. exit status: 0 done; 1 PVM failed (said); 2 a bad option\n",
+"        throughput. exit status: 0 done; 1 PVM failed, or the output could not be\n"
+"        written (said; no part of a file is left); 2 a bad option, an unknown host\n",
             MAX_BYTES);
 }
 
@@ -302,39 +307,40 @@ int main(int argc, char **argv)
     opts o = {.max = 1L << 20, .pert = 3, .trials = 3, .time = 0.1, .direct = 1};
     long echo_max = 0;
     int c;
+    closeout_init(PROG);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":t:m:n:s:p:r:o:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
             if (!*optarg || strlen(optarg) > 63)
-                return parse_fail(PROG, "--to '%s' must be a host name of 1 to 63 characters", optarg);
+                return parse_fail(PROG, "--to '%s' must be a host name of 1 to 63 characters", quote(optarg));
             o.to = optarg;
             break;
         case 'm':
             if (parse_long_in(optarg, 1, MAX_BYTES, &o.max) != 0)
                 return parse_fail(PROG, "--max '%s' must be a whole number of bytes in [1, %ld]",
-                                  optarg, MAX_BYTES);
+                                  quote(optarg), MAX_BYTES);
             break;
         case 'E':
             if (parse_long_in(optarg, 1, MAX_BYTES, &echo_max) != 0)
-                return parse_fail(PROG, "--echo '%s' must be in [1, %ld]", optarg, MAX_BYTES);
+                return parse_fail(PROG, "--echo '%s' must be in [1, %ld]", quote(optarg), MAX_BYTES);
             break;
         case 'n':
             if (parse_int_in(optarg, 1, 100, &o.trials) != 0)
-                return parse_fail(PROG, "--trials '%s' must be a whole number in [1, 100]", optarg);
+                return parse_fail(PROG, "--trials '%s' must be a whole number in [1, 100]", quote(optarg));
             break;
         case 's':
             if (parse_double(optarg, &o.time) != 0 || !(o.time > 0) || o.time > 60)
-                return parse_fail(PROG, "--time '%s' must be seconds in (0, 60]", optarg);
+                return parse_fail(PROG, "--time '%s' must be seconds in (0, 60]", quote(optarg));
             break;
         case 'p':
             if (parse_long_in(optarg, 0, 1000, &o.pert) != 0)
                 return parse_fail(PROG, "--perturbation '%s' must be a whole number in [0, 1000]",
-                                  optarg);
+                                  quote(optarg));
             break;
         case 'r':
             if (strcmp(optarg, "direct") != 0 && strcmp(optarg, "daemon") != 0)
-                return parse_fail(PROG, "--route '%s' must be direct or daemon", optarg);
+                return parse_fail(PROG, "--route '%s' must be direct or daemon", quote(optarg));
             o.direct = strcmp(optarg, "direct") == 0;
             break;
         case 'o':
@@ -351,7 +357,9 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc)
-        return parse_fail(PROG, "unexpected argument '%s' (see --help)", argv[optind]);
+        return parse_fail(PROG, "unexpected argument '%s' (see --help)", quote(argv[optind]));
+    if (!echo_max && closeout_output("--output", o.out, 0))    /* before PVM */
+        return 1;
     pvm_setopt(PvmAutoErr, 0);
     if (pvm_mytid() < 0) {
         fprintf(stderr, PROG ": no PVM daemon here (start one: pvm, or make cluster-up)\n");
@@ -362,12 +370,14 @@ int main(int argc, char **argv)
         pvm_exit();
         return rc;
     }
-    FILE *f = stdout;
-    if (o.out && !(f = fopen(o.out, "w"))) {
-        fprintf(stderr, PROG ": cannot write '%s'\n", o.out);
+    outfile of;                 /* the CSV, whole or not at all */
+    char msg[300];
+    if (outfile_open(&of, o.out ? o.out : "-", "w") != 0) {
+        fprintf(stderr, PROG ": %s\n", outfile_msg(msg, sizeof msg, o.out ? o.out : "-", NULL, errno));
         pvm_exit();
         return 1;
     }
+    FILE *f = of.f;
     if (o.direct)
         pvm_setopt(PvmRoute, PvmRouteDirect);
     char self[4096], flag[] = "--echo", maxtext[32];
@@ -380,20 +390,25 @@ int main(int argc, char **argv)
     snprintf(where, sizeof where, "%s", o.to ? o.to : "");
     if (pvm_spawn(self, args, o.to ? PvmTaskHost : PvmTaskDefault, where, 1, &tid) != 1) {
         fprintf(stderr, PROG ": cannot start the echo task%s%s: %s\n", o.to ? " on " : "",
-                where, pvm_text(tid));
+                quote(where), pvm_text(tid));
+        if (tid == PvmNoHost)
+            rc = 2;                 /* --to an unknown host: bad input */
     } else {
         /* The echo task's exit ends a trial with a message, not a hang. */
         pvm_notify(PvmTaskExit, TAG_EXIT, 1, &tid);
         if (!o.quiet)
             fprintf(stderr, PROG ": t%x -> t%x%s%s, %s route, sizes 1 .. %ld bytes\n",
-                    pvm_mytid(), tid, o.to ? " on " : "", where,
+                    pvm_mytid(), tid, o.to ? " on " : "", quote(where),
                     o.direct ? "direct" : "daemon", o.max);
         rc = measure(&o, tid, f);
-        char msg[256];
         send_bytes(tid, TAG_STOP, NULL, 0, msg, sizeof msg);
     }
-    if (f != stdout && fclose(f) != 0 && rc == 0) {
-        fprintf(stderr, PROG ": cannot write '%s'\n", o.out);
+    const char *call;
+    if (rc != 0)
+        outfile_abort(&of);     /* a failed run leaves no file */
+    else if (outfile_close(&of, &call) != 0) {
+        fprintf(stderr, PROG ": %s\n", outfile_msg(msg, sizeof msg, o.out ? o.out : "-",
+                                                    call, errno));
         rc = 1;
     }
     pvm_exit();

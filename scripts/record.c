@@ -19,8 +19,10 @@
 #include <string.h>
 
 #include "sched/records/record.h"
+#include "sched/util/closeout.h"
 #include "sched/util/lines.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define MAXASK 32               /* fields asked at once */
 #define MAXCOLS 64              /* columns of a line (record_read's bound) */
@@ -43,8 +45,9 @@ static void usage(FILE *f)
 "      --count   print the number of KIND lines instead\n"
 "  -h, --help    this help\n"
 "\n"
-"Exit status: 0; 1 for a file that is not a readable run record (the message\n"
-"names FILE:LINE); 2 for bad usage (an unknown kind or field).\n"
+"Exit status: 0; 1 when standard output could not be written (said); 2 for bad\n"
+"input: bad usage (an unknown kind or field), or a file that is not a readable\n"
+"run record (the message names FILE:LINE).\n"
 "\nkinds and their fields:\n");
     for (int k = 0; kinds[k]; k++) {
         const char *const *col = record_columns(kinds[k]);
@@ -103,7 +106,7 @@ static int ask_fields(char *list, const char *kind, char **ask)
             continue;
         if (strcmp(kind, "run") == 0 && key_ok(ask[i]))
             continue;                               /* a workload field */
-        fail("%s has no field '%s' (valid: %s%s)", kind, ask[i],
+        fail("%s has no field '%s' (valid: %s%s)", kind, quote(ask[i]),
              names(cols, buf, sizeof buf),
              strcmp(kind, "run") == 0 ? ", or a workload key" : "");
         return -1;
@@ -148,8 +151,10 @@ static long print_lines(const char *path, const char *kind, char **ask, int n,
             const char *v = at[i] && at[i] < nf ? f[at[i]] : record_get(r, ask[i]);
             printf("%s%s", i ? "," : "", v ? v : "");
         }
-        if (!count_only)
+        if (!count_only) {
             printf("\n");
+            closeout_check();
+        }
     }
     if (lines_error(&in)) {
         fprintf(stderr, "record: %s\n", in.msg);
@@ -167,6 +172,7 @@ int main(int argc, char **argv)
         {0},
     };
     int count_only = 0, c;
+    closeout_init("record");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
@@ -179,11 +185,11 @@ int main(int argc, char **argv)
     if (argc - optind < want)
         return fail("needs FILE KIND%s (try --help)", count_only ? "" : " FIELD[,FIELD...]");
     if (argc - optind > want)
-        return fail("unexpected argument '%s' (try --help)", argv[optind + want]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind + want]));
     const char *path = argv[optind], *kind = argv[optind + 1];
     char buf[512];
     if (!record_columns(kind))
-        return fail("unknown kind '%s' (valid: %s)", kind, names(kinds, buf, sizeof buf));
+        return fail("unknown kind '%s' (valid: %s)", quote(kind), names(kinds, buf, sizeof buf));
     if (strcmp(path, "-") == 0)
         return fail("FILE '-': the record is read twice, give a file");
     char *ask[MAXASK];
@@ -195,17 +201,13 @@ int main(int argc, char **argv)
     char msg[400];
     if (record_read(&r, path, msg, sizeof msg) != 0) {
         fprintf(stderr, "record: %s\n", msg);
-        return 1;
+        return 2;
     }
     long nlines = print_lines(path, kind, ask, n, &r, count_only);
     record_free(&r);
     if (nlines < 0)
-        return 1;
+        return 2;                       /* the file, read again, failed: bad input */
     if (count_only)
         printf("%ld\n", nlines);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        perror("record: writing standard output");
-        return 1;
-    }
-    return 0;
+    return 0;                           /* standard output: checked at exit */
 }

@@ -14,7 +14,9 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 static void usage(FILE *f)
 {
@@ -24,8 +26,9 @@ static void usage(FILE *f)
             "      --groups  read lines KEY NUMBER; one line KEY mean sd n min max\n"
             "                for every run of lines with the same KEY\n"
             "  -h, --help    this help\n"
-            "exit status: 0 done; 1 no number read (said); 2 a bad option, or a line\n"
-            "that is not numbers (said, with its number; NaN and infinities refused)\n");
+            "exit status: 0 done; 1 out of memory, or standard output could not be\n"
+            "written (said); 2 bad input: a bad option, no number read, a line that is\n"
+            "not numbers (said, with its number; NaN and infinities refused)\n");
 }
 
 typedef struct { double *x; size_t n, cap; } sample;
@@ -53,6 +56,7 @@ static void report(const char *key, const sample *s)
         printf("%s ", key);
     printf("%.6g %.6g %zu %.6g %.6g\n", gsl_stats_mean(s->x, 1, s->n),
            s->n > 1 ? gsl_stats_sd(s->x, 1, s->n) : 0.0, s->n, lo, hi);
+    closeout_check();
 }
 
 /* Reads stdin; returns the exit status. */
@@ -86,7 +90,8 @@ static int run(int groups, sample *s, char **line, char **key)
         for (; w; w = groups ? NULL : strtok_r(NULL, sep, &save)) {
             double v;
             if (parse_double(w, &v) != 0) {
-                fprintf(stderr, "stats: line %ld: '%s' is not a finite number\n", lineno, w);
+                fprintf(stderr, "stats: line %ld: '%s' is not a finite number\n", lineno,
+                        quote(w));
                 return 2;
             }
             if (add(s, v) != 0) {
@@ -96,12 +101,12 @@ static int run(int groups, sample *s, char **line, char **key)
         }
     }
     if (ferror(stdin)) {
-        fprintf(stderr, "stats: read error\n");
-        return 1;
+        perror("stats: reading standard input");
+        return 2;
     }
     if (s->n == 0) {
         fprintf(stderr, "stats: no numbers\n");
-        return 1;
+        return 2;
     }
     report(groups ? *key : NULL, s);
     return 0;
@@ -115,6 +120,7 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     int groups = 0, c;
+    closeout_init("stats");
     parse_gsl_errors("stats", 1);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {

@@ -52,7 +52,10 @@
 #include "sched/records/record.h"
 #include "sched/sched.h"
 #include "sched/util/lines.h"
+#include "sched/util/closeout.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define MAXW 8
 #define MAXREP 64
@@ -117,16 +120,31 @@ typedef struct tab {            /* the table: everything the writers need */
     int nread;
 } tab;
 
+/* Says "tabulate: MESSAGE" and exits with status: die for bad input (2),
+ * fatal for a failure (1: memory, an output). */
+__attribute__((format(printf, 2, 0), noreturn))
+static void vdie(int status, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "tabulate: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    exit(status);
+}
+
 __attribute__((format(printf, 1, 2), noreturn))
 static void die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "tabulate: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    exit(1);
+    vdie(2, fmt, ap);
+}
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdie(1, fmt, ap);
 }
 
 /* ---- reading ------------------------------------------------------------------ */
@@ -141,7 +159,7 @@ static void read_run(const char *path, runrec *r)
     if (record_read(&rec, path, msg, sizeof msg) != 0)
         die("%s", msg);
     if (rec.nw > MAXW)
-        die("%s: %d workers, at most %d", path, rec.nw, MAXW);
+        die("%s: %d workers, at most %d", quote(path), rec.nw, MAXW);
     memset(r, 0, sizeof *r);
     snprintf(r->file, sizeof r->file, "%s", path);
     r->nw = rec.nw;
@@ -186,30 +204,31 @@ static double read_ideal(const char *dir, const char *scenario, double *dlv)
         double cores, Q;
         if (n == 2 && strcmp(f[0], "seq") == 0) {
             if (parse_double(f[1], &seq) != 0 || !(seq > 0))
-                die("%s:%ld: seq '%s' must be seconds > 0", path, in.lineno, f[1]);
+                die("%s:%ld: seq '%s' must be seconds > 0", quote(path), in.lineno,
+                    quote(f[1]));
         } else if (n == 4 && strcmp(f[0], "host") == 0) {
             if (parse_double(f[2], &cores) != 0 || !(cores > 0))
-                die("%s:%ld: host %s: CORES '%s' must be a number > 0", path,
-                    in.lineno, f[1], f[2]);
+                die("%s:%ld: host %s: CORES '%s' must be a number > 0", quote(path),
+                    in.lineno, quote(f[1]), quote(f[2]));
             if (parse_double(f[3], &Q) != 0 || !(Q >= 1))
-                die("%s:%ld: host %s: Q '%s' must be a run-queue length >= 1", path,
-                    in.lineno, f[1], f[3]);
+                die("%s:%ld: host %s: Q '%s' must be a run-queue length >= 1", quote(path),
+                    in.lineno, quote(f[1]), quote(f[3]));
             speed += cores / Q;
         } else if (n == 3 && strcmp(f[0], "delivered") == 0) {
             if (parse_double(f[2], &cores) != 0 || !(cores > 0))
-                die("%s:%ld: delivered %s: CORES '%s' must be a number > 0", path,
-                    in.lineno, f[1], f[2]);
+                die("%s:%ld: delivered %s: CORES '%s' must be a number > 0", quote(path),
+                    in.lineno, quote(f[1]), quote(f[2]));
             given += cores;
             ndlv++;
         } else
-            die("%s:%ld: '%.40s': expected 'seq SECONDS', 'host NAME CORES Q' or "
-                "'delivered NAME CORES'", path, in.lineno, f[0]);
+            die("%s:%ld: '%s': expected 'seq SECONDS', 'host NAME CORES Q' or "
+                "'delivered NAME CORES'", quote(path), in.lineno, quote(n > 0 ? f[0] : ""));
     }
     if (lines_error(&in))
         die("%s", in.msg);
     lines_close(&in);
     if (isnan(seq) || !(speed > 0))
-        die("%s: needs a 'seq SECONDS' line and 'host NAME CORES Q' lines", path);
+        die("%s: needs a 'seq SECONDS' line and 'host NAME CORES Q' lines", quote(path));
     *dlv = ndlv ? seq / given : NAN;
     return seq / speed;
 }
@@ -229,7 +248,7 @@ static void load_cell(cell *c, const char *dir, const paper_row *p)
     snprintf(path, sizeof path, "%s/%s", dir, p->scenario);
     DIR *d = opendir(path);
     if (!d)
-        die("%s: %s", path, strerror(errno));
+        die("%s: %s", quote(path), strerror(errno));
     char *names[MAXREP];
     int nn = 0;
     size_t plen = strlen(p->scheme);
@@ -239,7 +258,7 @@ static void load_cell(cell *c, const char *dir, const paper_row *p)
         if (strncmp(e->d_name, p->scheme, plen) == 0 && e->d_name[plen] == '-' &&
             l > 4 && strcmp(e->d_name + l - 4, ".csv") == 0 &&
             !(names[nn++] = strdup(e->d_name)))
-            die("out of memory");
+            fatal("out of memory");
     }
     closedir(d);
     qsort(names, (size_t)nn, sizeof *names, by_name);
@@ -249,7 +268,7 @@ static void load_cell(cell *c, const char *dir, const paper_row *p)
         free(names[i]);
     }
     if (c->n == 0)
-        die("no run records %s/%s/%s-*.csv", dir, p->scenario, p->scheme);
+        die("no run records %s/%s/%s-*.csv", quote(dir), p->scenario, p->scheme);
     c->nw = c->run[0].nw;
     for (int w = 0; w < c->nw; w++)
         memcpy(c->hosts[w], c->run[0].host[w], sizeof c->hosts[w]);  /* both [256] */
@@ -291,24 +310,24 @@ static double *read_costs(const char *path, int *n)
             }
             if (col_row < 0 || col_cost < 0)
                 die("%s:1: no 'row' (or 'column') and 'cost' columns (is it bin/mandel --costs "
-                    "output?)", path);
+                    "output?)", quote(path));
             ncols = nf;
             continue;
         }
         if (nf != ncols)
-            die("%s:%ld: %d fields, the header has %d", path, in.lineno, nf, ncols);
+            die("%s:%ld: %d fields, the header has %d", quote(path), in.lineno, nf, ncols);
         long row;
         double c;
         if (parse_long(f[col_row], &row) != 0 || row < 0 || row >= MAXROWS)
-            die("%s:%ld: row '%s' must be an integer in [0, %d)", path, in.lineno,
-                f[col_row], MAXROWS);
+            die("%s:%ld: row '%s' must be an integer in [0, %d)", quote(path), in.lineno,
+                quote(f[col_row]), MAXROWS);
         if (parse_double(f[col_cost], &c) != 0 || c < 0)
-            die("%s:%ld: cost '%s' must be a number >= 0", path, in.lineno,
-                f[col_cost]);
+            die("%s:%ld: cost '%s' must be a number >= 0", quote(path), in.lineno,
+                quote(f[col_cost]));
         while (row >= cap) {
             double *more = realloc(cost, sizeof *cost * (size_t)cap * 2);
             if (!more)
-                die("out of memory");
+                fatal("out of memory");
             cost = more;
             memset(cost + cap, 0, sizeof *cost * (size_t)cap);
             cap *= 2;
@@ -318,12 +337,12 @@ static double *read_costs(const char *path, int *n)
             *n = (int)row + 1;
     }
     if (!cost)
-        die("out of memory");
+        fatal("out of memory");
     if (lines_error(&in))
         die("%s", in.msg);
     lines_close(&in);
     if (*n == 0)
-        die("%s: no row costs (is it bin/mandel --costs output?)", path);
+        die("%s: no row costs (is it bin/mandel --costs output?)", quote(path));
     return cost;
 }
 
@@ -338,7 +357,7 @@ static void load_reading(tab *t, reading *rd)
     for (int i = 1; i < 4; i++)
         if (rd->cells[i].nw != rd->nw)
             die("%s/%s/%s has %d workers, %s/%s %d: the cases must use the same hosts",
-                rd->dir, rows[i].scenario, rows[i].scheme, rd->cells[i].nw,
+                quote(rd->dir), rows[i].scenario, rows[i].scheme, rd->cells[i].nw,
                 rows[0].scenario, rows[0].scheme, rd->nw);
     const cell *ded_dtss = &rd->cells[2];
     rd->ref = ded_dtss->mean[ded_dtss->nw];
@@ -350,7 +369,7 @@ static void load_reading(tab *t, reading *rd)
             const runrec *r = &rd->cells[i].run[k];
             if (r->iters != rd->ncost)
                 die("%s: %ld iterations, the costs %s %d: not the same image and loop",
-                    r->file, r->iters, rd->costs_path, rd->ncost);
+                    quote(r->file), r->iters, quote(rd->costs_path), rd->ncost);
         }
 }
 
@@ -363,26 +382,29 @@ static void load(tab *t)
         load_reading(t, &t->rd[i]);
         if (t->rd[i].nw != t->rd[0].nw)
             die("%s has %d workers, %s %d: the readings must use the same hosts",
-                t->rd[i].dir, t->rd[i].nw, t->rd[0].dir, t->rd[0].nw);
+                quote(t->rd[i].dir), t->rd[i].nw, quote(t->rd[0].dir), t->rd[0].nw);
     }
 }
 
 /* ---- writing ------------------------------------------------------------------ */
 
-static FILE *open_out(const tab *t, const char *suffix, char *path, size_t len)
+/* The output PREFIX + suffix, written whole or not at all (outfile.h): an
+ * error is fatal, and no part of the file is left. */
+static FILE *open_out(outfile *o, const tab *t, const char *suffix, char *path, size_t len)
 {
+    char msg[300];
     snprintf(path, len, "%s%s", t->out, suffix);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("%s: %s", path, strerror(errno));
-    return f;
+    if (outfile_open(o, path, "w") != 0)
+        fatal("%s", outfile_msg(msg, sizeof msg, path, NULL, errno));
+    return o->f;
 }
 
-static void close_out(FILE *f, const char *path)
+static void close_out(outfile *o, const char *path)
 {
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        die("writing %s: %s", path, strerror(errno ? errno : EIO));
+    char msg[300];
+    const char *call;
+    if (outfile_close(o, &call) != 0)
+        fatal("%s", outfile_msg(msg, sizeof msg, path, call, errno));
 }
 
 static const char *scenario_label(const char *s)
@@ -605,7 +627,8 @@ static void md_side_by_side(FILE *md, const tab *t)
 static void write_md(const tab *t)
 {
     char path[1100];
-    FILE *md = open_out(t, ".md", path, sizeof path);
+    outfile o;
+    FILE *md = open_out(&o, t, ".md", path, sizeof path);
     fprintf(md, "# Table %d: DTSS and %s (seconds)\n\n", t->table, t->other);
     int several = t->nread > 1 || t->rd[0].name[0];
     if (several)
@@ -621,14 +644,15 @@ static void write_md(const tab *t)
             md_last_chunk(md, t, rd, h);
         md_shapes(md, t, rd, h);
     }
-    close_out(md, path);
+    close_out(&o, path);
 }
 
 /* PREFIX.csv: per reading and case, our means and sds; the paper's numbers. */
 static void write_csv(const tab *t)
 {
     char path[1100];
-    FILE *csv = open_out(t, ".csv", path, sizeof path);
+    outfile o;
+    FILE *csv = open_out(&o, t, ".csv", path, sizeof path);
     fprintf(csv, "table,reading,scheme,case,source,runs");
     for (int w = 0; w < t->rd[0].nw; w++)
         fprintf(csv, ",W%d,W%d_sd", w + 1, w + 1);
@@ -657,14 +681,15 @@ static void write_csv(const tab *t)
             fprintf(csv, ",%g,", c->paper->v[k]);
         fprintf(csv, ",%.4f,,,,\n", c->paper->v[4] / t->pref);
     }
-    close_out(csv, path);
+    close_out(&o, path);
 }
 
 /* PREFIX-runs.csv: every run, with its ratio to the ideal. */
 static void write_runs(const tab *t)
 {
     char path[1100];
-    FILE *runs = open_out(t, "-runs.csv", path, sizeof path);
+    outfile o;
+    FILE *runs = open_out(&o, t, "-runs.csv", path, sizeof path);
     fprintf(runs, "table,reading,scheme,case,record");
     for (int w = 0; w < t->rd[0].nw; w++)
         fprintf(runs, ",W%d", w + 1);
@@ -684,7 +709,7 @@ static void write_runs(const tab *t)
             }
         }
     }
-    close_out(runs, path);
+    close_out(&o, path);
 }
 
 /* ---- the program ---------------------------------------------------------------- */
@@ -717,8 +742,9 @@ static void usage(FILE *f)
 "t1-ded-same, t1-load-faster, ..., midrun-replans-wins) on the results of the\n"
 "other scheme (TSS, Tree) and DTSS, each FINISH,IMBALANCE[,REPLANS]; prints\n"
 "'held VALUE' or 'did not hold VALUE'.\n"
-"Exit status: 0; 1 for bad or missing input (the message names FILE:LINE);\n"
-"2 for bad usage.\n", MAXREAD);
+"Exit status: 0; 1 when an output could not be written, or out of memory (said;\n"
+"no part of a file is left); 2 for bad input: bad usage, or a missing or bad\n"
+"input file (the message names FILE:LINE).\n", MAXREAD);
 }
 
 #define fail(...) parse_fail("tabulate", __VA_ARGS__)
@@ -757,7 +783,7 @@ static int parse_args(tab *t, int argc, char **argv)
         case 't': table = optarg; break;
         case 'd':
             if (t->nread == MAXREAD)
-                return fail("--dir %s: at most %d readings", optarg, MAXREAD);
+                return fail("--dir %s: at most %d readings", quote(optarg), MAXREAD);
             rd = &t->rd[t->nread++];
             rd->dir = optarg;
             rd->name = "";
@@ -767,12 +793,12 @@ static int parse_args(tab *t, int argc, char **argv)
         case 'n':
             if (!rd)
                 return fail("--%s %s before any --dir: it belongs to the reading of the "
-                            "--dir before it", c == 'c' ? "costs" : "name", optarg);
+                            "--dir before it", c == 'c' ? "costs" : "name", quote(optarg));
             if (c == 'c')
                 rd->costs_path = optarg;
             else if (!good_name(optarg))
                 return fail("--name '%s' must be 1 to 32 letters, digits, '-', '_', '.' "
-                            "or '+'", optarg);
+                            "or '+'", quote(optarg));
             else
                 rd->name = optarg;
             break;
@@ -781,19 +807,19 @@ static int parse_args(tab *t, int argc, char **argv)
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (!table || !t->nread || !t->out)
         return fail("need --table 1|2, --dir DIR and --out PREFIX (try --help)");
     if (parse_int(table, &t->table) != 0 || (t->table != 1 && t->table != 2))
-        return fail("--table '%s': the paper's tables are 1 and 2", table);
+        return fail("--table '%s': the paper's tables are 1 and 2", quote(table));
     for (int i = 0; i < t->nread; i++) {
         if (t->nread > 1 && !t->rd[i].name[0])
             return fail("--dir %s has no --name: with several readings each needs one",
-                        t->rd[i].dir);
+                        quote(t->rd[i].dir));
         for (int j = 0; j < i; j++)
             if (strcmp(t->rd[i].name, t->rd[j].name) == 0)
                 return fail("--name %s given twice (--dir %s and %s)", t->rd[i].name,
-                            t->rd[j].dir, t->rd[i].dir);
+                            quote(t->rd[j].dir), quote(t->rd[i].dir));
     }
     return -1;
 }
@@ -807,7 +833,7 @@ static int claim_mode(int argc, char **argv)
         return fail("usage: tabulate --claim NAME OTHER DTSS (each FINISH,IMBALANCE[,REPLANS])");
     const xu_claim *cl = xu_claim_find(argv[2]);
     if (!cl) {
-        fprintf(stderr, "tabulate: --claim '%s': no such claim; the claims:", argv[2]);
+        fprintf(stderr, "tabulate: --claim '%s': no such claim; the claims:", quote(argv[2]));
         for (const xu_claim *c = xu_claims; c->name; c++)
             fprintf(stderr, " %s", c->name);
         fprintf(stderr, "\n");
@@ -819,7 +845,7 @@ static int claim_mode(int argc, char **argv)
         int n = parse_double_list(argv[3 + i], v, 3);
         if (n < 2 || !(v[0] > 0) || !(v[1] >= 0) || !(v[2] >= 0))
             return fail("--claim %s: '%s' must be FINISH,IMBALANCE[,REPLANS] (seconds > 0, "
-                        ">= 0; re-plans >= 0)", argv[2], argv[3 + i]);
+                        ">= 0; re-plans >= 0)", argv[2], quote(argv[3 + i]));
         r[i] = (xu_result){v[0], v[1], v[2]};
     }
     double value;
@@ -831,12 +857,20 @@ static int claim_mode(int argc, char **argv)
 int main(int argc, char **argv)
 {
     static tab t;
+    closeout_init("tabulate");
     parse_gsl_errors("tabulate", 1);
     if (argc > 1 && strcmp(argv[1], "--claim") == 0)
         return claim_mode(argc, argv);
     int rc = parse_args(&t, argc, argv);
     if (rc >= 0)
         return rc;
+    const char *suffix[] = {".md", ".csv", "-runs.csv"};
+    char path[1100];
+    for (int i = 0; i < 3; i++) {           /* before the work */
+        snprintf(path, sizeof path, "%s%s", t.out, suffix[i]);
+        if (closeout_output("--out", path, 0))
+            return 1;
+    }
     load(&t);
     write_md(&t);
     write_csv(&t);

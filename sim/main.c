@@ -25,9 +25,11 @@
 #include <sys/resource.h>
 
 #include "sched/records/record.h"
+#include "sched/util/closeout.h"
 #include "sched/util/lines.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/sim.h"
 
 #define fail(...) parse_fail("sim", __VA_ARGS__)
@@ -67,8 +69,10 @@ static void usage(FILE *f)
 "  -q, --quiet           print nothing but errors (with --record)\n"
 "  -h, --help            this help\n"
 "Exit status: 0; 1 when the run cannot end (every host failed, A_i = 0 for\n"
-"good under the integer rule, a time past 1e9 s); 2 for bad input (the\n"
-"message names the value, the file and line).\n");
+"good under the integer rule, a time past 1e9 s), out of memory, or an output\n"
+"(the record, the costs, standard output) could not be written (said; no part\n"
+"of a file is left); 2 for bad input (the message names the value, the file\n"
+"and line).\n");
 }
 
 typedef struct scenario {
@@ -94,7 +98,7 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
     lines in;
     char why[320];
     if (lines_open(&in, path, why, sizeof why) != 0) {
-        snprintf(msg, len, "%s: cannot open it", path);
+        snprintf(msg, len, "%s", why);
         return -1;
     }
     char *line;
@@ -114,25 +118,26 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
         double d;
 #define NEED_NUM(field, lo, hi) do {                                               \
         if (parse_double(rest, &d) != 0 || !(d >= (lo)) || !(d <= (hi))) {    \
-            snprintf(msg, len, "%s:%d: %s '%.40s' must be a number in %g..%g", \
-                     path, lineno, key, rest, (double)(lo), (double)(hi));     \
+            snprintf(msg, len, "%s:%d: %s '%s' must be a number in %g..%g",   \
+                     quote(path), lineno, key, quote(rest), (double)(lo),      \
+                     (double)(hi));                                            \
             goto bad; }                                                        \
         s->field = d; } while (0)
 #define TOO_LONG(what, size) do {                                              \
-        snprintf(msg, len, "%s:%d: the %s is longer than %zu characters", path, \
+        snprintf(msg, len, "%s:%d: the %s is longer than %zu characters", quote(path), \
                  lineno, what, (size_t)(size) - 1);                            \
         goto bad; } while (0)
         if (strcmp(key, "platform") == 0 || strcmp(key, "workload") == 0) {
             char **to = key[0] == 'p' ? &s->platform : &s->workload;
             free(*to);
             if (!(*to = strdup(rest))) {
-                snprintf(msg, len, "%s:%d: out of memory", path, lineno);
+                snprintf(msg, len, "%s:%d: out of memory", quote(path), lineno);
                 goto bad;
             }
         } else if (strcmp(key, "scheme") == 0) {
             char *save = NULL, *name = strtok_r(rest, " \t", &save);
             if (!name) {
-                snprintf(msg, len, "%s:%d: scheme needs a name", path, lineno);
+                snprintf(msg, len, "%s:%d: scheme needs a name", quote(path), lineno);
                 goto bad;
             }
             if (copy(s->scheme, sizeof s->scheme, name) != 0)
@@ -140,12 +145,12 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
             for (char *t = strtok_r(NULL, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
                 char *eq = strchr(t, '=');
                 if (!eq) {
-                    snprintf(msg, len, "%s:%d: scheme parameter '%.40s' is not key=value",
-                             path, lineno, t);
+                    snprintf(msg, len, "%s:%d: scheme parameter '%s' is not key=value",
+                             quote(path), lineno, quote(t));
                     goto bad;
                 }
                 if (s->nparams == MAX_PARAM_OPTS) {
-                    snprintf(msg, len, "%s:%d: more than %d scheme parameters", path,
+                    snprintf(msg, len, "%s:%d: more than %d scheme parameters", quote(path),
                              lineno, MAX_PARAM_OPTS);
                     goto bad;
                 }
@@ -157,22 +162,23 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
             }
         } else if (strcmp(key, "sample") == 0) {
             if (parse_long(rest, &s->sample) != 0 || s->sample < 1 || s->sample > INT_MAX) {
-                snprintf(msg, len, "%s:%d: sample '%.40s' must be an integer in 1..%d",
-                         path, lineno, rest, INT_MAX);
+                snprintf(msg, len, "%s:%d: sample '%s' must be an integer in 1..%d",
+                         quote(path), lineno, quote(rest), INT_MAX);
                 goto bad;
             }
         } else if (strcmp(key, "seed") == 0) {
             long v;
             if (parse_long_in(rest, 0, 4294967295L, &v) != 0) {
-                snprintf(msg, len, "%s:%d: seed '%.40s' must be an integer in "
-                         "0..4294967295 (mt19937's 32-bit seed)", path, lineno, rest);
+                snprintf(msg, len, "%s:%d: seed '%s' must be an integer in "
+                         "0..4294967295 (mt19937's 32-bit seed)", quote(path), lineno,
+                         quote(rest));
                 goto bad;
             }
             s->seed = (unsigned long)v;
         } else if (strcmp(key, "acp") == 0) {
             if (strcmp(rest, "real") != 0 && strcmp(rest, "integer") != 0) {
-                snprintf(msg, len, "%s:%d: acp '%.40s': real or integer", path, lineno,
-                         rest);
+                snprintf(msg, len, "%s:%d: acp '%s': real or integer", quote(path), lineno,
+                         quote(rest));
                 goto bad;
             }
             s->acp_integer = rest[0] == 'i';
@@ -187,9 +193,9 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
         else if (strcmp(key, "remeasure") == 0)
             NEED_NUM(remeasure, 1e-6, SIM_TIME_MAX);
         else {
-            snprintf(msg, len, "%s:%d: unknown line '%.40s' (platform, workload, scheme, "
+            snprintf(msg, len, "%s:%d: unknown line '%s' (platform, workload, scheme, "
                      "sample, seed, acp, result-bytes, message-bytes, master-overhead, "
-                     "dispatch, remeasure)", path, lineno, key);
+                     "dispatch, remeasure)", quote(path), lineno, quote(key));
             goto bad;
         }
 #undef NEED_NUM
@@ -215,18 +221,18 @@ static int write_costs(const char *path, const sim_workload *w, char *msg, size_
 {
     outfile o;
     if (outfile_open(&o, path, "w") != 0) {
-        snprintf(msg, len, "--costs %s: %s", path, strerror(errno));
+        outfile_msg(msg, len, path, NULL, errno);
         return -1;
     }
     long n = w->n, R = w->sample;
     fprintf(o.f, "index,iteration,cost,sampled_iteration,sampled_cost\n");
-    for (long k = 0; k < n; k++)
+    for (long k = 0; k < n && !ferror(o.f); k++)
         fprintf(o.f, "%ld,%ld,%.12g,%ld,%.12g\n", k, k,
                 sim_work(w, sched_unsample(k, n, R), 1), sched_sample(k, n, R),
                 sim_work(w, k, 1));
     const char *call;
     if (outfile_close(&o, &call) != 0) {
-        snprintf(msg, len, "--costs %s: %s: %s", path, call, strerror(errno));
+        outfile_msg(msg, len, path, call, errno);
         return -1;
     }
     return 0;
@@ -234,6 +240,7 @@ static int write_costs(const char *path, const sim_workload *w, char *msg, size_
 
 int main(int argc, char **argv)
 {
+    closeout_init("sim");
     parse_gsl_errors("sim", 1);     /* a GSL error: a message and exit 1, never abort() */
     enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_PARAM };
     struct option opts[16 + MAX_PARAM_OPTS] = {
@@ -268,12 +275,12 @@ int main(int argc, char **argv)
         case 'w': o_workload = optarg; break;
         case 'R':
             if (parse_long(optarg, &o_sample) != 0 || o_sample < 1 || o_sample > INT_MAX)
-                return fail("--sample '%s' must be an integer in 1..%d", optarg, INT_MAX);
+                return fail("--sample '%s' must be an integer in 1..%d", quote(optarg), INT_MAX);
             break;
         case OPT_SEED:
             if (parse_long_in(optarg, 0, 4294967295L, &o_seed) != 0)
                 return fail("--seed '%s' must be an integer in 0..4294967295 (mt19937's "
-                            "32-bit seed)", optarg);
+                            "32-bit seed)", quote(optarg));
             break;
         case OPT_ACPINT: acp_int = 1; break;
         case OPT_CHUNKS: show_chunks = 1; break;
@@ -293,18 +300,23 @@ int main(int argc, char **argv)
         return fail(costs_path ? "--costs needs a scenario file or --workload (try --help)"
                                : "a scenario file is needed (try --help)");
     if (optind + 1 < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind + 1]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind + 1]));
     char msg[1024];
     const char *path = optind < argc ? argv[optind] : "--workload";
     if (optind < argc && read_scenario(&sc, path, msg, sizeof msg) != 0)
         return fail("%s", msg);
     static char *pathcopy;              /* dirname's, however long */
     pathcopy = strdup(optind < argc ? path : ".");
-    if (!pathcopy)
-        return fail("out of memory");
+    if (!pathcopy) {
+        fail("out of memory");
+        return 1;
+    }
     const char *dir = dirname(pathcopy);
 
     if (o_scheme) {
+        sched_err err;              /* (a name that long is no scheme: said whole) */
+        if (strlen(o_scheme) >= sizeof sc.scheme && !sched_type_find(o_scheme, &err))
+            return fail("%s, or tree", err.msg);
         snprintf(sc.scheme, sizeof sc.scheme, "%s", o_scheme);
         sc.nparams = 0;             /* the file's parameters were for its scheme */
     }
@@ -322,14 +334,19 @@ int main(int argc, char **argv)
         if (o_workload && !o_workload[0])
             crc = fail("--workload '' is empty (give 'KIND key=value ...')");
         else if (!line || !line[0])
-            crc = fail("%s: no 'workload KIND ...' line (or --workload)", path);
+            crc = fail("%s: no 'workload KIND ...' line (or --workload)", quote(path));
+        else if (closeout_output("--costs", costs_path, 0))
+            crc = 1;
         else if (sim_workload_parse(&cw, line, sc.seed, o_workload ? "." : dir, msg,
                                     sizeof msg) != 0)
             crc = fail("%s", msg);
         else {
-            if (sim_workload_sample(&cw, (int)sc.sample, msg, sizeof msg) != 0 ||
-                write_costs(costs_path, &cw, msg, sizeof msg) != 0)
+            if (sim_workload_sample(&cw, (int)sc.sample, msg, sizeof msg) != 0)
                 crc = fail("%s", msg);
+            else if (write_costs(costs_path, &cw, msg, sizeof msg) != 0) {
+                fail("%s", msg);
+                crc = 1;                /* an output that could not be written */
+            }
             sim_workload_free(&cw);
         }
         free(pathcopy);
@@ -339,12 +356,14 @@ int main(int argc, char **argv)
     }
     const char *pf_file = o_platform ? o_platform : sc.platform;
     if (!pf_file || !pf_file[0])
-        return fail("%s: no 'platform FILE' line (or --platform)", path);
+        return fail("%s: no 'platform FILE' line (or --platform)", quote(path));
     int rel = !o_platform && pf_file[0] != '/';
     size_t plen = strlen(dir) + strlen(pf_file) + 2;
     char *platform_path = malloc(plen);
-    if (!platform_path)
-        return fail("out of memory");
+    if (!platform_path) {
+        fail("out of memory");
+        return 1;
+    }
     snprintf(platform_path, plen, "%s%s%s", rel ? dir : "", rel ? "/" : "", pf_file);
     sim_platform pf;
     int prc = sim_platform_read(&pf, platform_path, msg, sizeof msg);
@@ -356,7 +375,7 @@ int main(int argc, char **argv)
     const char *wl_line = o_workload ? o_workload : sc.workload;
     if (!wl_line || !wl_line[0]) {
         sim_platform_free(&pf);
-        return fail("%s: no 'workload KIND ...' line (or --workload)", path);
+        return fail("%s: no 'workload KIND ...' line (or --workload)", quote(path));
     }
     if (sim_workload_parse(&wl, wl_line, sc.seed, o_workload ? "." : dir, msg,
                            sizeof msg) != 0 ||
@@ -370,7 +389,7 @@ int main(int argc, char **argv)
         sim_workload_free(&wl);
         sim_platform_free(&pf);
         return fail("%s: result-bytes %g times the workload's %ld iterations is more "
-                    "than %g bytes", path, sc.result_bytes, wl.n, SIM_COST_MAX);
+                    "than %g bytes", quote(path), sc.result_bytes, wl.n, SIM_COST_MAX);
     }
 
     sim_config cfg;
@@ -396,7 +415,7 @@ int main(int argc, char **argv)
         sched_config_init(&cfg.sched, T, wl.n, pf.nhosts);
         for (int i = 0; i < sc.nparams; i++)
             if (sched_config_set(&cfg.sched, sc.params[i][0], sc.params[i][1], &err) != 0) {
-                rc = fail("%s: %s", path, err.msg);
+                rc = fail("%s: %s", quote(path), err.msg);
                 goto out;
             }
         for (int i = 0; i < nparam; i++)
@@ -414,13 +433,13 @@ int main(int argc, char **argv)
         rc = fail("tree takes no scheme parameters");
         goto out;
     }
-    if (rec_path && outfile_check(rec_path) != 0) {    /* before a long run */
-        rc = fail("--record %s: cannot write there: %s (nothing was run)", rec_path,
-                  strerror(errno));
+    if (closeout_output("--record", rec_path, 0)) {    /* before a long run */
+        rc = 1;
         goto out;
     }
     if (record_init(&rec, pf.nhosts) != 0) {
-        rc = fail("out of memory for %d hosts", pf.nhosts);
+        fail("out of memory for %d hosts", pf.nhosts);
+        rc = 1;
         goto out;
     }
     if (sim_run(&cfg, &rec, msg, sizeof msg) != 0 ||

@@ -16,6 +16,7 @@
 
 #include "sched/util/lines.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/sim.h"
 
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); goto fail; } while (0)
@@ -146,130 +147,132 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
         char *tok[64];
         int nt = lines_split(line, " \t", tok, 64);
         if (nt < 0)
-            FAIL("%s:%d: more than 64 words", path, lineno);
+            FAIL("%s:%d: more than 64 words", quote(path), lineno);
         if (nt == 0)
             continue;
         if (strcmp(tok[0], "master") == 0) {
             if (nt != 2)
-                FAIL("%s:%d: 'master CLUSTER' takes one cluster name", path, lineno);
+                FAIL("%s:%d: 'master CLUSTER' takes one cluster name", quote(path), lineno);
             if (name_copy(p->master, tok[1]) != 0)
-                FAIL("%s:%d: cluster name '%.20s...' is longer than 63 characters", path,
-                     lineno, tok[1]);
+                FAIL("%s:%d: cluster name '%s' is longer than 63 characters", quote(path),
+                     lineno, quote(tok[1]));
         } else if (strcmp(tok[0], "host") == 0) {
             if (nt < 2)
-                FAIL("%s:%d: 'host' needs a name", path, lineno);
+                FAIL("%s:%d: 'host' needs a name", quote(path), lineno);
             sim_host h = {.speed = -1, .fail = -1, .line = lineno};
             sim_step steps[256];
             char name[64], cluster[64] = "default";
             int count = 1;
             if (name_copy(name, tok[1]) != 0)
-                FAIL("%s:%d: host name '%.20s...' is longer than 63 characters", path,
-                     lineno, tok[1]);
+                FAIL("%s:%d: host name '%s' is longer than 63 characters", quote(path),
+                     lineno, quote(tok[1]));
             for (int i = 2; i < nt; i++) {
                 char *eq = strchr(tok[i], '=');
                 if (!eq)
-                    FAIL("%s:%d: '%s' is not key=value", path, lineno, tok[i]);
+                    FAIL("%s:%d: '%s' is not key=value", quote(path), lineno, quote(tok[i]));
                 *eq = '\0';
                 const char *k = tok[i], *v = eq + 1;
                 if (strcmp(k, "speed") == 0) {
                     if (parse_double(v, &h.speed) != 0 || !(h.speed > 0))
-                        FAIL("%s:%d: speed=%s must be a number > 0", path, lineno, v);
+                        FAIL("%s:%d: speed=%s must be a number > 0", quote(path), lineno, quote(v));
                 } else if (strcmp(k, "cluster") == 0) {
                     if (!*v)
-                        FAIL("%s:%d: cluster= needs a name", path, lineno);
+                        FAIL("%s:%d: cluster= needs a name", quote(path), lineno);
                     if (name_copy(cluster, v) != 0)
-                        FAIL("%s:%d: cluster name '%.20s...' is longer than 63 characters",
-                             path, lineno, v);
+                        FAIL("%s:%d: cluster name '%s' is longer than 63 characters",
+                             quote(path), lineno, quote(v));
                 } else if (strcmp(k, "count") == 0) {
                     if (parse_int(v, &count) != 0 || count < 1 || count > SIM_MAX_HOSTS)
-                        FAIL("%s:%d: count=%s must be an integer in 1..%d", path, lineno,
-                             v, SIM_MAX_HOSTS);
+                        FAIL("%s:%d: count=%s must be an integer in 1..%d", quote(path), lineno,
+                             quote(v), SIM_MAX_HOSTS);
                 } else if (strcmp(k, "load") == 0) {
                     h.nload = parse_load(v, steps, 256);
                     if (h.nload == -2)
-                        FAIL("%s:%d: load= has more than 256 steps", path, lineno);
+                        FAIL("%s:%d: load= has more than 256 steps", quote(path), lineno);
                     if (h.nload < 0)
                         FAIL("%s:%d: load=%s must be T:N,T:N,... with increasing "
-                             "times T >= 0 and 0 <= N <= %d", path, lineno, v,
+                             "times T >= 0 and 0 <= N <= %d", quote(path), lineno, quote(v),
                              SIM_MAX_EXTRA);
                     h.load = steps;
                 } else if (strcmp(k, "fail") == 0) {
                     if (parse_double(v, &h.fail) != 0 || h.fail < 0 ||
                         h.fail > SIM_TIME_MAX)
-                        FAIL("%s:%d: fail=%s must be a time in 0..%g s", path, lineno, v,
-                             SIM_TIME_MAX);
+                        FAIL("%s:%d: fail=%s must be a time in 0..%g s", quote(path), lineno,
+                             quote(v), SIM_TIME_MAX);
                 } else
                     FAIL("%s:%d: unknown host option '%s' (speed, cluster, count, "
-                         "load, fail)", path, lineno, k);
+                         "load, fail)", quote(path), lineno, quote(k));
             }
             if (h.speed < 0)
-                FAIL("%s:%d: host %s needs speed=", path, lineno, name);
+                FAIL("%s:%d: host %s needs speed=", quote(path), lineno, quote(name));
             if (count > SIM_MAX_HOSTS - p->nhosts)
-                FAIL("%s:%d: more than %d hosts in all", path, lineno, SIM_MAX_HOSTS);
+                FAIL("%s:%d: more than %d hosts in all", quote(path), lineno, SIM_MAX_HOSTS);
             if (count > 1) {
                 char last[32];
                 int digits = snprintf(last, sizeof last, "%d", count);
                 if (strlen(name) + (size_t)digits > 63)
-                    FAIL("%s:%d: host names '%.20s...' 1..%d would be longer than 63 "
-                         "characters", path, lineno, name, count);
+                    FAIL("%s:%d: host names '%s' 1..%d would be longer than 63 "
+                         "characters", quote(path), lineno, quote(name), count);
             }
             if (!(h.cluster = cluster_name(p, cluster)))
-                FAIL("%s:%d: out of memory", path, lineno);
+                FAIL("%s:%d: out of memory", quote(path), lineno);
             for (int c = 1; c <= count; c++) {
                 char one[64];
-                if (count > 1 && (size_t)snprintf(one, sizeof one, "%s%d", name, c) >=
+                if (count > 1 && (size_t)snprintf(one, sizeof one, "%s%d", quote(name), c) >=
                                  sizeof one)
-                    FAIL("%s:%d: host name %s%d is too long", path, lineno, name, c);
+                    FAIL("%s:%d: host name %s%d is too long", quote(path), lineno, quote(name), c);
                 if (add_host(p, &cap, &h, count > 1 ? one : name) != 0)
-                    FAIL("%s:%d: out of memory", path, lineno);
+                    FAIL("%s:%d: out of memory", quote(path), lineno);
             }
         } else if (strcmp(tok[0], "link") == 0) {
             sim_link l = {.latency = 0, .bandwidth = 0};
             if (nt < 3)
-                FAIL("%s:%d: 'link CLUSTER CLUSTER latency= bandwidth='", path, lineno);
+                FAIL("%s:%d: 'link CLUSTER CLUSTER latency= bandwidth='", quote(path), lineno);
             if (name_copy(l.a, tok[1]) != 0 || name_copy(l.b, tok[2]) != 0)
-                FAIL("%s:%d: a cluster name is longer than 63 characters", path, lineno);
+                FAIL("%s:%d: a cluster name is longer than 63 characters", quote(path), lineno);
             for (int i = 3; i < nt; i++) {
                 char *eq = strchr(tok[i], '=');
                 if (!eq)
-                    FAIL("%s:%d: '%s' is not key=value", path, lineno, tok[i]);
+                    FAIL("%s:%d: '%s' is not key=value", quote(path), lineno, quote(tok[i]));
                 *eq = '\0';
                 const char *k = tok[i], *v = eq + 1;
                 if (strcmp(k, "latency") == 0) {
                     if (parse_double(v, &l.latency) != 0 || l.latency < 0 ||
                         l.latency > SIM_TIME_MAX)
-                        FAIL("%s:%d: latency=%s must be seconds in 0..%g", path, lineno,
-                             v, SIM_TIME_MAX);
+                        FAIL("%s:%d: latency=%s must be seconds in 0..%g", quote(path), lineno,
+                             quote(v), SIM_TIME_MAX);
                 } else if (strcmp(k, "bandwidth") == 0) {
                     if (parse_double(v, &l.bandwidth) != 0 || !(l.bandwidth > 0))
-                        FAIL("%s:%d: bandwidth=%s must be bytes/s > 0", path, lineno, v);
+                        FAIL("%s:%d: bandwidth=%s must be bytes/s > 0", quote(path), lineno,
+                             quote(v));
                 } else
                     FAIL("%s:%d: unknown link option '%s' (latency, bandwidth)",
-                         path, lineno, k);
+                         quote(path), lineno, quote(k));
             }
             sim_link *ls = realloc(p->links, sizeof *ls * (size_t)(p->nlinks + 1));
             if (!ls)
-                FAIL("%s:%d: out of memory", path, lineno);
+                FAIL("%s:%d: out of memory", quote(path), lineno);
             p->links = ls;
             p->links[p->nlinks++] = l;
         } else
-            FAIL("%s:%d: unknown line '%s' (master, host, link)", path, lineno, tok[0]);
+            FAIL("%s:%d: unknown line '%s' (master, host, link)", quote(path), lineno,
+                 quote(tok[0]));
     }
     if (lines_error(&in))
         FAIL("%s", in.msg);
     lines_close(&in);
     if (p->nhosts == 0) {
-        snprintf(msg, len, "%s: no host lines", path);
+        snprintf(msg, len, "%s: no host lines", quote(path));
         sim_platform_free(p);
         return -1;
     }
     int dup = first_duplicate(p);
     if (dup != -1) {
         if (dup == -2)
-            snprintf(msg, len, "%s: out of memory", path);
+            snprintf(msg, len, "%s: out of memory", quote(path));
         else
-            snprintf(msg, len, "%s:%d: host %s is defined twice", path, p->hosts[dup].line,
-                     p->hosts[dup].name);
+            snprintf(msg, len, "%s:%d: host %s is defined twice", quote(path), p->hosts[dup].line,
+                     quote(p->hosts[dup].name));
         sim_platform_free(p);
         return -1;
     }
@@ -283,7 +286,7 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
     }
     if (!(fast / slow * p->nhosts <= SIM_COST_MAX)) {
         snprintf(msg, len, "%s: speeds from %g to %g: the fastest host's V_i = %g "
-                 "(times %d hosts) is out of range", path, slow, fast, fast / slow,
+                 "(times %d hosts) is out of range", quote(path), slow, fast, fast / slow,
                  p->nhosts);
         sim_platform_free(p);
         return -1;

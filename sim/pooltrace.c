@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/pool.h"
 #include "sim/sim.h"
 
@@ -40,8 +42,9 @@ static void usage(FILE *f)
 "      --csv            CSV: 'iteration,...' lines, then a 'total,...' line, each\n"
 "                       kind after its '#' header line\n"
 "  -h, --help           this help\n"
-"exit status: 0; 1 the run cannot end (a time past 1e9 s); 2 bad input (the\n"
-"message names the value, or the file, line and field)\n",
+"exit status: 0; 1 the run cannot end (a time past 1e9 s), out of memory, or\n"
+"standard output could not be written (said); 2 bad input (the message names\n"
+"the value, or the file, line and field)\n",
             SIM_POOL_DELAY, SIM_TRACE_LARGEST_8);
 }
 
@@ -49,7 +52,8 @@ static void usage(FILE *f)
 static int seconds(const char *opt, const char *s, double *out)
 {
     if (parse_double(s, out) != 0 || !(*out >= 0 && *out <= SIM_TIME_MAX))
-        return fail("%s '%s' must be a number of seconds in 0..%g", opt, s, SIM_TIME_MAX);
+        return fail("%s '%s' must be a number of seconds in 0..%g", opt, quote(s),
+                    SIM_TIME_MAX);
     return 0;
 }
 
@@ -113,6 +117,7 @@ int main(int argc, char **argv)
     sim_pool_config_init(&cfg);
     const char *strategy = "adjust", *asp = NULL, *scale_text = NULL;
     int csv = 0, c;
+    closeout_init("pooltrace");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":s:d:b:h", opts, NULL)) != -1) {
         switch (c) {
@@ -135,7 +140,7 @@ int main(int argc, char **argv)
     if (optind >= argc)
         return fail("a trace file is needed (try --help)");
     if (optind + 1 < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind + 1]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind + 1]));
     sched_err err;
     if (!(cfg.type = pool_type_find(strategy, &err)))
         return fail("--strategy: %s", err.msg);
@@ -146,7 +151,8 @@ int main(int argc, char **argv)
             return fail("--%s", err.msg);
     }
     if (scale_text && (parse_double(scale_text, &cfg.scale) != 0 || !(cfg.scale > 0)))
-        return fail("--scale '%s' must be a number > 0 (seconds per trace unit)", scale_text);
+        return fail("--scale '%s' must be a number > 0 (seconds per trace unit)",
+                    quote(scale_text));
 
     const char *path = argv[optind];
     char msg[1024];
@@ -161,7 +167,7 @@ int main(int argc, char **argv)
         if (isnan(cfg.scale)) {
             sim_trace_free(&tr);
             return fail("%s: the first iteration's tasks cost nothing, so no scale "
-                        "follows from them: give --scale S (seconds per pixel)", path);
+                        "follows from them: give --scale S (seconds per pixel)", quote(path));
         }
         if (tr.unit == SIM_UNIT_PIXELS)
             snprintf(note, sizeof note, " (the first iteration's largest 8-part task: "
@@ -169,12 +175,12 @@ int main(int argc, char **argv)
     }
     if (sim_pool_check(&cfg, &tr, msg, sizeof msg) != 0) {
         sim_trace_free(&tr);
-        return fail("%s: %s", path, msg);
+        return fail("%s: %s", quote(path), msg);
     }
     sim_pool_result r;
     if (sim_pool_run(&cfg, &tr, &r, msg, sizeof msg) != 0) {
         sim_trace_free(&tr);
-        fprintf(stderr, "pooltrace: %s: %s\n", path, msg);
+        fprintf(stderr, "pooltrace: %s: %s\n", quote(path), msg);
         return 1;
     }
     if (csv)

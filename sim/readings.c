@@ -38,8 +38,10 @@
 #include <string.h>
 
 #include "sched/records/claims.h"
+#include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/sim.h"
 
 #define PROG "readings"
@@ -610,7 +612,8 @@ static void usage(FILE *f)
 "      --midrun-at X     the mid-run load at X x DTSS's dedicated finish (0.3)\n"
 "  -q, --quiet           no progress\n"
 "  -h, --help            this help\n"
-"exit status: 0 done; 1 a run or an output failed (said); 2 a bad option or value\n");
+"exit status: 0 done; 1 a run or an output failed (said; no part of a file is\n"
+"left); 2 a bad option or value\n");
 }
 
 /* Parses a comma-separated list of integers in [lo, hi] into out. */
@@ -619,10 +622,10 @@ static int long_list(const char *opt, const char *arg, long lo, long hi, long *o
     double v[MAXL];
     int k = parse_double_list(arg, v, MAXL);
     if (k < 1)
-        return fail("%s '%s' must be a list of at most %d integers", opt, arg, MAXL);
+        return fail("%s '%s' must be a list of at most %d integers", opt, quote(arg), MAXL);
     for (int i = 0; i < k; i++)
         if (parse_whole(v[i], lo, hi, &out[i]) != 0)
-            return fail("%s '%s': %g is not an integer in [%ld, %ld]", opt, arg, v[i], lo, hi);
+            return fail("%s '%s': %g is not an integer in [%ld, %ld]", opt, quote(arg), v[i], lo, hi);
     *n = k;
     return 0;
 }
@@ -633,16 +636,16 @@ static int pair_list(const char *opt, const char *arg, const char *n0, const cha
 {
     char buf[64];
     if (strlen(arg) >= sizeof buf)
-        return fail("%s '%.40s...' is too long", opt, arg);
+        return fail("%s '%s' is too long", opt, quote(arg));
     snprintf(buf, sizeof buf, "%s", arg);
     *n = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         int v = strcmp(t, n0) == 0 ? 0 : strcmp(t, n1) == 0 ? 1 : -1;
         if (v < 0 || *n == 2 || (*n == 1 && out[0] == v))
-            return fail("%s '%s' must be %s, %s or both, each once", opt, arg, n0, n1);
+            return fail("%s '%s' must be %s, %s or both, each once", opt, quote(arg), n0, n1);
         out[(*n)++] = v;
     }
-    return *n ? 0 : fail("%s '%s' must be %s, %s or both", opt, arg, n0, n1);
+    return *n ? 0 : fail("%s '%s' must be %s, %s or both", opt, quote(arg), n0, n1);
 }
 
 static int parse_args(options *o, int argc, char **argv)
@@ -679,22 +682,22 @@ static int parse_args(options *o, int argc, char **argv)
         case O_EXTRA: rc = long_list("--w4-extra", optarg, 0, 1000, o->extra, &o->nextra); break;
         case O_ORDERS:
             if (strcmp(optarg, "all") != 0 && strcmp(optarg, "paper") != 0)
-                rc = fail("--orders '%s' must be all or paper", optarg);
+                rc = fail("--orders '%s' must be all or paper", quote(optarg));
             o->all_orders = strcmp(optarg, "all") == 0;
             break;
         case 'S':
             if (parse_long_in(optarg, 1, 8192, &o->size) != 0)
-                rc = fail("--size '%s' must be an integer in [1, 8192]", optarg);
+                rc = fail("--size '%s' must be an integer in [1, 8192]", quote(optarg));
             break;
         case O_RATE:
             if (parse_double(optarg, &o->rate) != 0 || !(o->rate > 0) || o->rate > 1e15)
                 rc = fail("--rate '%s' must be a number of cost units a second in (0, 1e15]",
-                          optarg);
+                          quote(optarg));
             break;
         case O_MIDRUN:
             if (parse_double(optarg, &o->midrun_at) != 0 || !(o->midrun_at >= 0) ||
                 o->midrun_at > 10)
-                rc = fail("--midrun-at '%s' must be a number in [0, 10]", optarg);
+                rc = fail("--midrun-at '%s' must be a number in [0, 10]", quote(optarg));
             break;
         case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -704,7 +707,7 @@ static int parse_args(options *o, int argc, char **argv)
     if (rc)
         return rc;
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (!o->out)
         return fail("need --out DIR (try --help)");
     for (int i = 0; i < o->nR; i++)
@@ -723,6 +726,7 @@ static const char *const out_name[NOUT] = {
 int main(int argc, char **argv)
 {
     options o;
+    closeout_init(PROG);
     int rc = parse_args(&o, argc, argv);
     if (rc >= 0)
         return rc;
@@ -731,22 +735,24 @@ int main(int argc, char **argv)
     s.o = &o;
     make_orders(&s);
     static char path[NOUT][4200];
+    char msg[512];
     static outfile out[NOUT];
     for (int i = 0; i < NOUT; i++) {
         snprintf(path[i], sizeof path[i], "%s/%s", o.out, out_name[i]);
         if (strlen(o.out) > 4000 || outfile_open(&out[i], path[i], "w") != 0) {
-            fprintf(stderr, PROG ": %s: %s\n", path[i], strerror(errno));
+            if (strlen(o.out) > 4000)
+                errno = ENAMETOOLONG;
+            fprintf(stderr, PROG ": %s\n", outfile_msg(msg, sizeof msg, path[i], NULL, errno));
             for (int j = 0; j < i; j++)
                 outfile_abort(&out[j]);     /* the new files go, none is kept */
             return 1;
         }
     }
+    rc = 0;
     s.runs = out[OUT_RUNS].f;
     s.claims = out[OUT_CLAIMS].f;
     fprintf(s.runs, "case,scheme,loop,R,F,maxiter,order,w4_extra,finish,imbalance,replans,chunks\n");
     fprintf(s.claims, "claim,loop,R,F,maxiter,order,w4_extra,held,value\n");
-    char msg[512];
-    rc = 0;
     long readings = (long)o.nloops * o.nmaxiter * o.nR * o.nF, done = 0;
     for (int li = 0; li < o.nloops && !rc; li++)
         for (int mi = 0; mi < o.nmaxiter && !rc; mi++) {
@@ -798,7 +804,7 @@ int main(int argc, char **argv)
         if (rc)                             /* nothing half made is kept */
             outfile_abort(&out[i]);
         else if (outfile_close(&out[i], &call) != 0) {
-            fprintf(stderr, PROG ": %s(%s): %s\n", call, path[i], strerror(errno));
+            fprintf(stderr, PROG ": %s\n", outfile_msg(msg, sizeof msg, path[i], call, errno));
             rc = 1;
         }
     }

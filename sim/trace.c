@@ -7,6 +7,7 @@
 
 #include "sched/util/lines.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/pool.h"
 
 #define HEADER "# thin trace: image "
@@ -34,7 +35,7 @@ static const char *after_word(const char *item, const char *word)
 static int read_header(sim_trace *tr, char *line, const char *path, char *msg, size_t len)
 {
     if (strncmp(line, HEADER, strlen(HEADER)) != 0) {
-        snprintf(msg, len, "%s:1: not a thin trace: the first line must be %s", path,
+        snprintf(msg, len, "%s:1: not a thin trace: the first line must be %s", quote(path),
                  HEADER_FORM);
         return -1;
     }
@@ -44,11 +45,11 @@ static int read_header(sim_trace *tr, char *line, const char *path, char *msg, s
     const char *u = unit ? after_word(unit, "unit") : NULL;
     const char *m = parts ? after_word(parts, "parts") : NULL;
     if (!u || !m || !size || !rest[0]) {
-        snprintf(msg, len, "%s:1: the header must read %s", path, HEADER_FORM);
+        snprintf(msg, len, "%s:1: the header must read %s", quote(path), HEADER_FORM);
         return -1;
     }
     if (strlen(rest) >= sizeof tr->image) {
-        snprintf(msg, len, "%s:1: image name longer than %zu characters", path,
+        snprintf(msg, len, "%s:1: image name longer than %zu characters", quote(path),
                  sizeof tr->image - 1);
         return -1;
     }
@@ -57,12 +58,12 @@ static int read_header(sim_trace *tr, char *line, const char *path, char *msg, s
     int nf = lines_split(size, " \t", f, 4);
     if (nf != 3 || strcmp(f[1], "x") != 0 || parse_long_in(f[0], 1, 1000000000L, &tr->width) != 0 ||
         parse_long_in(f[2], 1, 1000000000L, &tr->height) != 0) {
-        snprintf(msg, len, "%s:1: image size '%.40s' must be W x H, two integers in "
-                 "1..1000000000", path, nf > 0 ? f[0] : "");
+        snprintf(msg, len, "%s:1: image size '%s' must be W x H, two integers in "
+                 "1..1000000000", quote(path), quote(nf > 0 ? f[0] : ""));
         return -1;
     }
     if (parse_int_in(m, 1, SIM_TRACE_MAX_PARTS, &tr->parts) != 0) {
-        snprintf(msg, len, "%s:1: parts '%.40s' must be an integer in 1..%d", path, m,
+        snprintf(msg, len, "%s:1: parts '%s' must be an integer in 1..%d", quote(path), quote(m),
                  SIM_TRACE_MAX_PARTS);
         return -1;
     }
@@ -71,7 +72,7 @@ static int read_header(sim_trace *tr, char *line, const char *path, char *msg, s
     else if (strcmp(u, "seconds") == 0)
         tr->unit = SIM_UNIT_SECONDS;
     else {
-        snprintf(msg, len, "%s:1: unit '%.40s' must be pixels or seconds", path, u);
+        snprintf(msg, len, "%s:1: unit '%s' must be pixels or seconds", quote(path), quote(u));
         return -1;
     }
     return 0;
@@ -86,21 +87,21 @@ static int read_iteration(sim_trace *tr, char *line, char **f, double *row,
     if (nf != M + 1) {
         if (nf < 0)
             snprintf(msg, len, "%s:%ld: more than %d fields, expected %d (the iteration, "
-                     "then a cost for each of the %d parts)", path, lineno, M + 2, M + 1, M);
+                     "then a cost for each of the %d parts)", quote(path), lineno, M + 2, M + 1, M);
         else
             snprintf(msg, len, "%s:%ld: %d fields, expected %d (the iteration, then a "
-                     "cost for each of the %d parts)", path, lineno, nf, M + 1, M);
+                     "cost for each of the %d parts)", quote(path), lineno, nf, M + 1, M);
         return -1;
     }
     long k;
     if (parse_long_in(f[0], 0, 1000000000000L, &k) != 0) {
-        snprintf(msg, len, "%s:%ld: field 1: iteration '%.40s' must be an integer >= 0",
-                 path, lineno, f[0]);
+        snprintf(msg, len, "%s:%ld: field 1: iteration '%s' must be an integer >= 0",
+                 quote(path), lineno, quote(f[0]));
         return -1;
     }
     if (tr->n > 0 && k != tr->first + tr->n) {
         snprintf(msg, len, "%s:%ld: field 1: iteration %ld after %ld (expected %ld)",
-                 path, lineno, k, tr->first + tr->n - 1, tr->first + tr->n);
+                 quote(path), lineno, k, tr->first + tr->n - 1, tr->first + tr->n);
         return -1;
     }
     if (tr->n == 0)
@@ -113,14 +114,14 @@ static int read_iteration(sim_trace *tr, char *line, char **f, double *row,
             continue;
         }
         if (parse_double(s, &row[i]) != 0 || !(row[i] >= 0)) {
-            snprintf(msg, len, "%s:%ld: field %d '%.40s' (part %d): a cost must be a "
-                     "number >= 0 or '-'", path, lineno, i + 2, s, i + 1);
+            snprintf(msg, len, "%s:%ld: field %d '%s' (part %d): a cost must be a "
+                     "number >= 0 or '-'", quote(path), lineno, i + 2, quote(s), i + 1);
             return -1;
         }
         tasks++;
     }
     if (tasks == 0) {
-        snprintf(msg, len, "%s:%ld: iteration %ld has no task (every part '-')", path,
+        snprintf(msg, len, "%s:%ld: iteration %ld has no task (every part '-')", quote(path),
                  lineno, k);
         return -1;
     }
@@ -140,21 +141,21 @@ int sim_trace_read(sim_trace *tr, const char *path, char *msg, size_t len)
         if (lines_error(&in))
             snprintf(msg, len, "%s", in.msg);
         else
-            snprintf(msg, len, "%s: empty: a thin trace starts with %s", in.path,
+            snprintf(msg, len, "%s: empty: a thin trace starts with %s", quote(in.path),
                      HEADER_FORM);
         goto out;
     }
     if (read_header(tr, line, in.path, msg, len) != 0)
         goto out;
     if (!(f = malloc(sizeof *f * (size_t)(tr->parts + 2)))) {
-        snprintf(msg, len, "%s: out of memory", in.path);
+        snprintf(msg, len, "%s: out of memory", quote(in.path));
         goto out;
     }
     while ((line = lines_next(&in))) {
         if (lines_blank(line))
             continue;
         if (tr->n == SIM_TRACE_MAX_ITERATIONS) {
-            snprintf(msg, len, "%s:%ld: more than %ld iterations", in.path, in.lineno,
+            snprintf(msg, len, "%s:%ld: more than %ld iterations", quote(in.path), in.lineno,
                      SIM_TRACE_MAX_ITERATIONS);
             goto out;
         }
@@ -164,7 +165,7 @@ int sim_trace_read(sim_trace *tr, const char *path, char *msg, size_t len)
                 ncap = SIM_TRACE_MAX_ITERATIONS;
             double *c = realloc(tr->cost, sizeof *c * (size_t)ncap * (size_t)tr->parts);
             if (!c) {
-                snprintf(msg, len, "%s:%ld: out of memory for %ld iterations", in.path,
+                snprintf(msg, len, "%s:%ld: out of memory for %ld iterations", quote(in.path),
                          in.lineno, ncap);
                 goto out;
             }
@@ -181,7 +182,7 @@ int sim_trace_read(sim_trace *tr, const char *path, char *msg, size_t len)
         goto out;
     }
     if (tr->n == 0) {
-        snprintf(msg, len, "%s: no iteration lines after the header", in.path);
+        snprintf(msg, len, "%s: no iteration lines after the header", quote(in.path));
         goto out;
     }
     rc = 0;

@@ -19,6 +19,7 @@
 #include "cost/cost.h"
 #include "sched/util/lines.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/sim.h"
 
 #define MAXKEYS 8
@@ -49,7 +50,7 @@ static int num(kv *kvs, int n, const char *k, double dflt, int required, double 
         return 0;
     }
     if (parse_double(v, out) != 0) {
-        snprintf(msg, len, "workload: %s=%s is not a number", k, v);
+        snprintf(msg, len, "workload: %s=%s is not a number", k, quote(v));
         return -1;
     }
     return 0;
@@ -176,25 +177,25 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
         }
         first = 0;
         if (nf < need)
-            BAD("workload: %s:%ld: %d field%s, the cost is in column %d%s", path,
+            BAD("workload: %s:%ld: %d field%s, the cost is in column %d%s", quote(path),
                 in.lineno, nf, nf == 1 ? "" : "s", column,
                 index_column ? ", the iteration in column 2" : "");
         const char *cv = field[column - 1];
         double v;
         long iv = n;
         if (parse_double(cv, &v) != 0)
-            BAD("workload: %s:%ld: cost '%s' is not a %snumber", path, in.lineno, cv,
+            BAD("workload: %s:%ld: cost '%s' is not a %snumber", quote(path), in.lineno, quote(cv),
                 numberlike(cv) ? "finite " : "");
         if (v < 0)
-            BAD("workload: %s:%ld: negative cost %g", path, in.lineno, v);
+            BAD("workload: %s:%ld: negative cost %g", quote(path), in.lineno, v);
         if (index_column > 0) {
             const char *ix = field[index_column - 1];
             if (parse_long(ix, &iv) != 0 || iv < 0 || iv >= MAX_ARRAY)
                 BAD("workload: %s:%ld: iteration '%s' is not an integer in 0..%ld",
-                    path, in.lineno, ix, MAX_ARRAY - 1);
+                    quote(path), in.lineno, quote(ix), MAX_ARRAY - 1);
         }
         if (n == MAX_ARRAY)
-            BAD("workload: %s:%ld: more than %ld costs", path, in.lineno, MAX_ARRAY);
+            BAD("workload: %s:%ld: more than %ld costs", quote(path), in.lineno, MAX_ARRAY);
         if (n == cap) {
             cap = cap ? 2 * cap : 1024;
             double *nv = realloc(vals, sizeof *vals * (size_t)cap);
@@ -207,7 +208,7 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
             if (nl)
                 lineof = nl;
             if (!nv || !ni || !nl)
-                BAD("workload: out of memory reading %s", path);
+                BAD("workload: out of memory reading %s", quote(path));
         }
         vals[n] = v;
         idx[n] = iv;
@@ -218,7 +219,7 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
         BAD("workload: %s", in.msg);
     lines_close(&in);
     if (n == 0)
-        BAD("workload: %s has no costs (column %d)", path, column);
+        BAD("workload: %s has no costs (column %d)", quote(path), column);
     if (!make_array(w, n, msg, len) || !(at = malloc(sizeof *at * (size_t)n)))
         BAD("workload: out of memory for %ld costs", n);
     for (long i = 0; i < n; i++)
@@ -226,9 +227,9 @@ static int read_costs(sim_workload *w, const char *path, int column, int index_c
     for (long i = 0; i < n; i++) {
         if (idx[i] >= n)
             BAD("workload: %s:%ld: iteration %ld out of 0..%ld (the file has %ld costs)",
-                path, lineof[i], idx[i], n - 1, n);
+                quote(path), lineof[i], idx[i], n - 1, n);
         if (at[idx[i]] >= 0)
-            BAD("workload: %s:%ld: iteration %ld again (first on line %ld)", path,
+            BAD("workload: %s:%ld: iteration %ld again (first on line %ld)", quote(path),
                 lineof[i], idx[i], lineof[at[idx[i]]]);
         at[idx[i]] = i;
         w->prefix[idx[i] + 1] = vals[i];
@@ -279,7 +280,7 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
     for (char *t = strtok_r(NULL, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
         char *eq = strchr(t, '=');
         if (!eq) {
-            snprintf(msg, len, "workload: '%.100s' is not key=value", t);
+            snprintf(msg, len, "workload: '%s' is not key=value", quote(t));
             goto out;
         }
         if (n == MAXKEYS) {
@@ -319,20 +320,20 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             num(kvs, n, "to", inc ? 100 : 1, 0, &to, msg, len))
             goto out;
         if (!(from > 0) || !(to > 0) || (inc ? to < from : to > from)) {
-            snprintf(msg, len, "workload %s: from=%g to=%g must be > 0 and %s", kind,
+            snprintf(msg, len, "workload %s: from=%g to=%g must be > 0 and %s", quote(kind),
                      from, to, inc ? "from <= to" : "from >= to");
             goto out;
         }
         if (!((from / 2 + to / 2) * (double)w->n <= SIM_COST_MAX)) {
             snprintf(msg, len, "workload %s: n=%ld iterations from=%g to=%g cost more "
-                     "than %g in all", kind, w->n, from, to, SIM_COST_MAX);
+                     "than %g in all", quote(kind), w->n, from, to, SIM_COST_MAX);
             goto out;
         }
         w->kind = SIM_LINEAR;
         w->a = from;
         w->b = w->n > 1 ? (to - from) / (double)(w->n - 1) : 0;
         w->total = (from + to) / 2 * (double)w->n;
-        snprintf(w->desc, sizeof w->desc, "%s n=%ld from=%g to=%g", kind, w->n, from, to);
+        snprintf(w->desc, sizeof w->desc, "%s n=%ld from=%g to=%g", quote(kind), w->n, from, to);
     } else if (strcmp(kind, "conditional") == 0 || strcmp(kind, "matrix") == 0) {
         int cond = kind[0] == 'c';
         double lo, hi, p, scale;
@@ -362,7 +363,7 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
         double most = cond ? (lo > hi ? lo : hi) : scale * pow(hi / 1000, 3);
         if (!(most * (double)w->n <= SIM_COST_MAX)) {
             snprintf(msg, len, "workload %s: n=%ld iterations of cost up to %g may cost "
-                     "more than %g in all", kind, w->n, most, SIM_COST_MAX);
+                     "more than %g in all", quote(kind), w->n, most, SIM_COST_MAX);
             goto out;
         }
         if (!make_array(w, w->n, msg, len))
@@ -415,7 +416,7 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                 goto out;
             if (loop && strcmp(loop, "rows") != 0 && strcmp(loop, "columns") != 0) {
                 snprintf(msg, len, "workload mandel: loop=%.60s must be rows or columns",
-                         loop);
+                         quote(loop));
                 goto out;
             }
             if (size != floor(size) || maxiter != floor(maxiter) || !(size >= 1) ||
@@ -472,16 +473,16 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
         snprintf(w->desc, sizeof w->desc, "costs file=%s", file);
     } else {
         snprintf(msg, len, "workload: unknown kind '%s' (uniform, increasing, decreasing, "
-                 "conditional, matrix, mandel, costs)", kind);
+                 "conditional, matrix, mandel, costs)", quote(kind));
         goto out;
     }
     for (int i = 0; i < n; i++)
         if (!kvs[i].used) {
-            snprintf(msg, len, "workload %s: unknown key '%s'", kind, kvs[i].k);
+            snprintf(msg, len, "workload %s: unknown key '%s'", quote(kind), quote(kvs[i].k));
             goto out;
         }
     if (!(w->total <= SIM_COST_MAX)) {
-        snprintf(msg, len, "workload %s: the costs add up to %g, more than %g", kind,
+        snprintf(msg, len, "workload %s: the costs add up to %g, more than %g", quote(kind),
                  w->total, SIM_COST_MAX);
         goto out;
     }

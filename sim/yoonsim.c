@@ -14,7 +14,9 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "sched/lb/lb.h"
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "sim/lb.h"
 
 #define PROG "yoon-sim"
@@ -62,7 +64,8 @@ static void usage(FILE *f)
 "      --progress          a line on stderr as each (nodes, tasks) is done\n"
 "  -l, --list              the strategies, one a line\n"
 "  -h, --help              this help\n"
-"exit status: 0; 1 a run failed (out of memory; said); 2 a bad option or value\n"
+"exit status: 0; 1 a run failed (out of memory), or standard output could not be\n"
+"written (said); 2 a bad option or value\n"
 "(the message names it)\n",
             LB_MAX_NODES, SIM_LB_CTASK_RATIO, SIM_LB_PERIOD_FRAC);
 }
@@ -78,7 +81,7 @@ static int numbers(const char *opt, const char *text, double *out)
 {
     int n = parse_double_list(text, out, MAX_LIST);
     if (n < 0) {
-        fail("%s '%s' is not a list of at most %d numbers", opt, text, MAX_LIST);
+        fail("%s '%s' is not a list of at most %d numbers", opt, quote(text), MAX_LIST);
         return -2;
     }
     return n;
@@ -100,7 +103,7 @@ static int strategies(const char *text, const lb_type **out)
 {
     char buf[1024];
     if ((size_t)snprintf(buf, sizeof buf, "%s", text) >= sizeof buf) {
-        fail("--strategy '%.40s...' is too long", text);
+        fail("--strategy '%s' is too long", quote(text));
         return -2;
     }
     int n = 0;
@@ -120,7 +123,7 @@ static int strategies(const char *text, const lb_type **out)
         }
     }
     if (n == 0 || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
-        fail("--strategy '%s' is not a list of names (try --list)", text);
+        fail("--strategy '%s' is not a list of names (try --list)", quote(text));
         return -2;
     }
     return n;
@@ -315,6 +318,7 @@ static int sweep(const options *o)
                             printf("%.6g,nan\n", dm);
                     }
             fflush(stdout);
+            closeout_check();           /* a reader gone: stop now */
             done++;
             if (o->progress)
                 fprintf(stderr, PROG ": nodes %ld, tasks %ld: %d points x %ld seeds done "
@@ -352,6 +356,7 @@ int main(int argc, char **argv)
     int nodes_given = 0, c;
     char pfrac_default[32];
     snprintf(pfrac_default, sizeof pfrac_default, "%g", SIM_LB_PERIOD_FRAC);
+    closeout_init(PROG);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":P:n:c:s:f:k:lh", opts, NULL)) != -1) {
         switch (c) {
@@ -372,7 +377,7 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     parse_gsl_errors(PROG, 1);
 
     double v[MAX_LIST];
@@ -391,7 +396,7 @@ int main(int argc, char **argv)
     o.ratio = SIM_LB_CTASK_RATIO;
     if (ratio_t && (parse_double(ratio_t, &o.ratio) != 0 ||
                     !(o.ratio >= 0 && o.ratio <= 1e6)))
-        return fail("--ctask-ratio '%s' must be a number in 0..1e6", ratio_t);
+        return fail("--ctask-ratio '%s' must be a number in 0..1e6", quote(ratio_t));
     if ((o.np = numbers("--period-frac", pfrac_t ? pfrac_t : pfrac_default, o.pfrac)) < 0)
         return 2;
     for (int i = 0; i < o.np; i++)
@@ -402,15 +407,15 @@ int main(int argc, char **argv)
         return 2;
     long seed;
     if (parse_long_in(seed_t, 0, 4294967295L, &seed) != 0)
-        return fail("--seed '%s' must be a whole number in 0..4294967295", seed_t);
+        return fail("--seed '%s' must be a whole number in 0..4294967295", quote(seed_t));
     o.seed = (unsigned long)seed;
     if (parse_long_in(seeds_t, 1, MAX_SEEDS, &o.seeds) != 0)
-        return fail("--seeds '%s' must be a whole number in 1..%ld", seeds_t, MAX_SEEDS);
+        return fail("--seeds '%s' must be a whole number in 1..%ld", quote(seeds_t), MAX_SEEDS);
     if (rbar_t) {
         static double rb[LB_MAX_NODES];
         int k = parse_double_list(rbar_t, rb, LB_MAX_NODES);
         if (k < 0)
-            return fail("--rbar '%s' is not a list of at most %d numbers", rbar_t,
+            return fail("--rbar '%s' is not a list of at most %d numbers", quote(rbar_t),
                         LB_MAX_NODES);
         for (int i = 0; i < k; i++) {
             if (!(rb[i] > 0 && rb[i] <= 1e6))
@@ -420,7 +425,7 @@ int main(int argc, char **argv)
         }
         o.nr = k;
         if (nodes_given && (o.nn != 1 || o.nodes[0] != k))
-            return fail("--rbar gives %d nodes, --nodes '%s'", k, nodes_t);
+            return fail("--rbar gives %d nodes, --nodes '%s'", k, quote(nodes_t));
         o.nn = 1;
         o.nodes[0] = k;
     }
@@ -434,10 +439,5 @@ int main(int argc, char **argv)
 
     int single = o.nn == 1 && o.nt == 1 && o.nc == 1 && o.np == 1 && o.ns == 1 &&
                  o.seeds == 1 && !o.csv;
-    int rc = single ? one(&o) : sweep(&o);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, PROG ": writing the output: %s\n", strerror(errno));
-        return 1;
-    }
-    return rc;
+    return single ? one(&o) : sweep(&o);       /* standard output: checked at exit */
 }

@@ -146,7 +146,7 @@ run "matrix: the edges taken (--sequential)" 0 "^checksum " "$BIN/matrix" --sequ
     --min-size 1 --max-size 2 --chunk-min 2147483647 --seed 9223372036854775807
 run "mandel bad region" 2 "four numbers" "$BIN/mandel" --region 1,2,3
 run "mandel empty region" 2 "xmin < xmax" "$BIN/mandel" --region 1,0,0,1
-run "mandel unwritable output" 2 "fopen(/nonexistent/m.pgm)" "$BIN/mandel" -S 8 -m 5 -o /nonexistent/m.pgm
+run "mandel unwritable output: exit 1 before the run" 1 "mandel: --out /nonexistent/m.pgm: cannot write there: No such file or directory" "$BIN/mandel" -S 8 -m 5 -o /nonexistent/m.pgm
 run "mandel unknown option" 2 "unknown option" "$BIN/mandel" --colour
 
 # scripts/run-tests, which make test runs

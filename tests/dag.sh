@@ -56,7 +56,7 @@ run "--ranks prints the critical path" 0 "critical path (|CP| = 108) on P2: n1 n
     "$BIN/dagsched" --ranks -a cpop "$EX/topcuoglu.dag"
 a=$("$BIN/dagsched" --summary -a cpop - <"$EX/topcuoglu.dot" | head -n 1)
 [ "$a" = "makespan 86" ]; check "FILE '-' reads standard input ($a)" $?
-run "--format text on a DOT file is refused" 1 "unknown statement" \
+run "--format text on a DOT file is refused (bad input)" 2 "unknown statement" \
     "$BIN/dagsched" -f text "$EX/topcuoglu.dot"
 
 if command -v gnuplot >/dev/null 2>&1; then
@@ -64,7 +64,8 @@ if command -v gnuplot >/dev/null 2>&1; then
     check "--gantt runs" $?
     [ "$(head -c 4 "$tmp/g.png" | od -An -c | tr -d ' ')" = "211PNG" ]
     check "--gantt writes a PNG" $?
-    run "--gantt into a missing folder fails" 1 "gnuplot" \
+    run "--gantt into a missing folder: refused before the work" 1 \
+        "dagsched: --gantt /nonexistent/dir/g.png: cannot write there: No such file" \
         "$BIN/dagsched" -g /nonexistent/dir/g.png "$EX/chain.dag"
 else
     skip "gnuplot not found: --gantt not tested"
@@ -139,7 +140,7 @@ run "dagexp --procs 1e8 refused" 2 "--procs: '1e+08' must be a whole number in \
 run "daggen bad beta" 2 "beta=3" "$BIN/daggen" -v 10 --beta 3
 run "daggen -v not a number" 2 "--tasks 'ten'" "$BIN/daggen" -v ten
 run "daggen bad outdeg" 2 "--outdeg 'w'" "$BIN/daggen" --outdeg w
-run "daggen unwritable output" 1 "fopen(/nonexistent/g.dag)" "$BIN/daggen" -o /nonexistent/g.dag
+run "daggen unwritable output" 1 "daggen: --output /nonexistent/g.dag: cannot write there: No such file or directory" "$BIN/daggen" -o /nonexistent/g.dag
 
 # ---- dagexp: a line of the experiment is its graph, regenerated ------------------
 "$BIN/dagexp" -v 30 --ccr 2 -n 5 --seed 3 >"$tmp/exp.csv" 2>"$tmp/exp.err"
@@ -194,7 +195,7 @@ run "dagexp unknown --graph" 2 "unknown graph type 'lu' (valid: random, fft, gau
 run "dagexp bad list" 2 "--ccr 'x'" "$BIN/dagexp" --ccr x
 run "dagexp bad beta value" 2 "beta=4" "$BIN/dagexp" -b 0.5,4
 
-# ---- bad input: one line naming it, exit 1 --------------------------------------
+# ---- bad input: one line naming it, exit 2 --------------------------------------
 printf 'processors 2\ntask a 1 1\ntask b 2 2\ntask c 3 3\nedge a b 1\nedge b c 1\nedge c a 1\n' >"$tmp/cycle.dag"
 printf 'processors 3\ntask a 1 2 3\ntask b 4 5\nedge a b 1\n' >"$tmp/missing.dag"
 printf 'processors 2\ntask a 1 1\ntask b 1 -4\nedge a b 1\n' >"$tmp/negative.dag"
@@ -208,10 +209,10 @@ for t in "cycle.dag:cycle: a -> b -> c -> a" \
     f=${t%%:*} msg=${t#*:}
     "$BIN/dagsched" "$tmp/$f" >"$tmp/out" 2>"$tmp/err"
     rc=$?
-    [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$msg" "$tmp/err" && [ ! -s "$tmp/out" ]
-    check "bad input $f: exit 1, one line '$msg' (exit $rc: $(head -c 200 "$tmp/err"))" $?
+    [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$msg" "$tmp/err" && [ ! -s "$tmp/out" ]
+    check "bad input $f: exit 2, one line '$msg' (exit $rc: $(head -c 200 "$tmp/err"))" $?
 done
-run "missing file" 1 "fopen(/nonexistent.dag)" "$BIN/dagsched" /nonexistent.dag
+run "missing file: bad input, exit 2" 2 "dagsched: /nonexistent.dag: No such file or directory" "$BIN/dagsched" /nonexistent.dag
 run "unknown algorithm" 2 "valid: heft, cpop, dcpop" "$BIN/dagsched" -a peft "$EX/chain.dag"
 run "no FILE" 2 "no task graph FILE" "$BIN/dagsched" -a heft
 run "two FILEs" 2 "one FILE only" "$BIN/dagsched" "$EX/chain.dag" "$EX/chain.dag"
@@ -298,9 +299,10 @@ system('touch $tmp/pwned')
 EOF
     "$BIN/dagsched" -g "$tmp/evil.png" "$tmp/evil.dot" >"$tmp/evil.out" 2>&1
     rc=$?
-    [ $rc = 1 ] && [ ! -e "$tmp/evil.png" ] && [ ! -e "$tmp/pwned" ] &&
-        grep -q "evil.dot:[0-9]*: task .*control character" "$tmp/evil.out"
-    check "a task name with a line break is refused, naming the line; nothing runs (exit $rc)" $?
+    [ $rc = 2 ] && [ ! -e "$tmp/evil.png" ] && [ ! -e "$tmp/pwned" ] &&
+        [ "$(wc -l <"$tmp/evil.out")" = 1 ] &&
+        grep -q "evil.dot:[0-9]*: task 'a\\\\nEOD\\\\nsystem(.*control character" "$tmp/evil.out"
+    check "a task name with a line break is refused in one line, the name quoted; nothing runs (exit $rc)" $?
     cat >"$tmp/evil2.dot" <<EOF
 digraph g {
   processors = 2;
@@ -318,7 +320,7 @@ EOF
     mkdir "$tmp/adir"
     "$BIN/dagsched" -g "$tmp/adir" "$REPO/dag/examples/topcuoglu.dag" >"$tmp/adir.out" 2>&1
     rc=$?
-    [ $rc = 1 ] && [ -d "$tmp/adir" ] && grep -q "exists and is not a file" "$tmp/adir.out"
+    [ $rc = 1 ] && [ -d "$tmp/adir" ] && grep -q "cannot write there: Is a directory" "$tmp/adir.out"
     check "-g naming an existing folder is refused and the folder kept (exit $rc)" $?
     # gnuplot failing (a folder that does not exist): nothing is made.
     "$BIN/dagsched" -g "$tmp/nodir/x.png" "$REPO/dag/examples/topcuoglu.dag" >"$tmp/nodir.out" 2>&1

@@ -105,9 +105,9 @@ run "option without its value" 2 "needs a value" "$H" --nx 4 --ny 4 --steps
 run "unexpected argument" 2 "unexpected argument 'extra'" "$H" --nx 4 --ny 4 --steps 1 extra
 run "-o and --raw both stdout" 2 "cannot both write standard output" \
     "$H" --nx 4 --ny 4 --steps 1 -o - --raw -
-run "-o in a missing folder: refused before the run" 2 "cannot write 'no/dir/f.pgm'" \
+run "-o in a missing folder: refused before the run (exit 1)" 1 "heat: --out no/dir/f.pgm: cannot write there" \
     "$H" --nx 4 --ny 4 --steps 1 -o no/dir/f.pgm
-run "--raw in a missing folder" 2 "cannot write 'no/dir/f.raw'" \
+run "--raw in a missing folder (exit 1)" 1 "heat: --raw no/dir/f.raw: cannot write there" \
     "$H" --nx 4 --ny 4 --steps 1 --raw no/dir/f.raw
 [ ! -e bad.pgm ] && "$H" --nx 4 --ny 4 --steps 1 --r 0.3 -o bad.pgm >/dev/null 2>&1
 [ ! -e bad.pgm ]; check "a bad value writes no output file" $?

@@ -60,7 +60,7 @@ if pvm_up "$tmp/vm" "$BIN"; then
     check "netpipe's CSV: the header and NetPIPE's 33 sizes up to 4096 ($n)" $?
     awk -F, 'NR > 1 && /^[0-9]/ { if ($2 <= 0 || ($1 * 8 / $2 / 1e6 - $3) ^ 2 > 1e-4 * $3 ^ 2) bad = 1 } END { exit bad }' "$tmp/local.csv"
     check "netpipe: every time > 0, throughput = bytes x 8 / time" $?
-    run "netpipe --to a host not in the machine" 1 "cannot start the echo task on nosuchhost" \
+    run "netpipe --to a host not in the machine: bad input" 2 "cannot start the echo task on nosuchhost" \
         "$BIN/netpipe" --to nosuchhost --max 8 -q
     "$here/scripts/plot" netpipe "$tmp/local.csv" "$tmp/local.png" >"$tmp/out" 2>&1 && [ -s "$tmp/local.png" ]
     check "plot netpipe wrote a PNG ($(head -c 200 "$tmp/out"))" $?

@@ -94,8 +94,8 @@ if [ "$(id -u)" = 0 ] && mkdir "$tmp/full" && mount -t tmpfs -o size=64k tmpfs "
     mnt=$tmp/full
     "$BIN/mandel" -S 100 -m 50 -o "$mnt/img.pgm" -q && cp "$mnt/img.pgm" "$tmp/prev.pgm"
     check "a previous image (10 KB) on the tmpfs" $?
-    run "bin/mandel, a 90 KB image on a full disk: the error said" 2 \
-        "write($mnt/img.pgm): No space left on device" \
+    run "bin/mandel, a 90 KB image on a full disk: exit 1, the error said" 1 \
+        "mandel: writing $mnt/img.pgm: No space left on device" \
         "$BIN/mandel" -S 300 -m 50 -o "$mnt/img.pgm" -q
     cmp -s "$tmp/prev.pgm" "$mnt/img.pgm"
     check "full disk: the previous image is byte for byte as it was" $?
@@ -129,7 +129,7 @@ check "matrix: its record and no temporary file ($(files res))" $?
 
 if [ -n "$full" ]; then
     run "coordinator, a 90 KB image on a full disk: exit 1, the error said" 1 \
-        "coordinator: write($mnt/img.pgm): No space left on device" \
+        "coordinator: writing $mnt/img.pgm: No space left on device" \
         timeout 60 "$BIN/coordinator" --local 2 -S 300 -m 50 -o "$mnt/img.pgm" -r "$mnt/rec.csv" -q
     [ "$(files "$mnt")" = "rec.csv " ]
     check "coordinator, full disk: no half image, no temporary file, the record written ($(files "$mnt"))" $?

@@ -60,9 +60,9 @@ run "a value missing" 2 "needs a value" "$TP" "$tmp/figures.pbm" --parts 2 --del
 run "two images" 2 "one input image" "$TP" "$tmp/figures.pbm" "$tmp/blobs.pbm" --parts 2
 printf 'P1\n3 2\n1 0 2\n0 0 0\n' >"$tmp/bad.pbm"
 run "a bad PBM: named, exit 2" 2 "bad.pbm" "$TP" "$tmp/bad.pbm" --parts 2 --local 1
-run "an output that cannot be written: before the run" 2 "cannot write" \
+run "an output that cannot be written: before the run (exit 1)" 1 "cannot write there" \
     "$TP" "$tmp/figures.pbm" --parts 2 --local 1 -o "$tmp/no/such/dir/x.pbm"
-run "a record that cannot be written: before the run" 2 "cannot write" \
+run "a record that cannot be written: before the run (exit 1)" 1 "cannot write there" \
     "$TP" "$tmp/figures.pbm" --parts 2 --local 1 -r "$tmp/no/such/dir/x.csv"
 run "a worker outside PVM" 1 "not spawned by a master\|no PVM daemon" "$TP" --dtss-worker
 

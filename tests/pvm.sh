@@ -56,7 +56,7 @@ cd "$tmp" || exit 1
 run "one-host VM without --local: no hosts" 1 "no hosts to use" "$BIN/coordinator" -q
 run "worker not in the search path" 1 "not in PVM's search path" \
     "$BIN/coordinator" --local 1 --worker no-such-worker -q
-run "--hosts names an unknown host" 1 "no host 'nohost'" "$BIN/coordinator" --hosts nohost -q
+run "--hosts names an unknown host: bad input" 2 "no host 'nohost'" "$BIN/coordinator" --hosts nohost -q
 
 # ---- every scheme, 1-4 workers ---------------------------------------------------
 "$BIN/mandel" -S 96 -m 400 -o ref.pgm -q

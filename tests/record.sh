@@ -93,13 +93,13 @@ run "missing FIELD" 2 "needs FILE KIND FIELD" "$BIN/record" a.csv run
 run "--count takes no FIELD" 2 "unexpected argument 'finish'" "$BIN/record" --count a.csv run finish
 run "unknown option" 2 "unknown option '--bogus'" "$BIN/record" --bogus a.csv run finish
 run "standard input refused" 2 "FILE '-'" "$BIN/record" - run finish
-run "missing file" 1 "nosuch.csv: No such file" "$BIN/record" nosuch.csv run finish
+run "missing file" 2 "nosuch.csv: No such file" "$BIN/record" nosuch.csv run finish
 sed 's/^\(worker,3,.*\),[0-9.]*$/\1,soon/' a.csv >bad.csv
 line=$(grep -n '^worker,3,' bad.csv | cut -d: -f1)
-run "a bad value: record_read's FILE:LINE" 1 "bad.csv:$line: finish 'soon' is not a finite number" \
+run "a bad value: record_read's FILE:LINE" 2 "bad.csv:$line: finish 'soon' is not a finite number" \
     "$BIN/record" bad.csv worker finish
 printf 'index,row,cost\n0,0,1\n' >costs.csv
-run "not a run record" 1 "costs.csv:1: unknown record kind 'index'" "$BIN/record" costs.csv run finish
+run "not a run record" 2 "costs.csv:1: unknown record kind 'index'" "$BIN/record" costs.csv run finish
 [ -z "$("$BIN/record" bad.csv run finish 2>/dev/null)" ]
 check "a bad record prints nothing on stdout" $?
 
@@ -114,7 +114,7 @@ edit() {
 # refused NAME KIND N VALUE PATTERN: record_read refuses it naming e.csv:LINE.
 refused() {
     edit "$2" "$3" "$4"
-    run "refused: $1" 1 "e.csv:$eline: $5" timeout 10 "$BIN/record" e.csv run finish
+    run "refused: $1" 2 "e.csv:$eline: $5" timeout 10 "$BIN/record" e.csv run finish
 }
 # accepted NAME KIND N VALUE: the edge value passes.
 accepted() {
@@ -200,18 +200,18 @@ check "tabulate.csv: ideal_delivered 2.0000, finish over it half finish over the
 awk -F, '$4 == "nondedicated" && $5 == "ours" { exit !($(NF - 1) == "" && $NF == "") }' tab.csv
 check "tabulate.csv: a scenario without 'delivered' lines leaves both columns empty" $?
 echo "delivered w3 fast" >>t1/dedicated/info
-run "tabulate: a bad delivered line names FILE:LINE" 1 "t1/dedicated/info:6: delivered w3: CORES 'fast'" \
+run "tabulate: a bad delivered line names FILE:LINE" 2 "t1/dedicated/info:6: delivered w3: CORES 'fast'" \
     "$BIN/tabulate" --table 1 --dir t1 --out tab
 sed -i '/^delivered/d' t1/dedicated/info
 run "tabulate without --out" 2 "need --table 1|2" "$BIN/tabulate" --table 1 --dir t1
 run "tabulate --table 3" 2 "'3'" "$BIN/tabulate" --table 3 --dir t1 --out tab
 run "tabulate unknown option" 2 "unknown option '--tables'" "$BIN/tabulate" --tables 1
 echo "host w3 0.5 0" >>t1/dedicated/info
-run "tabulate: a bad info line names FILE:LINE" 1 "t1/dedicated/info:4: host w3: Q '0'" \
+run "tabulate: a bad info line names FILE:LINE" 2 "t1/dedicated/info:4: host w3: Q '0'" \
     "$BIN/tabulate" --table 1 --dir t1 --out tab
 sed -i '$d' t1/dedicated/info
 cp bad.csv t1/dedicated/tss-2.csv
-run "tabulate: a bad record names FILE:LINE" 1 "t1/dedicated/tss-2.csv:$line: finish 'soon'" \
+run "tabulate: a bad record names FILE:LINE" 2 "t1/dedicated/tss-2.csv:$line: finish 'soon'" \
     "$BIN/tabulate" --table 1 --dir t1 --out tab
 # A chunk past the image's rows (size 2^50 - 1): tabulate summed the costs of
 # 2^50 iterations (a hang); record_read refuses it at once.
@@ -219,7 +219,7 @@ cp t1/dedicated/tss-1.csv t1/dedicated/tss-2.csv
 l=$(grep -n '^chunk,' t1/dedicated/tss-2.csv | tail -n 1 | cut -d: -f1)
 awk -F, -v OFS=, -v l="$l" -v v=1125899906842623 'NR == l { $5 = v } { print }' t1/dedicated/tss-1.csv \
     >t1/dedicated/tss-2.csv
-run "tabulate: a chunk of 2^50 - 1 iterations refused within seconds" 1 \
+run "tabulate: a chunk of 2^50 - 1 iterations refused within seconds" 2 \
     "t1/dedicated/tss-2.csv:$l: size '1125899906842623' must be an integer in \[0, " \
     timeout 10 "$BIN/tabulate" --table 1 --dir t1 --costs costs.csv --out tab
 rm -f t1/dedicated/tss-2.csv
@@ -256,7 +256,7 @@ run "tabulate: a name with a comma" 2 "--name 'a,b' must be" \
 run "tabulate: --costs before --dir" 2 "--costs costs.csv before any --dir" \
     "$BIN/tabulate" --table 1 --costs costs.csv --dir t1 --out two
 "$BIN/mandel" -W 80 -H 100 -m 300 --columns -c short.csv -q
-run "tabulate: the costs of another loop (80 columns for 100 rows)" 1 "the costs short.csv 80: not the same image and loop" \
+run "tabulate: the costs of another loop (80 columns for 100 rows)" 2 "the costs short.csv 80: not the same image and loop" \
     "$BIN/tabulate" --table 1 --dir t1 --costs short.csv --out two
 
 finish

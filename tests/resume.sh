@@ -30,9 +30,9 @@ cd "$tmp" || exit 1
 
 # ---- options, without PVM ------------------------------------------------------------
 run "--help lists --resume" 0 "--resume RECORD" "$BIN/coordinator" --help
-run "--resume without a journal: nothing to resume" 1 "nothing to resume" \
+run "--resume without a journal: nothing to resume, bad input" 2 "nothing to resume" \
     "$BIN/coordinator" --resume none.csv
-run "--resume of a file that is not a journal" 1 "not a journal" \
+run "--resume of a file that is not a journal: bad input" 2 "not a journal" \
     sh -c "echo 'run,x' > bad.csv.journal && exec '$BIN/coordinator' --resume bad.csv"
 
 pvm_up "$tmp" "$BIN"
@@ -101,7 +101,7 @@ run "--resume with --journal: refused" 2 "appends to the journal it resumes" \
     "$BIN/coordinator" --local 2 --resume c.csv --journal none
 run "--journal elsewhere: refused (RECORD.journal, for --resume RECORD)" 2 \
     "the journal is RECORD.journal" "$BIN/coordinator" --local 2 --journal x.journal
-run "another program's loop (integral, 300 iterations): refused" 1 \
+run "another program's loop (integral, 300 iterations): refused, bad input" 2 \
     "the journal's run has 200 iterations, this one 300" \
     "$BIN/integral" --local 1 --resume c.csv.journal -n 300
 [ -s c.csv.journal ] && cmp -s c.csv.journal keep.journal

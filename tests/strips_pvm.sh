@@ -60,7 +60,7 @@ if ! pvm_up "$tmp/vm" "$BIN"; then
 fi
 ref=$("$BIN/heat" --nx 128 --ny 300 --steps 120 --checksum | sed -n 's/^checksum //p')
 [ -n "$ref" ]; check "bin/heat's checksum ($ref)" $?
-run "more workers than rows: refused" 1 "5 workers for 4 rows" "$hp" --local 5 --nx 8 --ny 4 --steps 1
+run "more workers than rows: refused, bad input" 2 "5 workers for 4 rows" "$hp" --local 5 --nx 8 --ny 4 --steps 1
 for s in none yoon clb dlb mclb; do
     "$hp" --local 4 --nx 128 --ny 300 --steps 120 --every 10 --ct 0 --strategy "$s" \
         --checksum --record "$tmp/$s.csv" >"$tmp/$s.out" 2>&1

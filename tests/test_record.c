@@ -2,8 +2,10 @@
  * share one schema: what is written reads back the same, byte for byte; columns
  * are found by name; bad records are refused with the file and line named;
  * workload fields are checked. Also the line reader (sched/util/lines.c) and
- * the programs' number parsing and GSL error handler (sched/util/parse.c), and
- * the whole-or-nothing output file (sched/util/outfile.c). */
+ * the programs' number parsing and GSL error handler (sched/util/parse.c),
+ * the whole-or-nothing output file (sched/util/outfile.c), the quoting of a
+ * user's value into a message (sched/util/quote.c) and the check of standard
+ * output (sched/util/closeout.c). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -17,9 +19,11 @@
 #include <gsl/gsl_rng.h>
 
 #include "sched/records/record.h"
+#include "sched/util/closeout.h"
 #include "sched/util/lines.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "tests/test.h"
 
 static char dir[] = "/tmp/dtss-test-record.XXXXXX";
@@ -448,6 +452,181 @@ static void test_outfile(void)
     }
 }
 
+/* sched/util/quote.c: known answers, each worked out by hand from the rules
+ * of quote.h (the UTF-8 ones from RFC 3629's table of valid sequences). */
+static void test_quote(void)
+{
+    static const struct { const char *in; size_t n; const char *want, *what; } kat[] = {
+        {"plain-1.5", 0, "plain-1.5", "printable ASCII as is"},
+        {"", 0, "", "the empty string"},
+        {"a\\b'c\"", 0, "a\\\\b\\'c\"", "backslash and quote escaped, \" kept"},
+        {"l1\nl2\tx\r", 0, "l1\\nl2\\tx\\r", "newline, tab, CR as \\n \\t \\r"},
+        {"\x1b[31mred\x1b[0m", 0, "\\x1b[31mred\\x1b[0m", "a terminal escape (ESC) as \\x1b"},
+        {"\x01\x7f", 0, "\\x01\\x7f", "control bytes and DEL as \\xHH"},
+        {"a\0b", 3, "a\\x00b", "a NUL byte (quote_mem) as \\x00"},
+        {"D\xc3\xad" "az", 0, "D\xc3\xad" "az", "valid UTF-8 (U+00ED) as is"},
+        {"\xe2\x82\xac \xf0\x9f\x98\x80", 0, "\xe2\x82\xac \xf0\x9f\x98\x80",
+         "3- and 4-byte UTF-8 (U+20AC, U+1F600) as is"},
+        {"\xff\xfe", 0, "\\xff\\xfe", "bytes that start no UTF-8 character"},
+        {"\xc3", 0, "\\xc3", "a sequence cut short"},
+        {"\xc3(", 0, "\\xc3(", "a lead byte without its continuation"},
+        {"\xc0\xaf", 0, "\\xc0\\xaf", "an overlong '/' (C0 AF)"},
+        {"\xe0\x80\xaf", 0, "\\xe0\\x80\\xaf", "an overlong 3-byte '/'"},
+        {"\xed\xa0\x80", 0, "\\xed\\xa0\\x80", "a surrogate (U+D800)"},
+        {"\xf4\x90\x80\x80", 0, "\\xf4\\x90\\x80\\x80", "beyond U+10FFFF"},
+        {"\xc2\x9b", 0, "\\xc2\\x9b", "a C1 control (U+009B, CSI)"},
+        {"ab\xe2\x80\xae" "cd", 0, "ab\\xe2\\x80\\xae" "cd", "a right-to-left override (U+202E)"},
+        {"\xef\xbb\xbfx", 0, "\\xef\\xbb\\xbfx", "a byte order mark (U+FEFF)"},
+    };
+    for (size_t k = 0; k < sizeof kat / sizeof kat[0]; k++) {
+        const char *got = kat[k].n ? quote_mem(kat[k].in, kat[k].n) : quote(kat[k].in);
+        test_condf(strcmp(got, kat[k].want) == 0, "quote: %s (got '%s', want '%s')", kat[k].what,
+                   got, kat[k].want);
+    }
+    test_cond("quote: NULL is (null)", strcmp(quote(NULL), "(null)") == 0);
+
+    /* The cut: QUOTE_MAX characters of the quoted text, then "...". */
+    char in[200], want[200];
+    memset(in, 'x', QUOTE_MAX);
+    in[QUOTE_MAX] = '\0';
+    test_cond("quote: QUOTE_MAX characters kept whole, no dots",
+              strcmp(quote(in), in) == 0 && strlen(quote(in)) == QUOTE_MAX);
+    in[QUOTE_MAX] = 'y';
+    in[QUOTE_MAX + 1] = '\0';
+    memcpy(want, in, QUOTE_MAX);
+    memcpy(want + QUOTE_MAX, "...", 4);
+    test_condf(strcmp(quote(in), want) == 0, "quote: one character more is cut with '...' (%s)",
+               quote(in));
+    /* An escape is never split: 78 x then a tab (\t, 2 characters: 80 in
+     * all) then 'z'; 79 x then a tab (81): the tab left out whole. */
+    memset(in, 'x', QUOTE_MAX - 2);
+    strcpy(in + QUOTE_MAX - 2, "\tz");
+    memset(want, 'x', QUOTE_MAX - 2);
+    strcpy(want + QUOTE_MAX - 2, "\\t...");
+    test_condf(strcmp(quote(in), want) == 0, "quote: an escape that fits is kept (%s)", quote(in));
+    memset(in, 'x', QUOTE_MAX - 1);
+    strcpy(in + QUOTE_MAX - 1, "\t");
+    memset(want, 'x', QUOTE_MAX - 1);
+    strcpy(want + QUOTE_MAX - 1, "...");
+    test_condf(strcmp(quote(in), want) == 0, "quote: an escape that does not fit is left out "
+               "whole (%s)", quote(in));
+    /* 79 x then U+00ED (2 bytes, 2 characters of text here: 81): out whole. */
+    memset(in, 'x', QUOTE_MAX - 1);
+    strcpy(in + QUOTE_MAX - 1, "\xc3\xad");
+    test_condf(strcmp(quote(in), want) == 0, "quote: a UTF-8 character is never split (%s)",
+               quote(in));
+    /* A 100 KB value. */
+    size_t big = 100 * 1024;
+    char *huge = malloc(big + 1);
+    if (huge) {
+        memset(huge, 'A', big);
+        huge[big] = '\0';
+        const char *q = quote(huge);
+        test_condf(strlen(q) == QUOTE_MAX + 3 && strcmp(q + QUOTE_MAX, "...") == 0,
+                   "quote: a 100 KB value becomes %d characters and '...' (%zu)", QUOTE_MAX,
+                   strlen(q));
+        free(huge);
+    }
+    /* QUOTE_SLOTS values in one message. */
+    const char *v[QUOTE_SLOTS];
+    char name[QUOTE_SLOTS][16];
+    int same = 1;
+    for (int k = 0; k < QUOTE_SLOTS; k++) {
+        snprintf(name[k], sizeof name[k], "v%d", k);
+        v[k] = quote(name[k]);
+    }
+    for (int k = 0; k < QUOTE_SLOTS; k++)
+        same &= strcmp(v[k], name[k]) == 0;
+    test_cond("quote: QUOTE_SLOTS values at once stay valid", same);
+    /* A small buffer: cut shorter, still marked. */
+    char small[8];
+    quote_buf(small, sizeof small, "abcdefgh", 8);
+    test_condf(strcmp(small, "abcd...") == 0,
+               "quote_buf: an 8-byte buffer holds 4 characters and '...' (%s)", small);
+    test_cond("quote_buf: a 3-byte buffer holds nothing",
+              strcmp(quote_buf(small, 3, "abc", 3), "") == 0);
+}
+
+/* Runs body in a child with standard output on path and standard error on
+ * path.err; returns the child's exit status (-1: a signal). */
+static int child(const char *out, void (*body)(void))
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char err[300];
+        snprintf(err, sizeof err, "%s.err", path("child"));
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(9);
+        body();
+        exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void lines_out(void)
+{
+    closeout_init("test");
+    for (int i = 0; i < 100; i++)
+        printf("line %d\n", i);
+}
+
+static void line_checked(void)
+{
+    closeout_init("test");
+    for (int i = 0; i < 100000; i++) {
+        printf("line %d\n", i);
+        closeout_check();
+    }
+    fprintf(stderr, "not stopped\n");
+}
+
+static void outfile_left_open(void)
+{
+    outfile o;
+    if (outfile_open(&o, path("half.txt"), "w") != 0)
+        _exit(8);
+    fputs("half\n", o.f);
+    exit(1);                    /* an error met half way: never closed */
+}
+
+/* sched/util/closeout.c and the exit of outfile.c */
+static void test_closeout(void)
+{
+    char *err;
+    int rc = child(path("ok.txt"), lines_out);
+    char *out = slurp(path("ok.txt"));
+    test_condf(rc == 0 && out && strstr(out, "line 99\n"), "closeout: a good output, exit 0 (%d)", rc);
+    free(out);
+    if (access("/dev/full", W_OK) == 0) {
+        rc = child("/dev/full", lines_out);
+        err = slurp(path("child.err"));
+        test_condf(rc == 1 && err && strcmp(err, "test: writing standard output: No space left "
+                   "on device\n") == 0, "closeout: a full device, exit 1 and said (%d, %s)", rc,
+                   err ? err : "");
+        free(err);
+        rc = child("/dev/full", line_checked);
+        err = slurp(path("child.err"));
+        test_condf(rc == 1 && err && strcmp(err, "test: writing standard output: No space left "
+                   "on device\n") == 0, "closeout_check: stops at the first failed line (%d, %s)",
+                   rc, err ? err : "");
+        free(err);
+    }
+    int before = entries();
+    put("half.txt", "old\n");
+    rc = child("/dev/null", outfile_left_open);
+    char *half = slurp(path("half.txt"));
+    test_condf(rc == 1 && half && strcmp(half, "old\n") == 0 && entries() == before + 1,
+               "outfile: a file left open at exit is removed, the old one kept (%d, %d entries)",
+               rc, entries());
+    free(half);
+    test_cond("outfile_name: '-' is standard output, a path quoted",
+              strcmp(outfile_name("-"), "standard output") == 0 &&
+              strcmp(outfile_name("a\nb"), "a\\nb") == 0);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -461,6 +640,8 @@ int main(void)
     test_lines();
     test_parse();
     test_outfile();
+    test_quote();
+    test_closeout();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -93,7 +93,7 @@ run "unknown option" 2 "unknown option '--bogus'" "$T" bar.pbm --bogus
 run "option without its value" 2 "needs a value" "$T" bar.pbm --parts
 run "unexpected argument" 2 "unexpected argument 'extra'" "$T" bar.pbm extra
 run "missing file" 2 "nope.pbm: No such file" "$T" nope.pbm
-run "output in a missing folder: refused before reading" 2 "cannot write 'no/dir/o.pbm'" \
+run "output in a missing folder: refused before reading (exit 1)" 1 "thin: --out no/dir/o.pbm: cannot write there" \
     "$T" nope.pbm -o no/dir/o.pbm
 printf 'P5\n3 2\n255\n' >grey.pgm
 run "a PGM" 2 "a P5 file (PGM, PPM or PAM): only PBM" "$T" grey.pgm

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/util/quote.h"
 #include "thin/draw.h"
 #include "thin/thin_impl.h"
 
@@ -483,14 +484,14 @@ int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
         if (!text)
             text = LETTERS_TEXT;
         if (strlen(text) > 64 || letters_size(font, text, &lay) != 0) {
-            snprintf(msg, mlen, "text '%.64s': 1..64 characters the font draws",
-                     text);
+            snprintf(msg, mlen, "text '%s': 1..64 characters the font draws",
+                     quote(text));
             return -1;
         }
         dw = (double)lay.width * LETTERS_BLOCK;
         dh = lay.strip[0] + (double)lay.rows * LETTERS_BLOCK + lay.strip[1];
     } else {
-        snprintf(msg, mlen, "unknown scene '%s' (figures, letters or boyball)", scene);
+        snprintf(msg, mlen, "unknown scene '%s' (figures, letters or boyball)", quote(scene));
         return -1;
     }
     long long tw = (long long)ceil(dw * zoom), th = (long long)ceil(dh * zoom);
@@ -500,7 +501,7 @@ int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
     char why[200];
     if (thin_check_size(tw * copies, th, why, sizeof why) != 0 ||
         thin_image_init(&tile, (int)tw, (int)th, why, sizeof why) != 0) {
-        snprintf(msg, mlen, "%s at zoom %g, %d copies: %s", scene, zoom, copies, why);
+        snprintf(msg, mlen, "%s at zoom %g, %d copies: %s", quote(scene), zoom, copies, why);
         return -1;
     }
     canvas c = {&tile, zoom, 1};
@@ -512,7 +513,7 @@ int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
         letters(&c, font, text, &lay);
     if (thin_image_init(im, (int)(tw * copies), (int)th, why, sizeof why) != 0) {
         thin_image_free(&tile);
-        snprintf(msg, mlen, "%s: %s", scene, why);
+        snprintf(msg, mlen, "%s: %s", quote(scene), why);
         return -1;
     }
     for (int y = 0; y < th; y++)

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "thin/draw.h"
 
 #define fail(...) parse_fail("thin-images", __VA_ARGS__)
@@ -35,7 +37,8 @@ static void usage(FILE *f)
 "  -t, --text TEXT       the letters' text (default TILE)\n"
 "  -q, --quiet           no summary line\n"
 "  -h, --help            this help\n"
-"exit status: 0 done; 2 a bad option, font or output\n");
+"exit status: 0 done; 1 an output that cannot be written, standard output\n"
+"included (said; no part of a file is left); 2 a bad option or font\n");
 }
 
 /* Reads a whole file of at most FONT_MAX bytes; NULL with msg. */
@@ -44,7 +47,7 @@ static unsigned char *slurp(const char *path, size_t *len, char *msg, size_t mle
     int std = strcmp(path, "-") == 0;
     FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) {
-        snprintf(msg, mlen, "font '%s': %s", path, strerror(errno));
+        snprintf(msg, mlen, "font '%s': %s", quote(path), strerror(errno));
         return NULL;
     }
     unsigned char *buf = malloc(FONT_MAX + 1);
@@ -53,7 +56,7 @@ static unsigned char *slurp(const char *path, size_t *len, char *msg, size_t mle
     if (!std)
         fclose(f);
     if (!buf || err || n > FONT_MAX) {
-        snprintf(msg, mlen, "font '%s': %s", path, !buf ? "out of memory"
+        snprintf(msg, mlen, "font '%s': %s", quote(path), !buf ? "out of memory"
                  : err ? "read error" : "over 4 MiB: not a console font");
         free(buf);
         return NULL;
@@ -77,18 +80,18 @@ int main(int argc, char **argv)
     const char *out = NULL, *fontpath = NULL, *text = NULL;
     int copies = 1, quiet = 0, c;
     double zoom = 1.0;
-
+    closeout_init("thin-images");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:c:z:f:t:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'c':
             if (parse_int_in(optarg, 1, 64, &copies) != 0)
-                return fail("--copies '%s' must be an integer in [1, 64]", optarg);
+                return fail("--copies '%s' must be an integer in [1, 64]", quote(optarg));
             break;
         case 'z':
             if (parse_double(optarg, &zoom) != 0 || !(zoom >= 0.01 && zoom <= 4))
-                return fail("--zoom '%s' must be a number in [0.01, 4]", optarg);
+                return fail("--zoom '%s' must be a number in [0.01, 4]", quote(optarg));
             break;
         case 'f': fontpath = optarg; break;
         case 't': text = optarg; break;
@@ -100,10 +103,12 @@ int main(int argc, char **argv)
     if (optind >= argc)
         return fail("no scene: figures, letters or boyball (try --help)");
     if (argc - optind > 1)
-        return fail("unexpected argument '%s' (try --help)", argv[optind + 1]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind + 1]));
     const char *scene = argv[optind];
     if (!out)
         return fail("no output: -o OUT.pbm");
+    if (closeout_output("--out", out, 0))              /* before the work */
+        return 1;
 
     char msg[512];
     thin_font font, *fp = NULL;
@@ -115,7 +120,7 @@ int main(int argc, char **argv)
         int rc = thin_font_load(&font, data, len, msg, sizeof msg);
         free(data);
         if (rc != 0)
-            return fail("font '%s': %s", fontpath, msg);
+            return fail("font '%s': %s", quote(fontpath), msg);
         fp = &font;
     }
     thin_image im;
@@ -125,8 +130,10 @@ int main(int argc, char **argv)
     if (rc != 0)
         return fail("%s", msg);
     int status = 0;
-    if (thin_pbm_write(&im, out, 0, msg, sizeof msg) != 0)
-        status = fail("%s", msg);
+    if (thin_pbm_write(&im, out, 0, msg, sizeof msg) != 0) {
+        fail("%s", msg);
+        status = 1;
+    }
     else if (!quiet)
         fprintf(strcmp(out, "-") == 0 ? stderr : stdout, "%s: %d x %d, %lld pixels\n",
                 scene, im.width, im.height, thin_image_count(&im));

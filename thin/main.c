@@ -10,8 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "thin/thin.h"
 
 #define fail(...) parse_fail("thin", __VA_ARGS__)
@@ -40,8 +42,9 @@ static void usage(FILE *f)
 "                        two subiterations) or seconds (its CPU time)\n"
 "  -q, --quiet           print nothing but errors\n"
 "  -h, --help            this help\n"
-"exit status: 0 done; 1 out of memory; 2 a bad option or value, a bad PBM\n"
-"file, or an output that cannot be written\n",
+"exit status: 0 done; 1 out of memory, or an output that cannot be written,\n"
+"standard output included (said; no part of a file is left); 2 a bad option or\n"
+"value, or a missing or bad PBM file\n",
             INT_MAX, THIN_MAX_PARTS);
 }
 
@@ -79,6 +82,7 @@ int main(int argc, char **argv)
     };
     const char *out = NULL, *trace = NULL;
     int max_iter = 0, parts = 0, unit = THIN_UNIT_PIXELS, quiet = 0, plain = 0, c;
+    closeout_init("thin");
 
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:k:m:qh", opts, NULL)) != -1) {
@@ -87,12 +91,12 @@ int main(int argc, char **argv)
         case OPT_PLAIN: plain = 1; break;
         case 'k':
             if (parse_int_in(optarg, 1, INT_MAX, &max_iter) != 0)
-                return fail("--iterations '%s' must be an integer in [1, %d]", optarg,
+                return fail("--iterations '%s' must be an integer in [1, %d]", quote(optarg),
                             INT_MAX);
             break;
         case 'm':
             if (parse_int_in(optarg, 1, THIN_MAX_PARTS, &parts) != 0)
-                return fail("--parts '%s' must be an integer in [1, %d]", optarg,
+                return fail("--parts '%s' must be an integer in [1, %d]", quote(optarg),
                             THIN_MAX_PARTS);
             break;
         case OPT_TRACE: trace = optarg; break;
@@ -102,7 +106,7 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "seconds") == 0)
                 unit = THIN_UNIT_SECONDS;
             else
-                return fail("--trace-unit '%s' must be pixels or seconds", optarg);
+                return fail("--trace-unit '%s' must be pixels or seconds", quote(optarg));
             break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -112,12 +116,12 @@ int main(int argc, char **argv)
     if (optind >= argc)
         return fail("no input image (usage: thin IN.pbm -o OUT.pbm; try --help)");
     if (argc - optind > 1)
-        return fail("unexpected argument '%s' (try --help)", argv[optind + 1]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind + 1]));
     if (trace && !parts)
         return fail("--trace needs --parts M (the trace is of the parts' tasks)");
     const char *in = argv[optind];
-    if (out && outfile_check(out) != 0)
-        return fail("cannot write '%s': %s", out, strerror(errno));
+    if (closeout_output("--out", out, 0))              /* before the work */
+        return 1;
 
     char msg[512];
     thin_image im;
@@ -128,7 +132,8 @@ int main(int argc, char **argv)
     outfile tf;
     if (trace && outfile_open(&tf, trace, "w") != 0) {
         thin_image_free(&im);
-        return fail("cannot write the trace '%s': %s", trace, strerror(errno));
+        fail("%s", outfile_msg(msg, sizeof msg, trace, NULL, errno));
+        return 1;
     }
     thin_stats st;
     long long tasks = 0;
@@ -145,17 +150,14 @@ int main(int argc, char **argv)
                  im.height);
     }
     double secs = now() - t0;
-    if (trace && rc != 0) {
-        /* A failed run leaves no trace file (the new file is dropped). */
-        if (tf.f != stdout)
-            fclose(tf.f);
-        if (tf.tmp[0])
-            unlink(tf.tmp);
-    } else if (trace) {
+    if (trace && rc != 0)
+        outfile_abort(&tf);     /* a failed run leaves no trace file */
+    else if (trace) {
         const char *call;
         if (outfile_close(&tf, &call) != 0) {
             thin_image_free(&im);
-            return fail("%s(%s): %s", call, trace, strerror(errno));
+            fail("%s", outfile_msg(msg, sizeof msg, trace, call, errno));
+            return 1;
         }
     }
     if (rc != 0) {
@@ -164,8 +166,10 @@ int main(int argc, char **argv)
         return 1;
     }
     int status = 0;
-    if (out && thin_pbm_write(&im, out, plain, msg, sizeof msg) != 0)
-        status = fail("%s", msg);
+    if (out && thin_pbm_write(&im, out, plain, msg, sizeof msg) != 0) {
+        fail("%s", msg);
+        status = 1;
+    }
     if (!quiet) {
         FILE *f = (out && strcmp(out, "-") == 0) || (trace && strcmp(trace, "-") == 0)
                 ? stderr : stdout;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sched/util/outfile.h"
+#include "sched/util/quote.h"
 #include "thin/thin_impl.h"
 
 typedef struct reader {
@@ -56,10 +57,10 @@ static int space(int c)
 static int eof_fail(reader *r, const char *what)
 {
     if (ferror(r->f))
-        snprintf(r->msg, r->len, "%s: read error: %s", r->name, strerror(errno));
+        snprintf(r->msg, r->len, "%s: read error: %s", quote(r->name), strerror(errno));
     else
         snprintf(r->msg, r->len, "%s: line %ld: the file ends before the %s",
-                 r->name, r->line, what);
+                 quote(r->name), r->line, what);
     return -1;
 }
 
@@ -74,15 +75,15 @@ static int header_number(reader *r, const char *what, long long *out)
     if (c == EOF)
         return eof_fail(r, what);
     if (c < '0' || c > '9') {
-        snprintf(r->msg, r->len, "%s: line %ld: the %s is not a number (found '%c')",
-                 r->name, r->line, what, c >= 32 && c < 127 ? c : '?');
+        snprintf(r->msg, r->len, "%s: line %ld: the %s is not a number (found '%s')",
+                 quote(r->name), r->line, what, quote_mem(&(char){(char)c}, 1));
         return -1;
     }
     long long v = 0;
     long line = r->line;
     while (c >= '0' && c <= '9') {
         if (v > THIN_MAX_SIDE) {
-            snprintf(r->msg, r->len, "%s: line %ld: %s too large (over %d)", r->name,
+            snprintf(r->msg, r->len, "%s: line %ld: %s too large (over %d)", quote(r->name),
                      line, what, THIN_MAX_SIDE);
             return -1;
         }
@@ -92,13 +93,13 @@ static int header_number(reader *r, const char *what, long long *out)
     if (c == EOF && ferror(r->f))
         return eof_fail(r, what);
     if (c != EOF && !space(c)) {
-        snprintf(r->msg, r->len, "%s: line %ld: bad %s: '%c' after its digits",
-                 r->name, r->line, what, c >= 32 && c < 127 ? c : '?');
+        snprintf(r->msg, r->len, "%s: line %ld: bad %s: '%s' after its digits",
+                 quote(r->name), r->line, what, quote_mem(&(char){(char)c}, 1));
         return -1;
     }
     if (c == EOF) {
         snprintf(r->msg, r->len, "%s: line %ld: the file ends after the %s, before the raster",
-                 r->name, r->line, what);
+                 quote(r->name), r->line, what);
         return -1;
     }
     *out = v;
@@ -117,13 +118,13 @@ static int read_plain(reader *r, thin_image *im)
             if (ferror(r->f))
                 return eof_fail(r, "raster");
             snprintf(r->msg, r->len, "%s: line %ld: truncated raster: %zu of %zu pixels",
-                     r->name, r->line, i, n);
+                     quote(r->name), r->line, i, n);
             return -1;
         }
         if (c != '0' && c != '1') {
             snprintf(r->msg, r->len,
-                     "%s: line %ld: '%c' in a plain (P1) raster, pixel %zu: only 0 and 1",
-                     r->name, r->line, c >= 32 && c < 127 ? c : '?', i);
+                     "%s: line %ld: '%s' in a plain (P1) raster, pixel %zu: only 0 and 1",
+                     quote(r->name), r->line, quote_mem(&(char){(char)c}, 1), i);
             return -1;
         }
         im->px[i] = (unsigned char)(c - '0');
@@ -136,7 +137,7 @@ static int read_raw(reader *r, thin_image *im)
     size_t rb = thin_row_bytes(im->width);
     unsigned char *row = malloc(rb);
     if (!row) {
-        snprintf(r->msg, r->len, "%s: out of memory", r->name);
+        snprintf(r->msg, r->len, "%s: out of memory", quote(r->name));
         return -1;
     }
     for (int y = 0; y < im->height; y++) {
@@ -144,11 +145,11 @@ static int read_raw(reader *r, thin_image *im)
         r->byte += (long long)got;
         if (got < rb) {
             if (ferror(r->f))
-                snprintf(r->msg, r->len, "%s: read error: %s", r->name, strerror(errno));
+                snprintf(r->msg, r->len, "%s: read error: %s", quote(r->name), strerror(errno));
             else
                 snprintf(r->msg, r->len,
                          "%s: truncated raster at byte %lld: row %d of %d needs %zu "
-                         "bytes, %zu there", r->name, r->byte, y + 1, im->height, rb, got);
+                         "bytes, %zu there", quote(r->name), r->byte, y + 1, im->height, rb, got);
             free(row);
             return -1;
         }
@@ -167,26 +168,26 @@ int thin_pbm_read_stream(thin_image *im, FILE *f, const char *name, char *msg,
     im->width = im->height = 0;
     int c0 = get(&r), c1 = get(&r);
     if (c0 == EOF && !ferror(f)) {
-        snprintf(msg, len, "%s: empty file, not a PBM image", name);
+        snprintf(msg, len, "%s: empty file, not a PBM image", quote(name));
         return -1;
     }
     if (c0 == 'P' && c1 >= '2' && c1 <= '7' && c1 != '4') {
         snprintf(msg, len, "%s: a P%c file (PGM, PPM or PAM): only PBM (P1, P4) is read",
-                 name, c1);
+                 quote(name), c1);
         return -1;
     }
     if (c0 != 'P' || (c1 != '1' && c1 != '4')) {
         if (ferror(f))
             return eof_fail(&r, "magic number");
-        snprintf(msg, len, "%s: not a PBM image (it must begin with P1 or P4)", name);
+        snprintf(msg, len, "%s: not a PBM image (it must begin with P1 or P4)", quote(name));
         return -1;
     }
     int c = get(&r);
     if (c == EOF)
         return eof_fail(&r, "width");
     if (!space(c) && c != '#') {
-        snprintf(msg, len, "%s: line 1: not a PBM image (P%c followed by '%c')", name,
-                 c1, c >= 32 && c < 127 ? c : '?');
+        snprintf(msg, len, "%s: line 1: not a PBM image (P%c followed by '%s')", quote(name),
+                 c1, quote_mem(&(char){(char)c}, 1));
         return -1;
     }
     if (c == '#')
@@ -197,11 +198,11 @@ int thin_pbm_read_stream(thin_image *im, FILE *f, const char *name, char *msg,
         return -1;
     char why[160];
     if (thin_check_size(w, h, why, sizeof why) != 0) {
-        snprintf(msg, len, "%s: %s", name, why);
+        snprintf(msg, len, "%s: %s", quote(name), why);
         return -1;
     }
     if (thin_image_init(im, (int)w, (int)h, why, sizeof why) != 0) {
-        snprintf(msg, len, "%s: %s", name, why);
+        snprintf(msg, len, "%s: %s", quote(name), why);
         return -1;
     }
     int rc = c1 == '1' ? read_plain(&r, im) : read_raw(&r, im);
@@ -216,7 +217,7 @@ int thin_pbm_read(thin_image *im, const char *path, char *msg, size_t len)
     FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) {
         im->px = NULL;
-        snprintf(msg, len, "%s: %s", path, strerror(errno));
+        snprintf(msg, len, "%s: %s", quote(path), strerror(errno));
         return -1;
     }
     int rc = thin_pbm_read_stream(im, f, std ? "(stdin)" : path, msg, len);
@@ -231,13 +232,13 @@ int thin_pbm_write(const thin_image *im, const char *path, int plain, char *msg,
     size_t rb = thin_row_bytes(im->width);
     unsigned char *packed = malloc(rb);
     if (!packed) {
-        snprintf(msg, len, "%s: out of memory", path);
+        snprintf(msg, len, "%s: out of memory", quote(path));
         return -1;
     }
     outfile o;
     const char *call;
     if (outfile_open(&o, path, "wb") != 0) {
-        snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
+        outfile_msg(msg, len, path, NULL, errno);
         free(packed);
         return -1;
     }
@@ -259,7 +260,7 @@ int thin_pbm_write(const thin_image *im, const char *path, int plain, char *msg,
     }
     free(packed);
     if (outfile_close(&o, &call) != 0) {
-        snprintf(msg, len, "%s(%s): %s", call, path, strerror(errno));
+        outfile_msg(msg, len, path, call, errno);
         return -1;
     }
     return 0;

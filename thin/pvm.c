@@ -21,8 +21,10 @@
 #include <time.h>
 
 #include "runtime/dtss.h"
+#include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 #include "thin/thin.h"
 
 #define fail(...) parse_fail("thin-pool", __VA_ARGS__)
@@ -57,8 +59,9 @@ static void usage(FILE *f)
     dtss_pool_usage(f);
     fprintf(f,
 "exit status: 0 done; 1 the run failed (PVM, every worker lost, out of\n"
-"memory); 2 a bad option or value, a bad PBM file, or an output that\n"
-"cannot be written\n");
+"memory), or an output cannot be written, standard output included (said; no\n"
+"part of a file is left); 2 a bad option or value, an unknown host, a missing\n"
+"or bad PBM file\n");
 }
 
 /* The result's 'deleted' field (thin.h: little-endian, at byte 24). */
@@ -196,13 +199,15 @@ int main(int argc, char **argv)
 {
     if (dtss_is_worker(argc, argv))
         return worker_main(argc, argv);
+    closeout_init("thin-pool");
     dtss_pool *p = dtss_pool_new();
     if (!p)
         return fail("out of memory"), 1;
-    if (dtss_pool_args(p, &argc, argv) != DTSS_OK) {
+    int rc = dtss_pool_args(p, &argc, argv);
+    if (rc != DTSS_OK) {
         fail("%s", dtss_pool_errmsg(p));
         dtss_pool_free(p);
-        return 2;
+        return rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
     }
     static const struct option longs[] = {
         {"parts", required_argument, NULL, 'm'},
@@ -224,7 +229,7 @@ int main(int argc, char **argv)
         case 'm':
             if (parse_int_in(optarg, 1, THIN_MAX_PARTS, &M) != 0) {
                 dtss_pool_free(p);
-                return fail("--parts '%s' must be an integer in [1, %d]", optarg,
+                return fail("--parts '%s' must be an integer in [1, %d]", quote(optarg),
                             THIN_MAX_PARTS);
             }
             break;
@@ -232,7 +237,7 @@ int main(int argc, char **argv)
         case 'k':
             if (parse_int_in(optarg, 1, INT_MAX, &max_iter) != 0) {
                 dtss_pool_free(p);
-                return fail("--iterations '%s' must be an integer in [1, %d]", optarg,
+                return fail("--iterations '%s' must be an integer in [1, %d]", quote(optarg),
                             INT_MAX);
             }
             break;
@@ -240,7 +245,7 @@ int main(int argc, char **argv)
         case 's':
             if (parse_double(optarg, &slow) != 0 || !(slow >= 1 && slow <= 1e6)) {
                 dtss_pool_free(p);
-                return fail("--slow '%s' must be a number in [1, 1e6]", optarg);
+                return fail("--slow '%s' must be a number in [1, 1e6]", quote(optarg));
             }
             break;
         case 'v': verbose = 1; break;
@@ -254,21 +259,16 @@ int main(int argc, char **argv)
     if (optind != argc - 1) {
         dtss_pool_free(p);
         return fail(optind >= argc ? "no input image (thin-pool --help)"
-                                   : "one input image, not '%s'", argv[optind + 1]);
+                                   : "one input image, not '%s'", quote(argv[optind + 1]));
     }
     if (!M) {
         dtss_pool_free(p);
         return fail("--parts M is needed: the image's parts are the run's tasks");
     }
     const char *in = argv[optind];
-    for (const char *o = out; o; o = NULL)          /* outputs before the run */
-        if (strcmp(o, "-") != 0 && outfile_check(o) != 0) {
-            dtss_pool_free(p);
-            return fail("cannot write '%s': %s", o, strerror(errno));
-        }
-    if (record && strcmp(record, "-") != 0 && outfile_check(record) != 0) {
-        dtss_pool_free(p);
-        return fail("cannot write '%s': %s", record, strerror(errno));
+    if (closeout_output("--out", out, 0) || closeout_output("--record", record, 0)) {
+        dtss_pool_free(p);                          /* outputs before the run */
+        return 1;
     }
     thin_image im;
     char msg[512];
@@ -291,8 +291,10 @@ int main(int argc, char **argv)
         fail("%s", dtss_pool_errmsg(p));
         goto out;
     }
-    if (dtss_pool_start(p, ntasks) != DTSS_OK) {
+    if ((rc = dtss_pool_start(p, ntasks)) != DTSS_OK) {
         fail("%s", dtss_pool_errmsg(p));
+        if (rc == DTSS_EINVAL || rc == DTSS_ENOENT)
+            status = 2;                             /* an unknown host: bad input */
         goto out;
     }
     if (run(p, tp, max_iter, &iterations) != 0)
@@ -310,7 +312,6 @@ int main(int argc, char **argv)
     dtss_pool_field(p, "pixels", num);
     snprintf(num, sizeof num, "%g", slow);
     dtss_pool_field(p, "slow", num);
-    status = 2;
     if (out && thin_pbm_write(sk, out, 0, msg, sizeof msg) != 0) {
         fail("%s", msg);
         goto out;

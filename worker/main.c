@@ -15,14 +15,17 @@
 
 #include "mandel/mandel.h"
 #include "runtime/dtss.h"
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 static int probe_mode(const char *backend)
 {
     char line[1024];
-    if (dtss_probe(backend, line, sizeof line) != DTSS_OK) {
+    int rc = dtss_probe(backend, line, sizeof line);
+    if (rc != DTSS_OK) {
         fprintf(stderr, "worker: %s\n", line);
-        return 1;
+        return rc == DTSS_EINVAL ? 2 : 1;
     }
     printf("%s\n", line);
     return 0;
@@ -108,6 +111,7 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
+    closeout_init("worker");
     if (dtss_is_worker(argc, argv))
         return work(argc, argv);
     const char *backend = "auto";
@@ -123,15 +127,15 @@ int main(int argc, char **argv)
                    "  the processes in its run-queue (the probe counts itself).\n"
                    "Otherwise the worker runs only as a PVM task spawned by\n"
                    "bin/coordinator, which sends it its job.\n"
-                   "exit status: 0 done; 1 the probe or the run failed (said); 2 a bad\n"
-                   "option\n");
+                   "exit status: 0 done; 1 the probe or the run failed, or standard\n"
+                   "output could not be written (said); 2 a bad option or value\n");
             return 0;
         default:
             return parse_getopt_error("worker", c, argv);
         }
     }
     if (optind < argc)
-        return parse_fail("worker", "unexpected argument '%s' (try --help)", argv[optind]);
+        return parse_fail("worker", "unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (probe)
         return probe_mode(backend);
     fprintf(stderr, "worker: not spawned by a coordinator: run bin/coordinator, "

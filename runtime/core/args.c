@@ -4,6 +4,7 @@
 
 #include "runtime/core/args.h"
 #include "runtime/dtss.h"
+#include "sched/util/quote.h"
 
 int args_take(int *argc, char **argv, const args_ops *ops, void *ctx)
 {
@@ -36,11 +37,11 @@ int args_take(int *argc, char **argv, const args_ops *ops, void *ctx)
             else if (i + 1 < *argc)
                 value = argv[++i];
             else {
-                snprintf(msg, sizeof msg, "option '--%s' needs a value", name);
+                snprintf(msg, sizeof msg, "option '--%s' needs a value", quote(name));
                 return ops->fail(ctx, msg);
             }
         } else if (eq) {
-            snprintf(msg, sizeof msg, "option '--%s' takes no value", name);
+            snprintf(msg, sizeof msg, "option '--%s' takes no value", quote(name));
             return ops->fail(ctx, msg);
         }
         int rc = ops->set(ctx, name, value);

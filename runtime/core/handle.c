@@ -139,11 +139,12 @@ int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx,
 {
     outfile o;
     const char *call;
+    char msg[300];
     if (outfile_open(&o, path, "w") != 0)
-        return rt_fail(h, DTSS_EINVAL, "cannot write '%s': %s", path, strerror(errno));
+        return rt_fail(h, DTSS_EINVAL, "%s", outfile_msg(msg, sizeof msg, path, NULL, errno));
     print(ctx, o.f);                    /* a write error: outfile_close says */
     if (outfile_close(&o, &call) != 0)
-        return rt_fail(h, DTSS_EINVAL, "cannot write '%s' (%s): %s", path, call, strerror(errno));
+        return rt_fail(h, DTSS_EINVAL, "%s", outfile_msg(msg, sizeof msg, path, call, errno));
     return DTSS_OK;
 }
 

@@ -103,7 +103,8 @@ int rt_args(rt_handle *h, int *argc, char **argv);
 void rt_release(rt_handle *h);
 /* Writes the file at path whole or not at all (sched/util/outfile.h), its
  * text printed by print(ctx, f): DTSS_OK, or DTSS_EINVAL with h's text
- * naming the path ("cannot write 'PATH': ..."). */
+ * naming the path (outfile_msg: "writing PATH: REASON", "cannot write PATH:
+ * REASON"). */
 int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx, FILE *f),
                   const void *ctx);
 

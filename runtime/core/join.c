@@ -10,6 +10,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/handle.h"
 #include "runtime/core/join.h"
+#include "sched/util/quote.h"
 
 int runtime_join(char *msg, size_t len)
 {
@@ -100,7 +101,7 @@ static int pick_named(const char *hosts, int absent_ok, const runtime_vm *v, int
                 strncat(list, v->hi[i].name, sizeof list - strlen(list) - 1);
             }
             fail(DTSS_ENOENT, msg, len, "--hosts: no host '%s' in the virtual machine "
-                 "(it has:%s)", h, list);
+                 "(it has:%s)", quote(h), list);
             free(copy);
             return -DTSS_ENOENT;
         }
@@ -137,8 +138,8 @@ int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
             if (i != v->me || include_self)
                 pick[n++] = i;
     }
-    if (n == 0)
-        return fail(DTSS_EINVAL, msg, len, "no hosts to use: the virtual machine has "
+    if (n == 0)                     /* (the virtual machine, not the input: exit 1) */
+        return fail(DTSS_EPVM, msg, len, "no hosts to use: the virtual machine has "
                     "only this host (%s); add hosts (a hostfile, or 'add HOST' in the "
                     "pvm console), or run workers here with --local N or "
                     "--include-self", v->hi[v->me].name);

@@ -9,6 +9,7 @@
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 void lb_opts_init(lb_opts *o)
 {
@@ -25,11 +26,11 @@ int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
 {
     char msg[300];
     if (h->live)
-        return rt_fail(h, DTSS_EMISUSE, "%s(%s): %s", fn, name, after);
+        return rt_fail(h, DTSS_EMISUSE, "%s(%s): %s", fn, quote(name), after);
     if (!value)
-        return rt_fail(h, DTSS_EINVAL, "--%s needs a value", name);
+        return rt_fail(h, DTSS_EINVAL, "--%s needs a value", quote(name));
     if (!lb_opts_known(name))
-        return rt_fail(h, DTSS_ENOENT, "unknown option --%s", name);
+        return rt_fail(h, DTSS_ENOENT, "unknown option --%s", quote(name));
     int rc = rt_place_set(h, &o->place, 0, name, value);
     if (rc != DTSS_ENOENT)
         return rc;
@@ -56,7 +57,7 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
     } else if (strcmp(name, "ct") == 0) {
         double v;
         if (parse_double(value, &v) != 0 || v < 0 || v > 1e6) {
-            snprintf(msg, len, "--ct '%s' must be seconds in [0, 1e6]", value);
+            snprintf(msg, len, "--ct '%s' must be seconds in [0, 1e6]", quote(value));
             return DTSS_EINVAL;
         }
         o->ct = v;

@@ -6,6 +6,7 @@
 #include "runtime/core/place.h"
 #include "runtime/core/wire.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 static const rt_option place_rows[] = {
     {"hosts", 1, "H1,H2      a worker on each host named, in this order (a host may\n"
@@ -57,17 +58,17 @@ int rt_place_set(rt_handle *h, rt_place *p, int flags, const char *name, const c
         return DTSS_OK;
     }
     if (!value)
-        return rt_fail(h, DTSS_EINVAL, "--%s needs a value", name);
+        return rt_fail(h, DTSS_EINVAL, "--%s needs a value", quote(name));
     if (strcmp(name, "local") == 0) {
         int max = tr_max_peers() < WIRE_MAX_WORKERS ? tr_max_peers() : WIRE_MAX_WORKERS;
         if (parse_int_in(value, 1, max, &n) != 0)
             return rt_fail(h, DTSS_EINVAL, "--local '%s' must be an integer in [1, %d] (the "
-                           "most workers the %s transport carries)", value, max, tr_name());
+                           "most workers the %s transport carries)", quote(value), max, tr_name());
         p->local = n;
         return DTSS_OK;
     }
     if (strcmp(name, "hosts") == 0 && strspn(value, ",") == strlen(value))
-        return rt_fail(h, DTSS_EINVAL, "--hosts '%s': name at least one host", value);
+        return rt_fail(h, DTSS_EINVAL, "--hosts '%s': name at least one host", quote(value));
     if (!*value)
         return rt_fail(h, DTSS_EINVAL, "--worker '': name a program");
     return rt_set_text(h, name[0] == 'h' ? &p->hosts : &p->worker_path, value);

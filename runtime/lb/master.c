@@ -50,6 +50,7 @@
 #include "runtime/core/wire.h"
 #include "sched/lb/lb.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define LB_MAX_TASKS_RT 10000000
 
@@ -144,7 +145,8 @@ int dtss_lb_set(dtss_lb *b, const char *name, const char *value)
     if (strcmp(name, "period") != 0 || !value || b->h.live)
         return lb_opts_take(&b->h, &b->m.o, "dtss_lb_set", "after dtss_lb_start", name, value);
     if (parse_double(value, &v) != 0 || !(v > 0) || v > 1e6)
-        return rt_fail(&b->h, DTSS_EINVAL, "--period '%s' must be seconds in (0, 1e6]", value);
+        return rt_fail(&b->h, DTSS_EINVAL, "--period '%s' must be seconds in (0, 1e6]",
+                       quote(value));
     b->period = v;
     return DTSS_OK;
 }

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "runtime/loop/master.h"
+#include "sched/util/quote.h"
 
 #define MAGIC "DTSS-JNL"
 #define VERSION 1
@@ -115,7 +116,7 @@ static void emit(dtss_master *m, buf *o, int sync)
     free(o->b);
     if (what) {     /* removed (a full disk: room for the outputs), but a resumed */
         master_log(m, 0, "journal %s: cannot write (%s): %s; the run goes on without "
-                   "it", m->journal_path, what, m->resume ? "closed" : "removed");
+                   "it", quote(m->journal_path), what, m->resume ? "closed" : "removed");
         fclose(j->f);                           /* one's earlier results stay */
         j->f = NULL;
         if (!m->resume)
@@ -129,7 +130,7 @@ int journal_create(dtss_master *m)
     j->f = fopen(m->journal_path, "wb");
     if (!j->f)
         return master_fail(m, DTSS_EINVAL, "--journal %s: cannot create it: %s",
-                           m->journal_path, strerror(errno));
+                           quote(m->journal_path), strerror(errno));
     buf o = {0};
     put(&o, MAGIC, 8);
     put_u(&o, VERSION);
@@ -151,7 +152,7 @@ int journal_create(dtss_master *m)
     put_sum(&o, 0);
     emit(m, &o, 1);
     return j->f ? DTSS_OK : master_fail(m, DTSS_EINVAL, "--journal %s: cannot write "
-                                        "its header", m->journal_path);
+                                        "its header", quote(m->journal_path));
 }
 
 void journal_assigned(dtss_master *m, long start, long size)
@@ -278,11 +279,11 @@ static int read_head(dtss_master *m, const char *path, journal_head *h, rd *r)
     memset(h, 0, sizeof *h);
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))     /* (a FIFO would block) */
         return master_fail(m, DTSS_EINVAL, "--resume %s: not a journal (not a "
-                           "regular file)", path);
+                           "regular file)", quote(path));
     r->f = fopen(path, "rb");
     if (!r->f)
         return master_fail(m, errno == ENOENT ? DTSS_ENOENT : DTSS_EINVAL,
-                           "--resume %s: %s", path, strerror(errno));
+                           "--resume %s: %s", quote(path), strerror(errno));
     r->left = fstat(fileno(r->f), &st) == 0 ? (long)st.st_size : 0;
     r->sum = FNV0;
     const char *what = NULL;
@@ -311,7 +312,7 @@ static int read_head(dtss_master *m, const char *path, journal_head *h, rd *r)
         fclose(r->f);
         r->f = NULL;
         journal_head_free(h);
-        return master_fail(m, DTSS_EINVAL, "--resume %s: %s", path, what);
+        return master_fail(m, DTSS_EINVAL, "--resume %s: %s", quote(path), what);
     }
     return DTSS_OK;
 }
@@ -397,7 +398,7 @@ int master_resume_from(dtss_master *m, const char *path)
     if (rc != DTSS_OK) {
         char why[sizeof m->h.err];
         snprintf(why, sizeof why, "%s", m->h.err);
-        master_fail(m, rc, "--resume %s: its run does not fit: %s", path, why);
+        master_fail(m, rc, "--resume %s: its run does not fit: %s", quote(path), why);
         free(copy);
         journal_head_free(&h);
         return rc;
@@ -418,16 +419,16 @@ int journal_check(dtss_master *m)
     const char *p = m->journal_path;
     if (strcmp(h->scheme, m->scheme) != 0)
         return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has scheme "
-                           "%s, this one %s", p, h->scheme, m->scheme);
+                           "%s, this one %s", quote(p), quote(h->scheme), m->scheme);
     if (h->iters != m->iters)
         return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has %ld "
-                           "iterations, this one %ld", p, h->iters, m->iters);
+                           "iterations, this one %ld", quote(p), h->iters, m->iters);
     if (h->sample != m->sample)
         return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has sample "
-                           "%d, this one %d", p, h->sample, m->sample);
+                           "%d, this one %d", quote(p), h->sample, m->sample);
     if (h->job_len != m->h.job_len || (h->job_len && memcmp(h->job, m->h.job, h->job_len)))
         return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has another "
-                           "job (%zu bytes; this one %zu)", p, h->job_len, m->h.job_len);
+                           "job (%zu bytes; this one %zu)", quote(p), h->job_len, m->h.job_len);
     /* The scheme's parameters, as sets of name=value. */
     int n = m->nparam + (m->min_text != NULL);
     char kv[512];
@@ -441,11 +442,11 @@ int journal_check(dtss_master *m)
             found = strcmp(h->param[k], kv) == 0;
         if (!found)
             return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has no "
-                               "parameter %s", p, kv);
+                               "parameter %s", quote(p), quote(kv));
     }
     if (n != h->nparam)
         return master_fail(m, DTSS_EINVAL, "--resume %s: the journal's run has %d "
-                           "scheme parameter%s, this one %d", p, h->nparam,
+                           "scheme parameter%s, this one %d", quote(p), h->nparam,
                            h->nparam == 1 ? "" : "s", n);
     return DTSS_OK;
 }
@@ -552,7 +553,7 @@ int journal_reopen(dtss_master *m)
     if (truncate(m->journal_path, j->good_end) != 0 ||
         !(j->f = fopen(m->journal_path, "ab")))
         return master_fail(m, DTSS_EINVAL, "--resume %s: cannot append to it: %s",
-                           m->journal_path, strerror(errno));
+                           quote(m->journal_path), strerror(errno));
     j->synced = wire_now();
     return DTSS_OK;
 }
@@ -563,7 +564,7 @@ int journal_open_results(dtss_master *m)
     j->in = fopen(m->journal_path, "rb");
     if (!j->in || fseek(j->in, j->data_start, SEEK_SET) != 0)
         return master_fail(m, DTSS_EINVAL, "--resume %s: cannot read it: %s",
-                           m->journal_path, strerror(errno));
+                           quote(m->journal_path), strerror(errno));
     j->in_left = j->good_end - j->data_start;
     return DTSS_OK;
 }
@@ -587,7 +588,7 @@ int journal_next_result(dtss_master *m, wire_result *res)
     j->in = NULL;
     if (j->handed_out != j->results)
         return master_fail(m, DTSS_ENOMEM, "--resume %s: %ld of its %ld results could "
-                           "be read back (out of memory?)", m->journal_path,
+                           "be read back (out of memory?)", quote(m->journal_path),
                            j->handed_out, j->results), -1;
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "runtime/core/join.h"
 #include "runtime/loop/master.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
 RT_MASTER_BASE(master_kind, dtss_master, master_opt)
@@ -125,7 +126,7 @@ int dtss_master_check(dtss_master *m)
         long v;
         if (parse_long_in(m->min_text, 1, LONG_MAX, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--min '%s' must be an integer >= 1",
-                               m->min_text);
+                               quote(m->min_text));
         m->cfg.min_chunk = v;
     }
     for (int i = 0; i < m->nparam; i++)
@@ -151,7 +152,8 @@ int dtss_master_start(dtss_master *m)
     if (m->resume && (rc = journal_scan(m)) != DTSS_OK)
         return rc;
     if (m->tree && m->journal_path)
-        master_log(m, 1, "no journal under tree (--journal %s ignored)", m->journal_path);
+        master_log(m, 1, "no journal under tree (--journal %s ignored)",
+                   quote(m->journal_path));
     char msg[512];
     if (runtime_join(msg, sizeof msg) < 0)
         return master_fail(m, DTSS_EPVM, "%s", msg);

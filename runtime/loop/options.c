@@ -7,6 +7,7 @@
 #include "runtime/core/args.h"
 #include "runtime/loop/master.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 /* The master's own options (the placement options: core/place.h). */
 static const rt_option options[] = {
@@ -51,16 +52,16 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     long v;
     if (m->state != M_NEW)
         return master_fail(m, DTSS_EMISUSE, "option --%s set after dtss_master_start",
-                           name);
+                           quote(name));
     int rc = rt_place_set(&m->h, &m->place, RT_PLACE_SELF, name, value);
     if (rc != DTSS_ENOENT)
         return rc;
     const rt_option *o = rt_option_find(options, name);
     const char *param = o ? NULL : scheme_param(name);
     if (!o && !param)
-        return master_fail(m, DTSS_ENOENT, "unknown option '--%s'", name);
+        return master_fail(m, DTSS_ENOENT, "unknown option '--%s'", quote(name));
     if ((o ? o->has_value : 1) && !value)
-        return master_fail(m, DTSS_EINVAL, "option '--%s' needs a value", name);
+        return master_fail(m, DTSS_EINVAL, "option '--%s' needs a value", quote(name));
     if (param) {
         for (int i = 0; i < m->nparam; i++)
             if (m->pname[i] == param)
@@ -84,24 +85,24 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     } else if (strcmp(name, "min") == 0) {
         if (parse_count(value, 1, WIRE_MAX_ITERS, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--min '%s' must be an integer in "
-                               "[1, %ld]", value, WIRE_MAX_ITERS);
+                               "[1, %ld]", quote(value), WIRE_MAX_ITERS);
         return rt_set_text(&m->h, &m->min_text, value);
     } else if (strcmp(name, "iterations") == 0) {
         if (parse_count(value, 0, WIRE_MAX_ITERS, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--iterations '%s' must be an integer "
-                               "in [0, %ld]", value, WIRE_MAX_ITERS);
+                               "in [0, %ld]", quote(value), WIRE_MAX_ITERS);
         m->iters = v;
     } else if (strcmp(name, "sample") == 0) {
         if (parse_count(value, 1, 1000000, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--sample '%s' must be an integer in "
-                               "[1, 1000000]", value);
+                               "[1, 1000000]", quote(value));
         m->sample = (int)v;
     } else if (strcmp(name, "acp-int") == 0) {
         m->acp_integer = 1;
     } else if (strcmp(name, "probe") == 0) {
         if (probe_backend_parse(value, &m->probe) != 0)
             return master_fail(m, DTSS_EINVAL, "--probe '%s': use auto, proc or cgroup",
-                               value);
+                               quote(value));
     } else if (strcmp(name, "journal") == 0) {
         if (m->resume)
             return master_fail(m, DTSS_EINVAL, "--journal with --resume: a resumed run "

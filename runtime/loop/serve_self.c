@@ -14,6 +14,7 @@
 
 
 #include "runtime/loop/master.h"
+#include "sched/util/quote.h"
 
 int self_start(dtss_master *m)
 {
@@ -36,10 +37,10 @@ int self_start(dtss_master *m)
         char text[32];
         if (policy_resume(m->p, j->done, j->ndone, &err) != SCHED_OK)
             return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
-                               "--resume %s: %s", m->journal_path, err.msg);
+                               "--resume %s: %s", quote(m->journal_path), err.msg);
         master_log(m, 0, "resuming %s: %ld of %ld iterations done (%ld results); %ld "
                    "were out when the run broke, %ld never handed out%s",
-                   m->journal_path, j->done_iters, m->iters, j->results, j->out_iters,
+                   quote(m->journal_path), j->done_iters, m->iters, j->results, j->out_iters,
                    m->iters - j->done_iters - j->out_iters,
                    j->torn ? "; a torn entry at its end ignored" : "");
         snprintf(text, sizeof text, "%ld", j->done_iters);

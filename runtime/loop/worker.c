@@ -21,6 +21,7 @@
 #include "runtime/core/join.h"
 #include "runtime/loop/worker.h"
 #include "sched/sched.h"
+#include "sched/util/quote.h"
 
 
 /* The state an ending code leaves. */
@@ -371,7 +372,7 @@ int dtss_probe(const char *backend, char *line, size_t len)
     probe p;
     char msg[256], host[256] = "";
     if (probe_backend_parse(backend ? backend : "auto", &b) != 0) {
-        snprintf(line, len, "probe back-end '%s': use auto, proc or cgroup", backend);
+        snprintf(line, len, "probe back-end '%s': use auto, proc or cgroup", quote(backend));
         return DTSS_EINVAL;
     }
     if (probe_init(&p, b, msg, sizeof msg) != 0) {

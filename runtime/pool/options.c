@@ -8,6 +8,7 @@
 #include "runtime/core/args.h"
 #include "runtime/pool/pool.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 /* The allocation delay's default and limit, seconds: 13 s is the delay that
  * gives the paper's Figure 4.2 at the paper's scale (docs/pool.md: the
@@ -50,7 +51,7 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
 {
     sched_err err;
     if (p->state != P_NEW)
-        return pool_fail(p, DTSS_EMISUSE, "option --%s set after dtss_pool_start", name);
+        return pool_fail(p, DTSS_EMISUSE, "option --%s set after dtss_pool_start", quote(name));
     if (strcmp(name, "hosts") == 0 && p->place.local)
         return pool_fail(p, DTSS_EINVAL, "--hosts does not go with --local");
     if (strcmp(name, "local") == 0 && p->place.hosts)
@@ -60,9 +61,9 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
         return rc;
     const rt_option *o = rt_option_find(options, name);
     if (!o)
-        return pool_fail(p, DTSS_ENOENT, "unknown option '--%s'", name);
+        return pool_fail(p, DTSS_ENOENT, "unknown option '--%s'", quote(name));
     if (!value)
-        return pool_fail(p, DTSS_EINVAL, "option '--%s' needs a value", name);
+        return pool_fail(p, DTSS_EINVAL, "option '--%s' needs a value", quote(name));
     if (strcmp(name, "strategy") == 0) {
         const pool_type *T = pool_type_find(value, &err);
         if (!T)
@@ -72,12 +73,12 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
                strcmp(name, "efficiency") == 0) {
         if (pool_params_set(&p->par, name, value, &err) != SCHED_OK)
             return pool_fail(p, err.code == SCHED_ENOENT ? DTSS_ENOENT : DTSS_EINVAL,
-                             "--%s: %s", name, err.msg);
+                             "--%s: %s", quote(name), err.msg);
     } else if (strcmp(name, "delay") == 0) {
         double d;
         if (parse_double(value, &d) != 0 || !(d >= 0 && d <= POOL_DELAY_MAX))
             return pool_fail(p, DTSS_EINVAL, "--delay '%s': must be seconds in 0 .. %g",
-                             value, POOL_DELAY_MAX);
+                             quote(value), POOL_DELAY_MAX);
         p->delay = d;
     } else if (strcmp(name, "late") == 0) {
         if (late_parse(value, &p->late, &err) != SCHED_OK)

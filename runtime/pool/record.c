@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/pool/pool.h"
+#include "sched/util/quote.h"
 
 int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s)
 {
@@ -39,10 +40,10 @@ int dtss_pool_field(dtss_pool *p, const char *key, const char *value)
     if (!key || !*key || strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                 "0123456789_-.") != strlen(key))
         return pool_fail(p, DTSS_EINVAL, "record field '%s': a key is letters, digits, "
-                         "'_', '-', '.'", key ? key : "");
+                         "'_', '-', '.'", quote(key ? key : ""));
     if (!value || strpbrk(value, ",\r\n"))
         return pool_fail(p, DTSS_EINVAL, "record field %s: a value without commas or "
-                         "line breaks", key);
+                         "line breaks", quote(key));
     char **k = realloc(p->fkey, sizeof *k * (size_t)(p->nf + 1));
     if (k)
         p->fkey = k;

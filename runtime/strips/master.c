@@ -55,6 +55,7 @@
 #include "sched/lb/lb.h"
 #include "sched/util/parse.h"
 #include "sched/strips/strips.h"
+#include "sched/util/quote.h"
 
 typedef struct sround {
     long step;
@@ -106,7 +107,7 @@ int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
                             value);
     if (parse_int_in(value, 1, 1000000000, &s->every) != 0)
         return rt_fail(&s->h, DTSS_EINVAL, "--every '%s' must be a whole number of steps in "
-                       "[1, 10^9]", value);
+                       "[1, 10^9]", quote(value));
     return DTSS_OK;
 }
 

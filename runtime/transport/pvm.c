@@ -19,6 +19,7 @@
 #include <pvm3.h>
 
 #include "runtime/transport/transport.h"
+#include "sched/util/quote.h"
 
 extern char *pvm_errlist[];
 extern int pvm_nerr;
@@ -225,7 +226,7 @@ int tr_spawn(const char *prog, char **argv, const char *host, tr_peer *p, char *
         return 0;
     }
     int err = n < 0 ? n : tid;
-    fail(err, msg, len, "pvm_spawn(%.200s) on host %.64s", prog, host ? host : "(any)");
+    fail(err, msg, len, "pvm_spawn(%s) on host %s", quote(prog), host ? quote(host) : "(any)");
     if (err == PvmNoFile)
         snprintf(msg + strlen(msg), len - strlen(msg), ": the worker program is not in "
                  "PVM's search path; give the hostfile's * line ep=/path/to/bin (or use "
@@ -250,7 +251,7 @@ int tr_add_host(const char *name, int *host, char *msg, size_t len)
     char *names[] = {(char *)name};
     int info = 0, rc = pvm_addhosts(names, 1, &info);
     if (rc < 1 || info < 0)
-        return fail(rc < 0 ? rc : info, msg, len, "pvm_addhosts(%.64s)", name);
+        return fail(rc < 0 ? rc : info, msg, len, "pvm_addhosts(%s)", quote(name));
     *host = info;
     pvm_notify(PvmHostDelete, TAG_HOSTDEL, 1, &info);
     return 0;
@@ -261,7 +262,7 @@ int tr_del_host(const char *name, char *msg, size_t len)
     char *names[] = {(char *)name};
     int info = 0, rc = pvm_delhosts(names, 1, &info);
     if (rc < 1 || info < 0)
-        return fail(rc < 0 ? rc : info, msg, len, "pvm_delhosts(%s)", name);
+        return fail(rc < 0 ? rc : info, msg, len, "pvm_delhosts(%s)", quote(name));
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "sched/late/late.h"
+#include "sched/util/quote.h"
 
 late_rule late_default(void)
 {
@@ -20,8 +21,8 @@ int late_parse(const char *text, late_rule *r, sched_err *err)
         bad = end == s;
     }
     if (bad || *end || !(f == 0 || (f >= 1 && f <= 1000)) || !(min >= 0 && min <= 1e6))
-        return sched_fail(err, SCHED_EINVAL, "--late '%.64s' must be FACTOR[,MIN]: FACTOR "
-                          "0 (off) or in [1, 1000], MIN seconds in [0, 1000000]", text);
+        return sched_fail(err, SCHED_EINVAL, "--late '%s' must be FACTOR[,MIN]: FACTOR "
+                          "0 (off) or in [1, 1000], MIN seconds in [0, 1000000]", quote(text));
     *r = (late_rule){.factor = f, .min = min};
     return SCHED_OK;
 }

@@ -24,6 +24,7 @@
 
 #include "sched/lb/lb.h"
 #include "sched/sched.h"
+#include "sched/util/quote.h"
 
 const lb_type *const lb_types[] = {&lb_yoon, &lb_none, &lb_clb, &lb_dlb, &lb_mclb,
                                    NULL};
@@ -44,7 +45,7 @@ const lb_type *lb_type_find(const char *name, sched_err *err)
         strncat(list, lb_types[i]->name, sizeof list - strlen(list) - 1);
     }
     sched_fail(err, SCHED_ENOENT, "unknown load-balancing strategy '%s' (valid: %s)",
-               name ? name : "(null)", list);
+               quote(name), list);
     return NULL;
 }
 

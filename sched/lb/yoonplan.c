@@ -6,7 +6,9 @@
 #include <stdio.h>
 
 #include "sched/lb/lb.h"
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define fail(...) parse_fail("yoon-plan", __VA_ARGS__)
 
@@ -32,7 +34,8 @@ static void usage(FILE *f)
 "  -c, --ct C            C_t: migrating one task, seconds, >= 0\n"
 "  -s, --strategy NAME   the strategy (default yoon)\n"
 "  -h, --help            this help\n"
-"exit status: 0 done; 1 out of memory (said); 2 a bad option or value\n"
+"exit status: 0 done; 1 out of memory, or standard output could not be written\n"
+"(said); 2 a bad option or value\n"
 "\nstrategies:\n");
     for (int i = 0; lb_types[i]; i++)
         fprintf(f, "  %-5s %s\n", lb_types[i]->name, lb_types[i]->summary);
@@ -45,7 +48,7 @@ static int counts(const char *opt, const char *text, long *out)
     static double v[LB_MAX_NODES];
     int n = parse_double_list(text, v, LB_MAX_NODES);
     if (n < 0)
-        return -fail("%s '%s' is not a list of at most %d numbers", opt, text,
+        return -fail("%s '%s' is not a list of at most %d numbers", opt, quote(text),
                      LB_MAX_NODES);
     for (int i = 0; i < n; i++)
         if (parse_whole(v[i], 0, LB_MAX_TASKS, &out[i]) != 0)
@@ -106,6 +109,7 @@ int main(int argc, char **argv)
     const char *rem_text = NULL, *done_text = NULL, *t_text = NULL, *c_text = NULL;
     const char *strategy = "yoon";
     int c;
+    closeout_init("yoon-plan");
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":r:d:t:c:s:h", opts, NULL)) != -1) {
         switch (c) {
@@ -119,7 +123,7 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (!rem_text || !done_text || !t_text || !c_text)
         return fail("--remaining, --done, --elapsed and --ct are required (try --help)");
 
@@ -135,12 +139,12 @@ int main(int argc, char **argv)
     if (nd < 0)
         return -nd;
     if (nd != n)
-        return fail("--done '%s' has %d values, --remaining %d", done_text, nd, n);
+        return fail("--done '%s' has %d values, --remaining %d", quote(done_text), nd, n);
     double t, C;
     if (parse_double(t_text, &t) != 0 || !(t > 0))
-        return fail("--elapsed '%s' must be a time > 0 (seconds)", t_text);
+        return fail("--elapsed '%s' must be a time > 0 (seconds)", quote(t_text));
     if (parse_double(c_text, &C) != 0 || !(C >= 0))
-        return fail("--ct '%s' must be a time >= 0 (seconds per task)", c_text);
+        return fail("--ct '%s' must be a time >= 0 (seconds per task)", quote(c_text));
 
     lb_input in = {.nodes = n, .remaining = rem, .done = done, .elapsed = t, .cost = C};
     lb_plan *p = lb_plan_make(T, &in, &err);

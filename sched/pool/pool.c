@@ -10,6 +10,7 @@
 #include "sched/pool/pool.h"
 #include "sched/sched.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 const pool_type *const pool_types[] = {&pool_adjust, &pool_static, NULL};
 
@@ -41,7 +42,7 @@ const pool_type *pool_type_find(const char *name, sched_err *err)
         strncat(list, pool_types[i]->name, sizeof list - strlen(list) - 1);
     }
     sched_fail(err, SCHED_ENOENT, "unknown pool strategy '%s' (valid: %s)",
-               name ? name : "(null)", list);
+               quote(name), list);
     return NULL;
 }
 
@@ -63,27 +64,27 @@ int pool_params_set(pool_params *par, const char *name, const char *value,
             par->asp = POOL_ASP_CEIL;
         else
             return sched_fail(err, SCHED_EINVAL,
-                              "asp '%.40s': floor1 (floor(asp) + 1) or ceil (ceil(asp))",
-                              value);
+                              "asp '%s': floor1 (floor(asp) + 1) or ceil (ceil(asp))",
+                              quote(value));
         return SCHED_OK;
     }
     if (strcmp(name, "threshold") == 0) {
         if (parse_double(value, &v) != 0 || !(v >= 0))
             return sched_fail(err, SCHED_EINVAL,
-                              "threshold '%.40s' must be a number >= 0", value);
+                              "threshold '%s' must be a number >= 0", quote(value));
         par->threshold = v;
         return SCHED_OK;
     }
     if (strcmp(name, "efficiency") == 0) {
         if (parse_double(value, &v) != 0 || !(v >= 0 && v <= 1))
             return sched_fail(err, SCHED_EINVAL,
-                              "efficiency '%.40s' must be a number in [0, 1]", value);
+                              "efficiency '%s' must be a number in [0, 1]", quote(value));
         par->efficiency = v;
         return SCHED_OK;
     }
     return sched_fail(err, SCHED_ENOENT,
-                      "no pool parameter '%.40s' (they are: asp, threshold, efficiency)",
-                      name);
+                      "no pool parameter '%s' (they are: asp, threshold, efficiency)",
+                      quote(name));
 }
 
 pool *pool_new(const pool_type *T, int ntasks, const pool_params *par, sched_err *err)

@@ -13,6 +13,7 @@
 #include "sched/util/lines.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 /* ---- the schema ------------------------------------------------------------ */
 
@@ -100,14 +101,14 @@ int record_field(record *r, const char *key, const char *value, char *msg,
                  size_t len)
 {
     if (!key_ok(key) || strlen(key) >= sizeof r->fields[0].key) {
-        snprintf(msg, len, "record field name '%.40s': use letters, digits, '_', "
+        snprintf(msg, len, "record field name '%s': use letters, digits, '_', "
                  "'-' or '.' (at most %zu), not a name of the run line's own",
-                 key, sizeof r->fields[0].key - 1);
+                 quote(key), sizeof r->fields[0].key - 1);
         return -1;
     }
     if (strpbrk(value, ",\n\r") || strlen(value) >= sizeof r->fields[0].value) {
-        snprintf(msg, len, "record field %s: the value '%.40s' has a comma or a "
-                 "line break, or is longer than %zu", key, value,
+        snprintf(msg, len, "record field %s: the value '%s' has a comma or a "
+                 "line break, or is longer than %zu", quote(key), quote(value),
                  sizeof r->fields[0].value - 1);
         return -1;
     }
@@ -115,7 +116,7 @@ int record_field(record *r, const char *key, const char *value, char *msg,
     while (i < r->nfields && strcmp(r->fields[i].key, key) != 0)
         i++;
     if (i == RECORD_MAX_FIELDS) {
-        snprintf(msg, len, "record field %s: at most %d fields", key,
+        snprintf(msg, len, "record field %s: at most %d fields", quote(key),
                  RECORD_MAX_FIELDS);
         return -1;
     }
@@ -296,13 +297,12 @@ int record_write(const record *r, const char *path, char *msg, size_t len)
     outfile o;
     const char *call;
     if (outfile_open(&o, path, "w") != 0) {
-        snprintf(msg, len, "fopen(%s): %s", path, strerror(errno));
+        outfile_msg(msg, len, path, NULL, errno);
         return -1;
     }
     record_print(r, o.f);               /* a write error: outfile_close says */
     if (outfile_close(&o, &call) != 0) {
-        snprintf(msg, len, strcmp(call, "rename") == 0 ? "rename(%s): %s" : "writing %s: %s",
-                 path, strerror(errno));
+        outfile_msg(msg, len, path, call, errno);
         return -1;
     }
     return 0;
@@ -329,7 +329,7 @@ static int bad(reader *rd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(rd->msg, rd->len, "%s:%ld: %s", rd->in.path, rd->in.lineno, what);
+    snprintf(rd->msg, rd->len, "%s:%ld: %s", quote(rd->in.path), rd->in.lineno, what);
     return -1;
 }
 
@@ -344,7 +344,7 @@ static int get_long(reader *rd, int i, long lo, long hi, long *out)
     const char *s = get(rd, i);
     if (parse_long(s, out) != 0 || *out < lo || *out > hi)
         return bad(rd, "%s '%s' must be an integer in [%ld, %ld]",
-                   schema[rd->kind][i], s, lo, hi);
+                   schema[rd->kind][i], quote(s), lo, hi);
     return 0;
 }
 
@@ -377,10 +377,10 @@ static int get_double(reader *rd, int i, int empty_ok, double empty, double lo,
         return 0;
     }
     if (parse_double(s, out) != 0)
-        return bad(rd, "%s '%s' is not a finite number", schema[rd->kind][i], s);
+        return bad(rd, "%s '%s' is not a finite number", schema[rd->kind][i], quote(s));
     if (!(*out >= lo && *out <= hi))
-        return bad(rd, "%s '%s' must be a number in [%g, %g]", schema[rd->kind][i], s,
-                   lo, hi);
+        return bad(rd, "%s '%s' must be a number in [%g, %g]", schema[rd->kind][i],
+                   quote(s), lo, hi);
     return 0;
 }
 
@@ -393,7 +393,7 @@ static int get_text(reader *rd, int i, char *out, size_t size)
 {
     const char *s = get(rd, i);
     if (strlen(s) >= size)
-        return bad(rd, "%s '%.40s...' is longer than %zu", schema[rd->kind][i], s,
+        return bad(rd, "%s '%s' is longer than %zu", schema[rd->kind][i], quote(s),
                    size - 1);
     memcpy(out, s, strlen(s) + 1);
     return 0;
@@ -404,7 +404,7 @@ static int get_owned(reader *rd, int i, char **out, size_t max)
 {
     const char *s = get(rd, i);
     if (strlen(s) > max)
-        return bad(rd, "%s '%.40s...' is longer than %zu", schema[rd->kind][i], s, max);
+        return bad(rd, "%s '%s' is longer than %zu", schema[rd->kind][i], quote(s), max);
     if (record_text(out, s, max) != 0)
         return bad(rd, "out of memory");
     return 0;
@@ -454,7 +454,7 @@ static int on_run(reader *rd, record *r)
     for (int j = rd->ncols[K_RUN]; j < rd->nfield; j++) {
         char *eq = strchr(rd->field[j], '=');
         if (!eq)
-            return bad(rd, "workload field '%.40s' is not key=value", rd->field[j]);
+            return bad(rd, "workload field '%s' is not key=value", quote(rd->field[j]));
         *eq = '\0';
         char why[200];
         if (record_field(r, rd->field[j], eq + 1, why, sizeof why) != 0)
@@ -566,7 +566,7 @@ int record_read(record *r, const char *path, char *msg, size_t len)
         while (rd.kind < NKINDS && strcmp(field[0], kinds[rd.kind]) != 0)
             rd.kind++;
         if (rd.kind == NKINDS) {
-            rc = bad(&rd, "unknown record kind '%.40s'", field[0]);
+            rc = bad(&rd, "unknown record kind '%s'", quote(field[0]));
             break;
         }
         if (rd.ncols[rd.kind] == 0) {
@@ -601,13 +601,13 @@ int record_read(record *r, const char *path, char *msg, size_t len)
         rc = -1;
     }
     if (rc == 0 && !r->w) {
-        snprintf(msg, len, "%s: no run line: not a run record", rd.in.path);
+        snprintf(msg, len, "%s: no run line: not a run record", quote(rd.in.path));
         rc = -1;
     }
     for (int w = 0; rc == 0 && w < r->nw; w++)
         if (!seen[w]) {
             snprintf(msg, len, "%s: the run has %d workers, no line for worker %d",
-                     rd.in.path, r->nw, w + 1);
+                     quote(rd.in.path), r->nw, w + 1);
             rc = -1;
         }
     free(seen);

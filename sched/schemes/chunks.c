@@ -6,7 +6,9 @@
 
 #include "sched/loop/policy.h"
 #include "sched/sched.h"
+#include "sched/util/closeout.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 #define MAX_WORKERS 4096
 #define MAX_PARAM_OPTS 32
@@ -33,7 +35,8 @@ static void usage(FILE *f)
 "      --min N         minimum chunk size (default 1)\n"
 "      --count         print only the number of chunks\n"
 "  -h, --help          this help\n"
-"exit status: 0 done; 1 the scheme failed on the way (said); 2 a bad option or value\n"
+"exit status: 0 done; 1 the scheme failed on the way, or standard output could not\n"
+"be written (said); 2 a bad option or value\n"
 "\nschemes and their parameters (--NAME VALUE):\n");
     for (int i = 0; sched_types[i]; i++) {
         const sched_type *T = sched_types[i];
@@ -69,8 +72,10 @@ static long dtss_steps(const sched_config *cfg, const double *acp, int P, int qu
     long step = 0;
     int got;
     while ((got = policy_assign(p, &c, &err)) == 1) {
-        if (!quiet)
+        if (!quiet) {
             printf("%ld,%ld,%ld,%d,%g\n", step, c.start, c.size, c.worker + 1, c.acp);
+            closeout_check();
+        }
         step++;
         policy_done(p, c.worker, c.id, NULL);
         policy_request(p, c.worker, acp[c.worker], NULL);
@@ -104,6 +109,7 @@ int main(int argc, char **argv)
     const char *I_text = NULL, *P_text = NULL, *min_text = NULL;
     const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
     int nparam = 0, count_only = 0, c, longidx;
+    closeout_init("chunks");
 
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":s:I:P:h", opts, &longidx)) != -1) {
@@ -123,7 +129,7 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc)
-        return fail("unexpected argument '%s' (try --help)", argv[optind]);
+        return fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
 
     sched_err err;
     const sched_type *T = sched_type_find(scheme, &err);
@@ -136,13 +142,13 @@ int main(int argc, char **argv)
     if (!I_text)
         return fail("-I ITERATIONS is required (try --help)");
     if (parse_long(I_text, &I) != 0)
-        return fail("-I '%s' is not an integer", I_text);
+        return fail("-I '%s' is not an integer", quote(I_text));
     if (acp_text) {
         if (T != &sched_dtss)
             return fail("--acp applies to dtss only, not %s", T->name);
         P = parse_double_list(acp_text, acp, MAX_WORKERS);
         if (P < 0)
-            return fail("--acp '%s' is not a list of numbers", acp_text);
+            return fail("--acp '%s' is not a list of numbers", quote(acp_text));
         for (int i = 0; i < P; i++)
             if (!(acp[i] > 0))
                 return fail("--acp: A_%d = %g must be > 0 (a worker with "
@@ -151,13 +157,13 @@ int main(int argc, char **argv)
             int P2;
             if (parse_int(P_text, &P2) != 0 || P2 != P)
                 return fail("-P '%s' does not match the %d values of --acp",
-                            P_text, P);
+                            quote(P_text), P);
         }
     } else {
         if (!P_text)
             return fail("-P WORKERS is required (try --help)");
         if (parse_int(P_text, &P) != 0)
-            return fail("-P '%s' is not an integer", P_text);
+            return fail("-P '%s' is not an integer", quote(P_text));
         if (P > MAX_WORKERS)
             return fail("-P %d is more than %d workers", P, MAX_WORKERS);
         for (int i = 0; i < P; i++)
@@ -167,7 +173,7 @@ int main(int argc, char **argv)
     sched_config cfg;
     sched_config_init(&cfg, T, I, P);
     if (min_text && parse_long(min_text, &cfg.min_chunk) != 0)
-        return fail("--min '%s' is not an integer", min_text);
+        return fail("--min '%s' is not an integer", quote(min_text));
     double A = 0;
     for (int i = 0; i < P; i++)
         A += acp[i];
@@ -192,8 +198,10 @@ int main(int argc, char **argv)
         }
     }
     while (!dtss && (size = sched_next(s, 1.0, &start)) > 0) {
-        if (!count_only)
+        if (!count_only) {
             printf("%ld,%ld,%ld\n", step, start, size);
+            closeout_check();
+        }
         step++;
     }
     if (size < 0) {

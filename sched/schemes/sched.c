@@ -9,6 +9,7 @@
 
 #include "sched/schemes/sched_impl.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 const sched_type *const sched_types[] = {
     &sched_pss, &sched_css, &sched_gss, &sched_tss, &sched_fss,
@@ -46,8 +47,7 @@ const sched_type *sched_type_find(const char *name, sched_err *err)
         if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
         strncat(list, sched_types[i]->name, sizeof list - strlen(list) - 1);
     }
-    sched_fail(err, SCHED_ENOENT, "unknown scheme '%s' (valid: %s)",
-               name ? name : "(null)", list);
+    sched_fail(err, SCHED_ENOENT, "unknown scheme '%s' (valid: %s)", quote(name), list);
     return NULL;
 }
 
@@ -78,11 +78,11 @@ int sched_config_set(sched_config *cfg, const char *name, const char *value,
     if (idx < 0)
         return sched_fail(err, SCHED_ENOENT,
                           "%s takes no parameter '%s' (it takes: %s)", T->name,
-                          name, list[0] ? list : "none");
+                          quote(name), list[0] ? list : "none");
     double v;
     if (parse_double(value, &v) != 0)
         return sched_fail(err, SCHED_EINVAL, "%s: %s='%s' is not a number",
-                          T->name, name, value);
+                          T->name, name, quote(value));
     cfg->param[idx] = v;
     return SCHED_OK;
 }

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "sched/util/lines.h"
+#include "sched/util/quote.h"
 
 void lines_from(lines *l, FILE *f, const char *path)
 {
@@ -22,7 +23,7 @@ int lines_open(lines *l, const char *path, char *msg, size_t len)
     }
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(msg, len, "%s: %s", path, strerror(errno));
+        snprintf(msg, len, "%s: %s", quote(path), strerror(errno));
         return -1;
     }
     lines_from(l, f, path);
@@ -39,7 +40,7 @@ char *lines_next(lines *l)
     if (n < 0) {
         if (ferror(l->f) || errno == ENOMEM) {
             l->failed = 1;
-            snprintf(l->msg, sizeof l->msg, "%s: reading line %ld: %s", l->path,
+            snprintf(l->msg, sizeof l->msg, "%s: reading line %ld: %s", quote(l->path),
                      l->lineno + 1, strerror(errno ? errno : EIO));
         }
         return NULL;
@@ -47,7 +48,7 @@ char *lines_next(lines *l)
     l->lineno++;
     if (memchr(l->buf, '\0', (size_t)n)) {
         l->failed = 1;
-        snprintf(l->msg, sizeof l->msg, "%s:%ld: a NUL byte in the line", l->path,
+        snprintf(l->msg, sizeof l->msg, "%s:%ld: a NUL byte in the line", quote(l->path),
                  l->lineno);
         return NULL;
     }

@@ -6,6 +6,60 @@
 #include <unistd.h>
 
 #include "sched/util/outfile.h"
+#include "sched/util/quote.h"
+
+/* The new files of the outputs open now, removed at exit (copies of their
+ * names: the caller's outfile may be gone by then). */
+#define OPEN_MAX 64
+static char *open_tmp[OPEN_MAX];
+
+static void forget(const char *tmp)
+{
+    for (int i = 0; i < OPEN_MAX; i++)
+        if (open_tmp[i] && strcmp(open_tmp[i], tmp) == 0) {
+            free(open_tmp[i]);
+            open_tmp[i] = NULL;
+            return;
+        }
+}
+
+static void remember(const char *tmp)
+{
+    static int registered;
+    if (!registered && atexit(outfile_cleanup) == 0)
+        registered = 1;
+    for (int i = 0; i < OPEN_MAX; i++)
+        if (!open_tmp[i]) {
+            open_tmp[i] = strdup(tmp);      /* NULL: not removed at exit */
+            return;
+        }
+}
+
+void outfile_cleanup(void)
+{
+    for (int i = 0; i < OPEN_MAX; i++)
+        if (open_tmp[i]) {
+            unlink(open_tmp[i]);
+            free(open_tmp[i]);
+            open_tmp[i] = NULL;
+        }
+}
+
+const char *outfile_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "standard output" : quote(path);
+}
+
+char *outfile_msg(char *msg, size_t len, const char *path, const char *call, int e)
+{
+    if (!call)
+        snprintf(msg, len, "cannot write %s: %s", outfile_name(path), strerror(e));
+    else
+        snprintf(msg, len, "writing %s: %s%s%s", outfile_name(path),
+                 strcmp(call, "write") == 0 ? "" : call, strcmp(call, "write") == 0 ? "" : ": ",
+                 strerror(e));
+    return msg;
+}
 
 /* Where path would be written: 1 directly (not a regular file), 0 through a
  * new file beside it (its name in tmp, not yet created; *mode the mode it
@@ -53,6 +107,7 @@ int outfile_open(outfile *o, const char *path, const char *mode)
     }
     int fd = mkstemp(o->tmp);
     if (fd >= 0 && fchmod(fd, m) == 0 && (o->f = fdopen(fd, mode))) {
+        remember(o->tmp);
         errno = 0;
         return 0;
     }
@@ -76,6 +131,8 @@ int outfile_close(outfile *o, const char **call)
         e = errno;
     if (o->f != stdout && fclose(o->f) != 0 && !e)
         e = errno;
+    if (o->f == stdout && e)
+        clearerr(stdout);           /* said by the caller: not again at exit */
     o->f = NULL;
     if (!e && o->tmp[0] && rename(o->tmp, o->path) != 0) {
         *call = "rename";
@@ -83,6 +140,8 @@ int outfile_close(outfile *o, const char **call)
     }
     if (e && o->tmp[0])
         unlink(o->tmp);
+    if (o->tmp[0])
+        forget(o->tmp);
     errno = e;
     return e ? -1 : 0;
 }
@@ -109,6 +168,8 @@ void outfile_abort(outfile *o)
     if (o->f != stdout)
         fclose(o->f);
     o->f = NULL;
-    if (o->tmp[0])
+    if (o->tmp[0]) {
         unlink(o->tmp);
+        forget(o->tmp);
+    }
 }

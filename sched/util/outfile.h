@@ -14,7 +14,9 @@
  * path is as it was. "-" is standard output; an existing path that is not a
  * regular file (/dev/null, a pipe) is written directly; a directory or a
  * read-only file is refused. A symbolic link at path is replaced by the file
- * (rename), not followed.
+ * (rename), not followed. The new files of the outputs still open when the
+ * program exits (exit() from anywhere: an error met half way) are removed
+ * then (atexit), and by outfile_cleanup.
  */
 #ifndef OUTFILE_H
 #define OUTFILE_H
@@ -32,7 +34,8 @@ typedef struct outfile {
 int outfile_open(outfile *o, const char *path, const char *mode);
 /* Flushes, syncs, closes and renames over path. Returns 0, or -1 with errno
  * set and the failing step in *call ("write" or "rename"): the new file is
- * removed, path as it was. */
+ * removed, path as it was. Standard output ("-") is flushed, and its error
+ * cleared once reported here (closeout.h does not say it again). */
 int outfile_close(outfile *o, const char **call);
 /* Gives up: closes o and removes the new file, path as it was (a run that
  * failed half way; nothing half made is kept). Harmless on a closed o. */
@@ -41,5 +44,15 @@ void outfile_abort(outfile *o);
  * to a path it cannot write: creates and removes a file beside it. Returns
  * 0, or -1 with errno set. */
 int outfile_check(const char *path);
+/* Removes the new files of every output still open (their paths as they
+ * were): at exit, and before a program ends itself with _exit. */
+void outfile_cleanup(void);
+/* How a message names the output at path: "standard output" for "-", else
+ * the path quoted (quote.h). */
+const char *outfile_name(const char *path);
+/* The message of a failed outfile_open (call NULL) or outfile_close (call
+ * as it set it), errno e, into msg: "cannot write PATH: REASON", "writing
+ * PATH: REASON", "writing PATH: rename: REASON". Returns msg. */
+char *outfile_msg(char *msg, size_t len, const char *path, const char *call, int e);
 
 #endif

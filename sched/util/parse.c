@@ -10,6 +10,7 @@
 
 #include "sched/sched.h"
 #include "sched/util/parse.h"
+#include "sched/util/quote.h"
 
 int parse_long(const char *s, long *out)
 {
@@ -128,8 +129,8 @@ int parse_getopt_error(const char *prog, int c, char **argv)
     const char *opt = optind > 0 ? argv[optind - 1] : "?";
     char shortopt[3] = {'-', (char)optopt, '\0'};
     if (c == ':')
-        return parse_fail(prog, "option '%s' needs a value (try --help)", opt);
+        return parse_fail(prog, "option '%s' needs a value (try --help)", quote(opt));
     if (optopt)
         opt = shortopt;
-    return parse_fail(prog, "unknown option '%s' (try --help)", opt);
+    return parse_fail(prog, "unknown option '%s' (try --help)", quote(opt));
 }
