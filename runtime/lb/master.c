@@ -51,6 +51,7 @@
 #include "sched/lb/lb.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
+#include "sched/util/quote.h"
 
 #define LB_MAX_TASKS_RT 10000000
 
@@ -436,12 +437,12 @@ static int lose(dtss_lb *b, int i, const char *why)
     b->lost[b->nlost++] = (lblost){.worker = i, .at = now(b), .why = why, .redealt = n};
     b->redealt += n;
     rt_log(&b->h, 0, "t=%.3f worker %d on %s %s: its %d task%s not done dealt again to the "
-           "%d other%s", now(b), i + 1, b->m.crew.host[i], why, n, n == 1 ? "" : "s", b->live,
+           "%d other%s", now(b), i + 1, quote(b->m.crew.host[i]), why, n, n == 1 ? "" : "s", b->live,
            b->live == 1 ? "" : "s");
     if (b->live == 0) {
         free(ks);
         return rt_fail(&b->h, DTSS_ELOST, "every worker was lost (the last: worker %d on %s %s; "
-                       "%ld of %d tasks in)", i + 1, b->m.crew.host[i], why, b->ndone,
+                       "%ld of %d tasks in)", i + 1, quote(b->m.crew.host[i]), why, b->ndone,
                        b->ntasks);
     }
     int rc = redeal(b, ks, n);
