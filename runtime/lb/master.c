@@ -51,7 +51,6 @@
 #include "sched/lb/lb.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
-#include "sched/util/quote.h"
 
 #define LB_MAX_TASKS_RT 10000000
 
