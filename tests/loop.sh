@@ -34,6 +34,29 @@ run "an unknown scheme: the valid ones" 2 "unknown scheme 'nosuch'" \
     "$BIN/loop" -w "uniform n=10 cost=1" -s nosuch
 run "a stray argument: named" 2 "unexpected argument 'extra'" "$BIN/loop" -w "uniform n=10 cost=1" extra
 run "no pvmd: one clear line" 1 "no PVM daemon" "$BIN/loop" -w "uniform n=10 cost=1" --local 1 -q
+# The units: at most 2^53 = 9007199254740992 in all (examples/loop.c); past
+# 2^63, llround gave garbage: no work, exit 0, an absurd rate. The limit is
+# taken (the run gets as far as PVM: exit 1, no pvmd); the next double past
+# it (2^53 + 2), 10^19, NaN and inf are refused naming the value, the loop
+# sequential or not, and none spins (timeout guards; its 124 fails).
+units() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    run "$name" "$want" "$pat" timeout 20 "$BIN/loop" "$@"
+    [ "$rc" != 124 ]; check "$name: ends (exit $rc)" $?
+}
+units "2^53 units taken (then: no pvmd)" 1 "no PVM daemon" \
+    -w "uniform n=1 cost=9007199254740992" --local 1 -q
+units "2^53 + 2 units refused, named" 2 \
+    "9007199254740994 units in all, more than the 9007199254740992 (2^53) a loop may cost" \
+    -w "uniform n=1 cost=9007199254740994" --local 1 -q
+units "10^19 units, --sequential: refused, named (no work, exit 0 before)" 2 \
+    "1e+19 units in all, more than the 9007199254740992" \
+    -w "uniform n=10 cost=1e18" --sequential
+units "increasing to 2^62: refused, named" 2 "units in all, more than the 9007199254740992" \
+    -w "increasing n=1000 from=1 to=4611686018427387904" --sequential
+units "cost=nan refused" 2 "cost=nan is not a number" -w "uniform n=10 cost=nan" --sequential
+units "cost=inf refused" 2 "cost=inf is not a number" -w "uniform n=10 cost=inf" --sequential
 
 # ---- the costs: the simulator's, iteration by iteration ---------------------------
 # Known answers worked by hand: uniform 10 x 1000 = 10000 units; increasing
