@@ -59,7 +59,8 @@ static void usage(FILE *f)
 "  -h, --help           this help\n"
 "exit status: 0 done; 1 the run failed (no PVM, no hosts, workers lost, an output\n"
 "that cannot be written or was not: said), 130 interrupted; 2 a bad option or\n"
-"value (an image over %d pixels a row or %ld in all included)\n"
+"value (an image over %d pixels a row or %ld in all included; a --resume\n"
+"journal that is missing, damaged or another run's too)\n"
 "scheduling (the runtime's options; -s NAME is --scheme, -R R is --sample,\n"
 "whose default here is 4; the worker program is bin/worker; --journal and\n"
 "--resume as under broken runs above):\n",
@@ -330,7 +331,7 @@ int main(int argc, char **argv)
                     rc == DTSS_ENOENT ? " (nothing to resume: a run leaves its journal "
                     "when it breaks, if it had a record file)" : "");
             dtss_master_free(m);
-            return 1;
+            return 2;                   /* no journal there, or not one: bad input */
         }
         record_path = resume;
     }
@@ -413,7 +414,8 @@ int main(int argc, char **argv)
         else if (columns_given && !jp.columns)
             rc = fail("--resume %s: the broken run's loop is over rows, not columns (no "
                       "need to repeat it)", resume);
-        else if (dtss_master_check(m) != DTSS_OK)
+        else if (dtss_master_result_bytes(m, 4L * mandel_line_len(&jp)) != DTSS_OK ||
+                 dtss_master_check(m) != DTSS_OK)
             rc = fail("%s", dtss_master_errmsg(m));
         else
             im.p = jp;
@@ -423,7 +425,9 @@ int main(int argc, char **argv)
         snprintf(rows, sizeof rows, "%ld", mandel_lines(&im.p));
         int n = mandel_encode(&im.p, job, sizeof job);
         if (dtss_master_set(m, "iterations", rows) != DTSS_OK ||
-            dtss_master_job(m, job, (size_t)n) != DTSS_OK || dtss_master_check(m) != DTSS_OK)
+            dtss_master_job(m, job, (size_t)n) != DTSS_OK ||
+            dtss_master_result_bytes(m, 4L * mandel_line_len(&im.p)) != DTSS_OK ||
+            dtss_master_check(m) != DTSS_OK)
             rc = fail("%s", dtss_master_errmsg(m));
     }
     if (!rc && !resume && !journal && strcmp(record_path, "none") != 0 &&

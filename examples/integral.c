@@ -56,5 +56,6 @@ int main(int argc, char **argv)
         fprintf(stderr, usage ? "usage: integral [-n N] [runtime options]\n"
                               : "integral: %s\n", dtss_master_errmsg(m));
     dtss_master_free(m);
-    return rc == DTSS_DONE ? 0 : usage ? 2 : 1;
+    /* 2: a bad option or value (a journal that is not this run's among them) */
+    return rc == DTSS_DONE ? 0 : usage || rc == DTSS_EINVAL || rc == DTSS_ENOENT ? 2 : 1;
 }

@@ -316,6 +316,8 @@ int main(int argc, char **argv)
     snprintf(num, sizeof num, "%ld", bytes);
     if (rc == DTSS_OK)
         rc = dtss_master_field(m, "result_bytes", num);
+    if (rc == DTSS_OK)          /* chunks whose results a message cannot carry refused */
+        rc = dtss_master_result_bytes(m, bytes);
     if (rc != DTSS_OK) {
         fprintf(stderr, "loop: %s\n", dtss_master_errmsg(m));
         dtss_master_free(m);

@@ -479,6 +479,7 @@ int main(int argc, char **argv)
         int len = encode_job(&p, job, sizeof job);
         if (dtss_master_set(m, "iterations", iters) != DTSS_OK ||
             dtss_master_job(m, job, (size_t)len) != DTSS_OK ||
+            dtss_master_result_bytes(m, MATRIX_RESULT_BYTES) != DTSS_OK ||
             dtss_master_check(m) != DTSS_OK)
             rc = fail("%s", dtss_master_errmsg(m));
     }

@@ -173,7 +173,7 @@ for s in dtss tree; do
         awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }'
     check "$s, a worker killed mid-run: noticed, pi to 1e-9 all the same (exit $rc, error ${err:-none})" $?
 done
-run "a bad runtime option: named, exit 1" 1 "unknown scheme 'nosuch'" ./integral --scheme nosuch
+run "a bad runtime option: named, exit 2 (bad input)" 2 "unknown scheme 'nosuch'" ./integral --scheme nosuch
 run "a bad argument: usage, exit 2" 2 "usage: integral" ./integral -x
 pvm_down; check "pvmd halted" $?
 cd "$tmp" || exit 1
