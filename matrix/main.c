@@ -34,7 +34,7 @@
 #define MAX_COUNT 100000000L
 
 /* A size of the paper's scaled, rounded: --scale is checked so that
- * MATRIX_PAPER_MAX x scale <= MATRIX_MAX_SIZE + 0.5 (as is the default). */
+ * round(MATRIX_PAPER_MAX x scale) <= MATRIX_MAX_SIZE (as is the default). */
 static int scaled(int paper, double scale)
 {
     return (int)conv_clamp(round(paper * scale), 0, MATRIX_MAX_SIZE);
@@ -424,7 +424,7 @@ int main(int argc, char **argv)
             break;
         case O_SCALE:
             if (to_double(optarg, &scale) != 0 || !(scale > 0) ||
-                MATRIX_PAPER_MAX * scale > MATRIX_MAX_SIZE + 0.5 ||
+                !(round(MATRIX_PAPER_MAX * scale) <= MATRIX_MAX_SIZE) ||
                 round(MATRIX_PAPER_MIN * scale) < 1)
                 rc = fail("--scale '%s' must be a number in [%g, %g] (sizes 1..%d)", optarg,
                           0.5 / MATRIX_PAPER_MIN, (double)MATRIX_MAX_SIZE / MATRIX_PAPER_MAX,

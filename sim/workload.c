@@ -17,6 +17,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cost/cost.h"
+#include "sched/util/conv.h"
 #include "sched/util/lines.h"
 #include "sched/util/parse.h"
 #include "sim/sim.h"
@@ -61,7 +62,8 @@ static int count(kv *kvs, int n, long *out, char *msg, size_t len)
     if (num(kvs, n, "n", 0, 1, &d, msg, len) != 0)
         return -1;
     if (parse_whole(d, 1, 4000000000000000000L, out) != 0) {
-        snprintf(msg, len, "workload: n=%g must be an integer in [1, 4e18]", d);
+        snprintf(msg, len, "workload: n=%s must be an integer in [1, 4e18]",
+                 conv_g(d, (char[CONV_G]){0}));
         return -1;
     }
     return 0;
@@ -354,8 +356,9 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                 goto out;
             if (parse_whole(lo, 1, INT_MAX, &ilo) != 0 ||
                 parse_whole(hi, ilo, INT_MAX, &ihi) != 0 || !(scale > 0)) {
-                snprintf(msg, len, "workload matrix: min=%g max=%g must be integers, "
-                         "1 <= min <= max <= %d; scale=%g > 0", lo, hi, INT_MAX, scale);
+                snprintf(msg, len, "workload matrix: min=%s max=%s must be integers, "
+                         "1 <= min <= max <= %d; scale=%g > 0", conv_g(lo, (char[CONV_G]){0}),
+                         conv_g(hi, (char[CONV_G]){0}), INT_MAX, scale);
                 goto out;
             }
         }
@@ -421,8 +424,9 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             long isize, imaxiter;
             if (parse_whole(size, 1, INT_MAX, &isize) != 0 ||
                 parse_whole(maxiter, 1, UINT32_MAX, &imaxiter) != 0) {
-                snprintf(msg, len, "workload mandel: size=%g maxiter=%g must be "
-                         "integers, size in 1..%d, maxiter in 1..%lu", size, maxiter,
+                snprintf(msg, len, "workload mandel: size=%s maxiter=%s must be "
+                         "integers, size in 1..%d, maxiter in 1..%lu",
+                         conv_g(size, (char[CONV_G]){0}), conv_g(maxiter, (char[CONV_G]){0}),
                          INT_MAX, (unsigned long)UINT32_MAX);
                 goto out;
             }
@@ -462,7 +466,8 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             goto out;
         long icol;
         if (parse_whole(col, 1, 32, &icol) != 0) {
-            snprintf(msg, len, "workload costs: column=%g must be 1..32", col);
+            snprintf(msg, len, "workload costs: column=%s must be 1..32",
+                     conv_g(col, (char[CONV_G]){0}));
             goto out;
         }
         if (!(path = join(dir, file))) {
