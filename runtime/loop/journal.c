@@ -502,7 +502,8 @@ static int by_start(const void *a, const void *b)
 /* Sorts v and merges overlapping or adjacent ranges; returns the new count. */
 static long merge(policy_range *v, long n)
 {
-    qsort(v, (size_t)n, sizeof *v, by_start);
+    if (n > 1)                          /* (v is NULL with none) */
+        qsort(v, (size_t)n, sizeof *v, by_start);
     long k = 0;
     for (long i = 0; i < n; i++)
         if (k > 0 && v[i].start <= v[k - 1].start + v[k - 1].size) {
