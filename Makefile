@@ -453,8 +453,8 @@ $(BIN)/toy_model: LIBS += -lpvm3
 # bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
 $(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS)) -lpvm3
-$(BIN)/test_matrix: $(call obj,tests/test_matrix.c) $(MATRIX_LIB) $(COST_LIB)
-$(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB) $(COST_LIB)
+$(BIN)/test_matrix: $(call obj,tests/test_matrix.c) $(MATRIX_LIB) $(COST_LIB) $(SCHED_LIB)
+$(BIN)/bench_matrix: $(call obj,tests/bench_matrix.c) $(MATRIX_LIB) $(COST_LIB) $(SCHED_LIB)
 # The example includes <dtss.h> as a user's program does.
 $(BIN)/integral: $(call obj,examples/integral.c) $(DTSS_LIB)
 $(BIN)/integral: LIBS += -lpvm3

@@ -433,7 +433,8 @@ int main(int argc, char **argv)
         else if (columns_given && !jp.columns)
             rc = fail("--resume %s: the broken run's loop is over rows, not columns (no "
                       "need to repeat it)", quote(resume));
-        else if ((rc = dtss_master_check(m)) != DTSS_OK) {
+        else if ((rc = dtss_master_result_bytes(m, 4L * mandel_line_len(&jp))) != DTSS_OK ||
+                 (rc = dtss_master_check(m)) != DTSS_OK) {
             fail("%s", dtss_master_errmsg(m));
             rc = status_of(rc);
         }
@@ -446,6 +447,7 @@ int main(int argc, char **argv)
         int n = mandel_encode(&im.p, job, sizeof job);
         if ((rc = dtss_master_set(m, "iterations", rows)) != DTSS_OK ||
             (rc = dtss_master_job(m, job, (size_t)n)) != DTSS_OK ||
+            (rc = dtss_master_result_bytes(m, 4L * mandel_line_len(&im.p))) != DTSS_OK ||
             (rc = dtss_master_check(m)) != DTSS_OK) {
             fail("%s", dtss_master_errmsg(m));
             rc = status_of(rc);

@@ -84,10 +84,20 @@ int dag_add_task(dag *g, const char *name, const double *w, dag_err *err);
  * range, a self-loop or a negative cost. Duplicates are found by dag_finish. */
 int dag_add_edge(dag *g, int from, int to, double c, dag_err *err);
 
+/* The most the costs of a graph may add up to: the sum over the tasks of
+ * their largest cost, plus every edge's. Every time of every schedule (a
+ * task's start and finish, a rank, the makespan, SLR's denominator, the
+ * sequential time) is a sum of costs, each task and edge counted at most
+ * once per copy -- at most q copies, q <= 10^6 -- so it stays below 10^306,
+ * finite. Beyond, sums overflowed to inf and every schedule failed its check
+ * ("an invalid schedule (a bug)"). */
+#define DAG_MAX_TOTAL 1e300
+
 /* Closes the graph: checks it has tasks, no edge twice and no cycle (the
- * message spells one out: "cycle: a -> b -> a"), adds the pseudo entry and
- * exit tasks, and builds the adjacency lists and a topological order. After
- * an error the graph can only be freed. */
+ * message spells one out: "cycle: a -> b -> a"), that the costs add up to
+ * at most DAG_MAX_TOTAL (naming the task or edge at which they pass it),
+ * adds the pseudo entry and exit tasks, and builds the adjacency lists and
+ * a topological order. After an error the graph can only be freed. */
 int dag_finish(dag *g, dag_err *err);
 
 /* ---- reading and writing (io.c, dot.c) --------------------------------- */

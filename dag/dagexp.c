@@ -12,6 +12,7 @@
 
 #include "dag/dag.h"
 #include "sched/util/closeout.h"
+#include "sched/util/conv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 
@@ -58,6 +59,13 @@ static void usage(FILE *f)
 #define MAX_ALPHA 1e4
 
 typedef struct { double x[MAXLIST]; int n; } list;
+
+/* A value of an integer list (-v, --size, --outdeg, --procs) as an int:
+ * each is whole, in [0, 10^7] (get_list's check, or a default). */
+static int whole(double x)
+{
+    return (int)conv_clamp(x, 0, 10000000);
+}
 
 static int get_list(const char *opt, const char *text, list *l, int integer)
 {
@@ -197,12 +205,12 @@ int main(int argc, char **argv)
             p.type = type;
             double x = lists[l]->x[i];
             switch (l) {
-            case 0: if (structured) p.size = (int)x; else p.v = (int)x; break;
+            case 0: if (structured) p.size = whole(x); else p.v = whole(x); break;
             case 1: if (!structured) p.alpha = x; break;
             case 2: p.ccr = x; break;
-            case 3: p.out_degree = x ? (int)x : 1; break;
+            case 3: p.out_degree = x ? whole(x) : 1; break;
             case 4: p.beta = x; break;
-            case 5: p.q = (int)x; break;
+            case 5: p.q = whole(x); break;
             case 6: p.wdag = x; break;
             }
             if (dag_gen_check(&p, &err) != DAG_OK)
@@ -232,18 +240,18 @@ int main(int argc, char **argv)
                     dag_gen_init(&p);
                     p.type = type;
                     if (structured)
-                        p.size = (int)X->x[a];
+                        p.size = whole(X->x[a]);
                     else {
-                        p.v = (int)X->x[a];
+                        p.v = whole(X->x[a]);
                         p.alpha = alpha.x[b];
                     }
                     p.ccr = ccr.x[k];
                     /* Drawn for every type, so a seed draws the same beta,
                      * processors and W_DAG whatever the type. */
-                    int d = (int)outdeg.x[gsl_rng_uniform_int(r, (unsigned long)outdeg.n)];
+                    int d = whole(outdeg.x[gsl_rng_uniform_int(r, (unsigned long)outdeg.n)]);
                     p.out_degree = d ? d : p.v;
                     p.beta = beta.x[gsl_rng_uniform_int(r, (unsigned long)beta.n)];
-                    p.q = (int)procs.x[gsl_rng_uniform_int(r, (unsigned long)procs.n)];
+                    p.q = whole(procs.x[gsl_rng_uniform_int(r, (unsigned long)procs.n)]);
                     p.wdag = wdag.x[gsl_rng_uniform_int(r, (unsigned long)wdag.n)];
                     p.seed = gsl_rng_get(r);
                     dag *g = dag_generate(&p, &err);
@@ -284,7 +292,7 @@ int main(int argc, char **argv)
                     dag_gen p;
                     dag_gen_init(&p);
                     p.type = type;
-                    p.size = (int)X->x[a];
+                    p.size = whole(X->x[a]);
                     snprintf(what, sizeof what, "%s size=%g (%ld tasks) ccr=%g",
                              type->name, X->x[a], type->tasks(&p), ccr.x[k]);
                 } else

@@ -64,6 +64,16 @@ int dag_gen_check(const dag_gen *p, dag_err *err)
     if (!(p->beta >= 0 && p->beta <= 2))
         return dag_fail(err, DAG_EINVAL, "beta=%g: the heterogeneity must be "
                         "0 to 2 (costs w_i (1 +- beta/2) >= 0)", p->beta);
+    /* every cost drawn finite: a task's below 2 wdag (1 + beta/2) <= 4 wdag,
+     * an edge's below 2 ccr wdag (their sum: dag_finish, DAG_MAX_TOTAL) */
+    if (!(4 * p->wdag <= DAG_MAX_TOTAL))
+        return dag_fail(err, DAG_EINVAL, "wdag=%g: the mean cost must be at most %g "
+                        "(a task's costs are drawn up to 4 wdag)", p->wdag,
+                        DAG_MAX_TOTAL / 4);
+    if (!(2 * p->ccr * p->wdag <= DAG_MAX_TOTAL))
+        return dag_fail(err, DAG_EINVAL, "ccr=%g with wdag=%g: the edges' costs, drawn up "
+                        "to 2 ccr wdag = %g, must be at most %g", p->ccr, p->wdag,
+                        2 * p->ccr * p->wdag, DAG_MAX_TOTAL);
     if (p->q < 1 || p->q > 1000000)
         return dag_fail(err, DAG_EINVAL, "q=%d processors: must be 1 to 10^6", p->q);
     return DAG_OK;

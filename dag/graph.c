@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dag_impl.h"
+#include "sched/util/conv.h"
 
 int dag_fail(dag_err *err, int code, const char *fmt, ...)
 {
@@ -274,6 +275,30 @@ int dag_finish(dag *g, dag_err *err)
                             quote(g->name[a]), quote(g->name[b]));
         }
     free(order);
+
+    /* The costs' total (dag.h, DAG_MAX_TOTAL): compared as it grows, so the
+     * task or edge that passes the limit is named. */
+    double total = 0;
+    for (int i = 0; i < g->n; i++) {
+        double most = 0;
+        for (int p = 0; p < g->q; p++)
+            most = fmax(most, DAG_W(g, i, p));
+        total += most;
+        if (!(total <= DAG_MAX_TOTAL))
+            return dag_fail(err, DAG_EINVAL, "task '%s' (largest cost %s): the costs "
+                            "add up to more than %g, past which a schedule's times "
+                            "are not finite", g->name[i], conv_g(most, (char[CONV_G]){0}),
+                            DAG_MAX_TOTAL);
+    }
+    for (int e = 0; e < g->m; e++) {
+        total += g->c[e];
+        if (!(total <= DAG_MAX_TOTAL))
+            return dag_fail(err, DAG_EINVAL, "edge %s -> %s (communication cost %s): the "
+                            "costs add up to more than %g, past which a schedule's "
+                            "times are not finite", g->name[g->from[e]],
+                            g->name[g->to[e]], conv_g(g->c[e], (char[CONV_G]){0}),
+                            DAG_MAX_TOTAL);
+    }
 
     /* Entry and exit tasks; pseudo ones when there are several. */
     int *indeg = calloc((size_t)g->n, sizeof *indeg);

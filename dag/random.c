@@ -28,6 +28,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "dag_impl.h"
+#include "sched/util/conv.h"
 
 static int check(const dag_gen *p, dag_err *err)
 {
@@ -65,7 +66,10 @@ static int build(dag *g, const dag_gen *P, struct dag_costs *dc, dag_err *err)
     int h = 0;
     level[0] = 0;
     while (level[h] < v) {
-        int width = m > 1 ? 1 + (int)floor(gsl_rng_uniform(r) * (2 * m - 1)) : 1;
+        /* u (2m - 1) < 2m: clamped to v (the library bounds alpha only
+         * above 0), it is cut to the tasks left just below anyway */
+        int width = m > 1 ? 1 + (int)conv_clamp(floor(gsl_rng_uniform(r) * (2 * m - 1)),
+                                                0, v) : 1;
         if (width > v - level[h])
             width = v - level[h];
         level[h + 1] = level[h] + width;

@@ -25,11 +25,17 @@
 
 #include "runtime/dtss.h"
 #include "sched/util/closeout.h"
+#include "sched/util/conv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 #include "sim/sim.h"
 
 #define MAX_RESULT (1L << 20)   /* bytes an iteration may return */
+/* The most units a loop may cost: 2^53 (9.0e15; about 100 days of one
+ * core at 10^9 units a second), so that every prefix sum of the costs is a
+ * double whose rounding is exact and each iteration's steps are a long.
+ * Beyond, llround gave garbage (2^63 and over: no work, an absurd rate). */
+#define MAX_UNITS 9007199254740992L
 #define JOB_MAX 512
 
 #define fail(...) parse_fail("loop", __VA_ARGS__)
@@ -48,6 +54,7 @@ static void usage(FILE *f)
 "                          uniform n=N cost=C\n"
 "                          increasing n=N from=A to=B   (decreasing likewise)\n"
 "                          conditional n=N lo=A hi=B p=P (B with probability P)\n"
+"                        at most 2^53 = 9007199254740992 units in all\n"
 "      --seed N          the conditional loop's draws (default 1, as bin/sim)\n"
 "  -b, --result-bytes B  bytes each iteration returns (default 8, 8..%ld)\n"
 "  -r, --record FILE     the run record, CSV (default none)\n"
@@ -116,14 +123,26 @@ static int load(sim_workload *wl, const char *line, unsigned long seed, char *ms
         sim_workload_free(wl);
         return -1;
     }
+    if (!(wl->total <= (double)MAX_UNITS)) {
+        char t[CONV_G];
+        snprintf(msg, len, "workload '%.60s': %s units in all, more than the %ld "
+                 "(2^53) a loop may cost", line, conv_g(wl->total, t), MAX_UNITS);
+        sim_workload_free(wl);
+        return -1;
+    }
     return 0;
 }
 
 /* Iteration i's steps: the units of iterations [0, i + 1) rounded, minus
- * those of [0, i), so the loop's steps add up to its cost rounded. */
+ * those of [0, i), so the loop's steps add up to its cost rounded. Every
+ * prefix is at most the total (the costs are >= 0), which load() keeps at
+ * most MAX_UNITS; the clamp to 0..2 MAX_UNITS only bounds a sum's rounding
+ * (the linear kinds' closed forms). */
 static long steps(const sim_workload *wl, long i)
 {
-    return (long)llround(sim_work(wl, 0, i + 1)) - (long)llround(sim_work(wl, 0, i));
+    const long most = 2 * MAX_UNITS;
+    return conv_clamp(round(sim_work(wl, 0, i + 1)), 0, most) -
+           conv_clamp(round(sim_work(wl, 0, i)), 0, most);
 }
 
 static int worker(int argc, char **argv)
@@ -314,6 +333,8 @@ int main(int argc, char **argv)
     snprintf(num, sizeof num, "%ld", bytes);
     if (rc == DTSS_OK)
         rc = dtss_master_field(m, "result_bytes", num);
+    if (rc == DTSS_OK)          /* chunks whose results a message cannot carry refused */
+        rc = dtss_master_result_bytes(m, bytes);
     if (rc != DTSS_OK) {
         fprintf(stderr, "loop: %s\n", dtss_master_errmsg(m));
         dtss_master_free(m);

@@ -20,6 +20,7 @@
 
 #include "heat/heat.h"
 #include "sched/sched.h"          /* sched_fail: the one way a sched_err is set */
+#include "sched/util/conv.h"
 #include "sched/util/fnv.h"
 #include "sched/util/outfile.h"
 
@@ -187,7 +188,10 @@ static void put_pgm(FILE *f, const heat_plate *p, const double *u)
     fprintf(f, "P5\n# heat field: 0 .. %.17g shown as 0 .. 255\n%d %d\n255\n", max,
             p->nx, p->ny);
     for (size_t i = 0; i < n; i++) {
-        int v = max > 0 && u[i] > 0 ? (int)lround(fmin(u[i] / max, 1.0) * 255.0) : 0;
+        /* u / max in (0, 1] (fmin also when max is inf: NaN gives 1):
+         * 255 times it rounded is a byte */
+        int v = max > 0 && u[i] > 0 ? (int)conv_clamp(round(fmin(u[i] / max, 1.0) * 255.0),
+                                                      0, 255) : 0;
         if (putc(v, f) == EOF)
             break;
     }

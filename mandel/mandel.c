@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mandel/mandel.h"
+#include "sched/util/conv.h"
 #include "sched/util/outfile.h"
 #include "sched/util/quote.h"
 
@@ -100,8 +101,10 @@ int mandel_write_pgm(const char *path, const mandel_params *p,
     double scale = 254.0 / log1p((double)p->maxiter);
     size_t n = (size_t)p->width * (size_t)p->height;
     for (size_t i = 0; i < n; i++) {
+        /* a count below maxiter: 1 + 254 log1p(count) / log1p(maxiter) is
+         * in [1, 255) */
         unsigned char v = counts[i] >= p->maxiter
-                        ? 0 : (unsigned char)(1.0 + scale * log1p(counts[i]));
+                        ? 0 : (unsigned char)conv_clamp(1.0 + scale * log1p(counts[i]), 1, 255);
         if (putc(v, f) == EOF)
             break;
     }

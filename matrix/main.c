@@ -26,6 +26,7 @@
 #include "matrix/matrix.h"
 #include "runtime/dtss.h"
 #include "sched/util/closeout.h"
+#include "sched/util/conv.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
@@ -34,6 +35,13 @@
 #define DEFAULT_COUNT 500
 #define DEFAULT_SCALE 1.0
 #define MAX_COUNT 100000000L
+
+/* A size of the paper's scaled, rounded: --scale is checked so that
+ * round(MATRIX_PAPER_MAX x scale) <= MATRIX_MAX_SIZE (as is the default). */
+static int scaled(int paper, double scale)
+{
+    return (int)conv_clamp(round(paper * scale), 0, MATRIX_MAX_SIZE);
+}
 
 static void usage(FILE *f)
 {
@@ -72,8 +80,7 @@ static void usage(FILE *f)
 "scheduling: the runtime's options below; -s NAME is --scheme. Its --min is\n"
 "--chunk-min N here (the minimum chunk size), its --iterations -n/--count:\n",
             matrix_blas(), DEFAULT_COUNT, DEFAULT_SCALE,
-            (int)lround(MATRIX_PAPER_MIN * DEFAULT_SCALE),
-            (int)lround(MATRIX_PAPER_MAX * DEFAULT_SCALE));
+            scaled(MATRIX_PAPER_MIN, DEFAULT_SCALE), scaled(MATRIX_PAPER_MAX, DEFAULT_SCALE));
     dtss_master_usage(f);
 }
 
@@ -429,8 +436,8 @@ int main(int argc, char **argv)
             break;
         case O_SCALE:
             if (to_double(optarg, &scale) != 0 || !(scale > 0) ||
-                MATRIX_PAPER_MAX * scale > MATRIX_MAX_SIZE + 0.5 ||
-                lround(MATRIX_PAPER_MIN * scale) < 1)
+                !(round(MATRIX_PAPER_MAX * scale) <= MATRIX_MAX_SIZE) ||
+                round(MATRIX_PAPER_MIN * scale) < 1)
                 rc = fail("--scale '%s' must be a number in [%g, %g] (sizes 1..%d)", quote(optarg),
                           0.5 / MATRIX_PAPER_MIN, (double)MATRIX_MAX_SIZE / MATRIX_PAPER_MAX,
                           MATRIX_MAX_SIZE);
@@ -467,9 +474,9 @@ int main(int argc, char **argv)
         rc = fail("unexpected argument '%s' (try --help)", quote(argv[optind]));
     if (rc == 0) {
         if (!p.min)
-            p.min = (int)lround(MATRIX_PAPER_MIN * scale);
+            p.min = scaled(MATRIX_PAPER_MIN, scale);
         if (!p.max)
-            p.max = (int)lround(MATRIX_PAPER_MAX * scale);
+            p.max = scaled(MATRIX_PAPER_MAX, scale);
         if (matrix_check(&p, msg, sizeof msg) != 0)
             rc = fail("--min-size %d, --max-size %d: %s", p.min, p.max, msg);
     }
@@ -478,6 +485,7 @@ int main(int argc, char **argv)
         int len = encode_job(&p, job, sizeof job);
         if ((rc = dtss_master_set(m, "iterations", iters)) != DTSS_OK ||
             (rc = dtss_master_job(m, job, (size_t)len)) != DTSS_OK ||
+            (rc = dtss_master_result_bytes(m, MATRIX_RESULT_BYTES)) != DTSS_OK ||
             (rc = dtss_master_check(m)) != DTSS_OK) {
             fail("%s", dtss_master_errmsg(m));
             rc = status_of(rc);

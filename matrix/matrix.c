@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "matrix/matrix.h"
+#include "sched/util/conv.h"
 
 /* OpenBLAS, when the program links it (weak: NULL otherwise). */
 extern void openblas_set_num_threads(int n) __attribute__((weak));
@@ -90,7 +91,9 @@ int64_t matrix_product(matrix_work *w, const matrix_params *p, long i, int *size
     draw_entries(w->rng, w->b, n);
     if (size)
         *size = s;
-    return (int64_t)matrix_multiply(s, w->a, w->b, w->c);
+    /* an integer below 2^53 in magnitude (matrix.h: exact whatever the
+     * BLAS), so the conversion is exact */
+    return conv_clamp(matrix_multiply(s, w->a, w->b, w->c), -(1L << 53), 1L << 53);
 }
 
 int matrix_fill(const matrix_params *p, long i, int s, double *a, double *b)

@@ -202,6 +202,21 @@ void dtss_master_usage(FILE *f);
  * copied. Optional (default: none). */
 int dtss_master_job(dtss_master *m, const void *job, size_t len);
 
+/* What each iteration's result takes, when every one takes the same: a
+ * piece of s iterations returns s x bytes (1 .. 2147483647; 0, the default:
+ * unknown, anything goes). Known, what could not come back is refused
+ * before it is computed, with DTSS_EINVAL naming the numbers:
+ * dtss_master_check refuses bytes over what one message carries (2147483647
+ * bytes, WIRE_MAX_RESULT), dtss_master_next a chunk whose results would be
+ * over it (size x bytes) as the scheme hands it out -- before the run, a
+ * result over 2 GiB was found after it was computed -- and with option
+ * resume, dtss_master_check refuses a journal holding results of other
+ * sizes (naming the file and the entry), before any worker is spawned.
+ * Without it, a worker stops at the first piece of a chunk whose results,
+ * at that piece's bytes per iteration, would be over the limit. Before
+ * dtss_master_start only. */
+int dtss_master_result_bytes(dtss_master *m, long bytes);
+
 /* The job: what dtss_master_job set, or what the journal named by option
  * resume holds (its run's job). len bytes, owned by m, valid until the job
  * is set again or m is freed; NULL (len 0) when there is none. */
@@ -213,7 +228,9 @@ const void *dtss_master_get_job(const dtss_master *m, size_t *len);
 void dtss_master_log(dtss_master *m, FILE *f, const char *prefix, int verbose);
 
 /* Checks the options as dtss_master_start will, without PVM: the scheme's
- * parameters against I, options that do not go together. DTSS_OK, or
+ * parameters against I, options that do not go together, and with option
+ * resume the journal's every entry (a damaged or another run's journal:
+ * DTSS_EINVAL naming the file, the entry and what is wrong). DTSS_OK, or
  * DTSS_EINVAL / DTSS_ENOENT with the bad value named. */
 int dtss_master_check(dtss_master *m);
 

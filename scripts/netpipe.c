@@ -45,6 +45,7 @@
 
 #include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
+#include "sched/util/conv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 
@@ -235,8 +236,8 @@ static int measure(const opts *o, int tid, FILE *f)
     for (int i = 0; i < ns; i++) {
         long n = size[i];
         double guess = last * (double)n / (double)(i ? size[i - 1] : 1);
-        long r = (long)(o->time / (2 * (guess > 1e-7 ? guess : 1e-7)));
-        r = r < 1 ? 1 : r > 100000 ? 100000 : r;
+        /* repeats filling --time, 1 to 100000 */
+        long r = conv_clamp(o->time / (2 * (guess > 1e-7 ? guess : 1e-7)), 1, 100000);
         double least = INFINITY;
         for (int k = 0; k < o->trials; k++) {
             double t = trial(tid, buf, n, r, msg, sizeof msg);

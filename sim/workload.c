@@ -17,6 +17,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cost/cost.h"
+#include "sched/util/conv.h"
 #include "sched/util/lines.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
@@ -61,11 +62,11 @@ static int count(kv *kvs, int n, long *out, char *msg, size_t len)
     double d;
     if (num(kvs, n, "n", 0, 1, &d, msg, len) != 0)
         return -1;
-    if (!(d >= 1) || d != floor(d) || d > 4e18) {
-        snprintf(msg, len, "workload: n=%g must be an integer >= 1", d);
+    if (parse_whole(d, 1, 4000000000000000000L, out) != 0) {
+        snprintf(msg, len, "workload: n=%s must be an integer in [1, 4e18]",
+                 conv_g(d, (char[CONV_G]){0}));
         return -1;
     }
-    *out = (long)d;
     return 0;
 }
 
@@ -337,6 +338,7 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
     } else if (strcmp(kind, "conditional") == 0 || strcmp(kind, "matrix") == 0) {
         int cond = kind[0] == 'c';
         double lo, hi, p, scale;
+        long ilo = 0, ihi = 0;          /* matrix: min, max as integers */
         if (count(kvs, n, &w->n, msg, len))
             goto out;
         if (cond) {
@@ -353,10 +355,11 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                 num(kvs, n, "max", MATRIX_PAPER_MAX, 0, &hi, msg, len) ||
                 num(kvs, n, "scale", 1, 0, &scale, msg, len))
                 goto out;
-            if (!(lo >= 1) || lo != floor(lo) || hi != floor(hi) || hi < lo ||
-                hi > INT_MAX || !(scale > 0)) {
-                snprintf(msg, len, "workload matrix: min=%g max=%g must be integers, "
-                         "1 <= min <= max <= %d; scale=%g > 0", lo, hi, INT_MAX, scale);
+            if (parse_whole(lo, 1, INT_MAX, &ilo) != 0 ||
+                parse_whole(hi, ilo, INT_MAX, &ihi) != 0 || !(scale > 0)) {
+                snprintf(msg, len, "workload matrix: min=%s max=%s must be integers, "
+                         "1 <= min <= max <= %d; scale=%g > 0", conv_g(lo, (char[CONV_G]){0}),
+                         conv_g(hi, (char[CONV_G]){0}), INT_MAX, scale);
                 goto out;
             }
         }
@@ -380,7 +383,7 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
             else {
                 /* bin/matrix's sizes (matrix_size: the stream of (seed, i)),
                  * costing scale per 1000 x 1000 product: 2 s^3 flops */
-                matrix_params mp = {seed, (int)lo, (int)hi};
+                matrix_params mp = {seed, (int)ilo, (int)ihi};
                 int s = matrix_size(&mp, i);
                 if (s < 0) {
                     snprintf(msg, len, "workload: out of memory");
@@ -419,17 +422,19 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                          quote(loop));
                 goto out;
             }
-            if (size != floor(size) || maxiter != floor(maxiter) || !(size >= 1) ||
-                size > INT_MAX || !(maxiter >= 1) || maxiter > UINT32_MAX) {
-                snprintf(msg, len, "workload mandel: size=%g maxiter=%g must be "
-                         "integers, size in 1..%d, maxiter in 1..%lu", size, maxiter,
+            long isize, imaxiter;
+            if (parse_whole(size, 1, INT_MAX, &isize) != 0 ||
+                parse_whole(maxiter, 1, UINT32_MAX, &imaxiter) != 0) {
+                snprintf(msg, len, "workload mandel: size=%s maxiter=%s must be "
+                         "integers, size in 1..%d, maxiter in 1..%lu",
+                         conv_g(size, (char[CONV_G]){0}), conv_g(maxiter, (char[CONV_G]){0}),
                          INT_MAX, (unsigned long)UINT32_MAX);
                 goto out;
             }
             mandel_params mp;
             mandel_defaults(&mp);
-            mp.width = mp.height = (int)size;
-            mp.maxiter = (uint32_t)maxiter;
+            mp.width = mp.height = (int)isize;
+            mp.maxiter = (uint32_t)imaxiter;
             mp.columns = loop && strcmp(loop, "columns") == 0;
             if (mandel_check(&mp, msg, len) != 0)
                 goto out;
@@ -460,15 +465,17 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
         }
         if (num(kvs, n, "column", 1, 0, &col, msg, len))
             goto out;
-        if (!(col >= 1 && col <= 32) || col != floor(col)) {
-            snprintf(msg, len, "workload costs: column=%g must be 1..32", col);
+        long icol;
+        if (parse_whole(col, 1, 32, &icol) != 0) {
+            snprintf(msg, len, "workload costs: column=%s must be 1..32",
+                     conv_g(col, (char[CONV_G]){0}));
             goto out;
         }
         if (!(path = join(dir, file))) {
             snprintf(msg, len, "workload: out of memory");
             goto out;
         }
-        if (read_costs(w, path, (int)col, 0, msg, len) != 0)
+        if (read_costs(w, path, (int)icol, 0, msg, len) != 0)
             goto out;
         snprintf(w->desc, sizeof w->desc, "costs file=%s", file);
     } else {

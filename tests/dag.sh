@@ -137,6 +137,30 @@ run "daggen --outdeg 0" 2 "--outdeg '0' must be 'v' or an integer in \[1, 214748
 run "daggen --outdeg 2^31 - 1 taken" 0 "^task t3 " "$BIN/daggen" -v 3 --outdeg 2147483647
 run "dagexp --procs 1e8 refused" 2 "--procs: '1e+08' must be a whole number in \[0, 10000000\]" \
     "$BIN/dagexp" --procs 1e8
+# The costs' total: at most DAG_MAX_TOTAL = 1e300 (dag/dag.h), refused past it as
+# bad input naming the task or edge (two tasks of 1e308 once summed to inf and
+# every schedule failed its check, "produced an invalid schedule (a bug)").
+printf 'processors 2\ntask a 1e308 1e308\ntask b 1e308 1e308\nedge a b 1e308\n' >"$tmp/huge.dag"
+printf 'processors 1\ntask a 5e299\ntask b 5e299\nedge a b 0\n' >"$tmp/limit.dag"
+printf 'processors 1\ntask a 5e299\ntask b 5e299\nedge a b 1e285\n' >"$tmp/past.dag"
+for a in heft cpop dcpop; do
+    run "dagsched -a $a: costs of 1e308 refused as bad input, named (not 'a bug')" 2 \
+        "^dagsched: $tmp/huge.dag: task 'a' (largest cost 1e+308): the costs add up to more than 1e+300" \
+        "$BIN/dagsched" -a $a "$tmp/huge.dag"
+    ! grep -q "a bug" "$tmp/out"; check "dagsched -a $a: 1e308 is not called a bug" $?
+    run "dagsched -a $a: costs adding up to 1e300 taken, makespan 1e+300" 0 "^makespan 1e+300$" \
+        "$BIN/dagsched" --summary -a $a "$tmp/limit.dag"
+done
+run "dagsched: an edge taking the total past 1e300 refused, named" 2 \
+    "edge a -> b (communication cost 1e+285): the costs add up to more than 1e+300" \
+    "$BIN/dagsched" "$tmp/past.dag"
+run "daggen --wdag 2.5e299 (costs up to 4 wdag = 1e300) taken" 0 "^task t3 " \
+    "$BIN/daggen" -v 3 --wdag 2.5e299 --ccr 0
+run "daggen --wdag 1e308 refused, named" 2 "wdag=1e+308: the mean cost must be at most 2.5e+299" \
+    "$BIN/daggen" -v 3 --wdag 1e308
+run "daggen --ccr 1e10 --wdag 2.5e299 refused, named" 2 \
+    "ccr=1e+10 with wdag=2.5e+299: the edges' costs, drawn up to 2 ccr wdag = inf" \
+    "$BIN/daggen" -v 3 --wdag 2.5e299 --ccr 1e10
 run "daggen bad beta" 2 "beta=3" "$BIN/daggen" -v 10 --beta 3
 run "daggen -v not a number" 2 "--tasks 'ten'" "$BIN/daggen" -v ten
 run "daggen bad outdeg" 2 "--outdeg 'w'" "$BIN/daggen" --outdeg w

@@ -5,7 +5,8 @@
 # thin/, sched/, cost/ and sim/ include no layer above them, a private header
 # (*_impl.h) stays in its folder, the applications see the runtime only
 # through its public header, the master does not include the worker's
-# headers, and bin/coordinator does not link the worker's /proc load probe.
+# headers, bin/coordinator does not link the worker's /proc load probe, and
+# no double is made an integer outside sched/util/conv.c.
 set -u
 BIN=${BIN:-bin}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,6 +82,33 @@ mw=$(grep -ln '#include "runtime/loop/worker\.h"\|#include "runtime/core/probe\.
      runtime/loop/hosts.c runtime/loop/options.c runtime/loop/serve_self.c runtime/loop/serve_tree.c)
 # master.h includes probe.h for the back-end names only (inline): allowed.
 [ -z "$(printf '%s' "$mw" | grep -v master.h)" ]; check "master files include no worker header ($mw)" $?
+# A double made an integer only through sched/util/conv.h (conv_long,
+# conv_clamp: range-checked): clang's AST finds every floating-to-integral
+# conversion, cast or implicit (a compound assignment too) and every
+# lround / llround / lrint call in the sources outside tests/; the only ones
+# are conv.c's own two. The query must parse every file and find those two,
+# so a clang-query that cannot run fails rather than passes.
+if command -v clang-query >/dev/null 2>&1; then
+    cat >"$tmp/f2i.query" <<'EOF2'
+set output diag
+match castExpr(hasCastKind("CK_FloatingToIntegral"))
+match callExpr(callee(functionDecl(matchesName("^::(l|ll)(round|rint)[fl]?$"))))
+match binaryOperator(isAssignmentOperator(), unless(hasOperatorName("=")), hasLHS(hasType(isInteger())), hasRHS(hasType(realFloatingPointType())))
+EOF2
+    c_srcs=$(printf '%s\n' $srcs | grep '\.c$' | grep -v '^\./tests/')
+    clang-query -f "$tmp/f2i.query" $c_srcs -- -std=c11 -D_POSIX_C_SOURCE=200809L -I. \
+        -Iruntime >"$tmp/f2i.out" 2>&1
+    qrc=$?
+    hits=$(grep 'note: "root" binds here' "$tmp/f2i.out" | sed 's|^\(\./\)*||; s|^'"$REPO"'/||' |
+           cut -d: -f1,2 | sort -u)
+    other=$(printf '%s\n' "$hits" | grep -v '^sched/util/conv\.c:' | tr '\n' ' ')
+    own=$(printf '%s\n' "$hits" | grep -c '^sched/util/conv\.c:')
+    errs=$(grep -c 'error:' "$tmp/f2i.out")
+    [ "$qrc" = 0 ] && [ "$errs" = 0 ] && [ "$own" = 2 ] && [ -z "$other" ]
+    check "doubles made integers only in sched/util/conv.c (elsewhere: ${other:-none}; conv.c's own: $own; clang-query exit $qrc, $errs errors)" $?
+else
+    skip "clang-query missing (Debian: clang-tools; make test-deps): conversion check not run"
+fi
 if command -v nm >/dev/null 2>&1 && [ -x "$BIN/coordinator" ]; then
     nm "$BIN/coordinator" >"$tmp/nm" 2>/dev/null
     grep -q ' T probe_init$' "$tmp/nm"; [ $? -ne 0 ]

@@ -121,7 +121,7 @@ err "not a list" "^yoon-plan: --remaining '1,,2' is not a list" -r 1,,2 -d 1,1 -
 err "lists of different lengths" "^yoon-plan: --done '1' has 1 values, --remaining 2$" \
     -r 1,2 -d 1 -t 1 -c 0
 err "elapsed 0" "^yoon-plan: --elapsed '0' must be a time > 0" -r 1,2 -d 1,1 -t 0 -c 0
-err "negative C_t" "^yoon-plan: --ct '-1' must be a time >= 0" -r 1,2 -d 1,1 -t 1 -c -1
+err "negative C_t" "^yoon-plan: --ct '-1' must be a time in \[0, 1e+15\]" -r 1,2 -d 1,1 -t 1 -c -1
 err "C_t not a number" "^yoon-plan: --ct 'fast' must be a time" -r 1,2 -d 1,1 -t 1 -c fast
 err "unknown strategy" \
     "^yoon-plan: unknown load-balancing strategy 'foo' (valid: yoon, none, clb, dlb, mclb)$" \
@@ -131,4 +131,32 @@ err "too many tasks" "^yoon-plan: N_total=1000001 remaining tasks is more than 1
 err "a required option missing" "^yoon-plan: --remaining, --done, --elapsed and --ct are required" \
     -r 1,2 -d 1,1 -t 1
 err "unknown option" "unknown option '--bogus'" -r 1 -d 1 -t 1 -c 0 --bogus
+
+# T_task = T / d_i and C_t within [1e-15, 1e15] s (sched/lb/lb.h): the limits
+# taken, past them refused naming the value, never a spin (an extreme period
+# made an infinite share, a target of -2^63 and a loop of 9.2e18 steps:
+# 100% CPU forever). timeout guards each; its 124 is a failure.
+limit() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    run "$name" "$want" "$pat" timeout 20 "$Y" "$@"
+    [ "$rc" != 124 ]; check "$name: ends (no spin; exit $rc)" $?
+}
+limit "elapsed 1e-306 on one node: refused, named, no spin" 2 \
+    "^yoon-plan: T_task\[0\] = elapsed / done\[0\] = 1e-306 / 1 = 1e-306 s must be in \[1e-15, 1e+15\]" \
+    -r 1000 -d 1 -t 1e-306 -c 0
+limit "elapsed 1e308: refused, named" 2 "= 1e+308 s must be in" -r 1000,5 -d 1,1 -t 1e308 -c 0
+limit "T_task 1e15 (the largest) taken" 0 "^max E: before 1e+18, after 1e+18$" \
+    -r 1000 -d 1 -t 1e15 -c 0
+limit "T_task 1e15 + 0.125 (the next double) refused, named exactly" 2 \
+    "= 1000000000000000.1 s must be in" -r 1000 -d 1 -t 1000000000000000.125 -c 0
+limit "T_task 1e-15 (the smallest) taken" 0 "^max E: before 1e-12, after 1e-12$" \
+    -r 1000 -d 1 -t 1e-15 -c 0
+limit "T_task 1e-15 / 2 refused" 2 "= 5e-16 s must be in" -r 1000 -d 2 -t 1e-15 -c 0
+limit "C_t 1e15 taken" 0 "^moves: none$" -r 1000,0 -d 1,1 -t 1 -c 1e15
+limit "C_t 1e16 refused, named" 2 "^yoon-plan: --ct '1e16' must be a time in \[0, 1e+15\]" \
+    -r 1000 -d 1 -t 1 -c 1e16
+limit "elapsed inf: refused" 2 "^yoon-plan: --elapsed 'inf' must be a time > 0" \
+    -r 1000 -d 1 -t inf -c 0
+limit "C_t nan: refused" 2 "^yoon-plan: --ct 'nan' must be a time" -r 1000 -d 1 -t 1 -c nan
 finish

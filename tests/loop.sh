@@ -34,6 +34,29 @@ run "an unknown scheme: the valid ones" 2 "unknown scheme 'nosuch'" \
     "$BIN/loop" -w "uniform n=10 cost=1" -s nosuch
 run "a stray argument: named" 2 "unexpected argument 'extra'" "$BIN/loop" -w "uniform n=10 cost=1" extra
 run "no pvmd: one clear line" 1 "no PVM daemon" "$BIN/loop" -w "uniform n=10 cost=1" --local 1 -q
+# The units: at most 2^53 = 9007199254740992 in all (examples/loop.c); past
+# 2^63, llround gave garbage: no work, exit 0, an absurd rate. The limit is
+# taken (the run gets as far as PVM: exit 1, no pvmd); the next double past
+# it (2^53 + 2), 10^19, NaN and inf are refused naming the value, the loop
+# sequential or not, and none spins (timeout guards; its 124 fails).
+units() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    run "$name" "$want" "$pat" timeout 20 "$BIN/loop" "$@"
+    [ "$rc" != 124 ]; check "$name: ends (exit $rc)" $?
+}
+units "2^53 units taken (then: no pvmd)" 1 "no PVM daemon" \
+    -w "uniform n=1 cost=9007199254740992" --local 1 -q
+units "2^53 + 2 units refused, named" 2 \
+    "9007199254740994 units in all, more than the 9007199254740992 (2^53) a loop may cost" \
+    -w "uniform n=1 cost=9007199254740994" --local 1 -q
+units "10^19 units, --sequential: refused, named (no work, exit 0 before)" 2 \
+    "1e+19 units in all, more than the 9007199254740992" \
+    -w "uniform n=10 cost=1e18" --sequential
+units "increasing to 2^62: refused, named" 2 "units in all, more than the 9007199254740992" \
+    -w "increasing n=1000 from=1 to=4611686018427387904" --sequential
+units "cost=nan refused" 2 "cost=nan is not a number" -w "uniform n=10 cost=nan" --sequential
+units "cost=inf refused" 2 "cost=inf is not a number" -w "uniform n=10 cost=inf" --sequential
 
 # ---- the costs: the simulator's, iteration by iteration ---------------------------
 # Known answers worked by hand: uniform 10 x 1000 = 10000 units; increasing
@@ -62,6 +85,28 @@ u7=$("$BIN/loop" -w "conditional n=500 lo=1 hi=10 p=0.5" --seed 7 --sequential |
 # ---- on a private virtual machine -----------------------------------------------
 pvm_up "$tmp" "$BIN"
 check "private pvmd started (pid $pvmd_pid)" $?
+
+# Results a message cannot carry (2147483647 bytes, runtime/core/wire.h): bin/loop
+# tells the runtime its result bytes, so a chunk over the limit is refused as it
+# is handed out, before it is computed -- gss's first chunk on one worker is the
+# whole loop: 2048 x 1 MiB = 2^31 bytes, one past (2047 x 1 MiB would be taken:
+# 2 GiB in flight, not run here); on main it was found after 2048 pieces of work.
+run "gss, 2048 iterations of 1 MiB on one worker: refused before computed (2), named" 2 \
+    "chunk 0 of 2048 iterations would return 2048 x 1048576 = 2147483648 bytes, more than the 2147483647 one message carries: refused before it was computed" \
+    timeout 120 "$BIN/loop" -w "uniform n=2048 cost=1" -b 1048576 -s gss --local 1 -q
+[ "$rc" != 124 ]; check "the refused chunk: no spin, no wait (exit $rc)" $?
+run "css, chunks of 8 x 1 MiB: taken, done" 0 "^css: W1 .* Finish" \
+    timeout 120 "$BIN/loop" -w "uniform n=40 cost=1" -b 1048576 -s css --k 8 --local 2 -q
+# A program that does not tell its result bytes (bin/integral: 8 an iteration):
+# its worker stops at the first piece of a chunk whose results, at that piece's
+# bytes per iteration, would be over the limit -- gss's first chunk on one worker,
+# 3 x 10^8 iterations x 8 = 2.4e9 bytes (before: hours of work, then refused).
+run "integral -n 3e8, gss, one worker: the worker stops at its first piece" 1 \
+    "every worker was lost; 0 of 300000000 iterations done" \
+    timeout 120 "$BIN/integral" -n 300000000 --scheme gss --local 1
+[ "$rc" != 124 ]; check "the worker's stop: no hours of work (exit $rc)" $?
+grep -q "^integral worker: a chunk of 300000000 iterations would return about 2400000000 bytes (its first piece 8 bytes for 1 iterations), more than the 2147483647 one message carries: stopped at its first piece" "$tmp/out"
+check "the worker said why (its output relayed to the master's)" $?
 cd "$tmp" || exit 1
 # covers REC N: every iteration 0..N-1 in exactly one done chunk
 covers() {

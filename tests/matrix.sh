@@ -33,6 +33,20 @@ run "--count not a number" 2 "count 'abc'" "$BIN/matrix" --count abc
 run "-n 0" 2 "count '0'" "$BIN/matrix" -n 0
 run "--scale negative" 2 "scale '-1'" "$BIN/matrix" --scale -1
 run "--scale too large" 2 "scale '11'" "$BIN/matrix" --scale 11
+# --scale at its limits (matrix/main.c, scaled(): the paper's 300..1000 times F,
+# rounded): F = 10.0004 gives a largest size of round(10000.4) = 10000
+# (MATRIX_MAX_SIZE), 0.5 / 300 a smallest of round(0.5) = 1; both taken (the run
+# then gets as far as PVM: none here, exit 1); 10.0006 (10001) and 0.00166 (0),
+# and NaN, refused by name.
+run "--scale 10.0004 (sizes 3000..10000) taken" 1 "no PVM daemon" \
+    "$BIN/matrix" --scale 10.0004 --local 1 -q
+run "--scale 0.5/300 (sizes 1..2) taken" 1 "no PVM daemon" \
+    "$BIN/matrix" --scale 0.0016666666666666668 --local 1 -q
+run "--scale 10.0006 (a largest size of 10001) refused" 2 "scale '10.0006' must be a number in" \
+    "$BIN/matrix" --scale 10.0006
+run "--scale 0.00166 (a smallest size of 0) refused" 2 "scale '0.00166' must be a number in" \
+    "$BIN/matrix" --scale 0.00166
+run "--scale nan refused" 2 "scale 'nan' must be a number in" "$BIN/matrix" --scale nan
 run "--min-size 0" 2 "min-size '0'" "$BIN/matrix" --min-size 0
 run "--max-size beyond the limit" 2 "max-size '20000'" "$BIN/matrix" --max-size 20000
 run "min-size above max-size" 2 "sizes 50..10" "$BIN/matrix" --min-size 50 --max-size 10

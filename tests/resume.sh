@@ -35,6 +35,37 @@ run "--resume without a journal: nothing to resume, bad input" 2 "nothing to res
 run "--resume of a file that is not a journal: bad input" 2 "not a journal" \
     sh -c "echo 'run,x' > bad.csv.journal && exec '$BIN/coordinator' --resume bad.csv"
 
+# ---- journals whose checksums hold but whose numbers are not the run's -------------
+# Crafted byte by byte (runtime/loop/journal.c's format; tests/test_runtime.c has
+# every case): bin/loop's run -w "uniform n=10 cost=1" (10 iterations, scheme
+# dtss, R = 1, its job "loop1 1 8\nuniform n=10 cost=1" and a NUL: 30 bytes), 8
+# bytes an iteration. u N: N (< 256) as 8 bytes, little-endian. The FNV-1a 64 of
+# each part, worked out once, is written as its 8 bytes.
+u() { printf "\\$(printf %03o "$1")\\000\\000\\000\\000\\000\\000\\000"; }
+head10() { printf 'DTSS-JNL'; u 1; u 10; u 1; u 4; printf dtss; u 0
+           u 30; printf 'loop1 1 8\nuniform n=10 cost=1\000'
+           printf '\171\351\163\143\031\074\060\057'; }              # 98 bytes
+# R [START, +4) in one piece of BYTES zero bytes: R START BYTES, then its FNV
+r4() { printf R; u "$1"; u 4; u 1; u "$1"; u 4; u "$2"; head -c "$2" /dev/zero; }
+{ head10; r4 0 32; printf '\324\136\332\232\203\063\165\156'; } >good.journal
+{ head10; r4 0 24; printf '\154\230\142\255\335\055\250\301'; } >bytes.journal
+{ cat good.journal; r4 2 32; printf '\224\333\223\155\067\122\341\274'; } >twice.journal
+L="uniform n=10 cost=1"
+# the good one passes the checks: the run gets as far as PVM (none here)
+run "a crafted good journal: taken (then: no pvmd)" 1 "no PVM daemon" \
+    "$BIN/loop" -w "$L" --local 1 -q --resume good.journal
+run "entry 1 holds 24 bytes for 4 iterations of 8: refused as a bad journal (2), named" 2 \
+    "resume bytes.journal: entry 1 (at byte 98): a piece's results are not its iterations times the result bytes: a damaged journal, or another run's" \
+    "$BIN/loop" -w "$L" --local 1 -q --resume bytes.journal
+! grep -q "worker\|PVM\|came back" "$tmp/out"
+check "the bad journal blames no worker, and is refused before PVM is asked" $?
+run "entry 2 holds iterations entry 1 holds: refused (2), named" 2 \
+    "resume twice.journal: entry 2 (at byte 187): results of iterations entry 1 holds too" \
+    "$BIN/loop" -w "$L" --local 1 -q --resume twice.journal
+run "a journal of another I (10; the loop 12): refused before the run (2)" 2 \
+    "the journal's run has 10 iterations, this one 12" \
+    "$BIN/loop" -w "uniform n=12 cost=1" --local 1 -q --resume good.journal
+
 pvm_up "$tmp" "$BIN"
 check "private pvmd started (pid $pvmd_pid)" $?
 

@@ -1087,8 +1087,86 @@ static void test_bad_input(void)
               err.code == DAG_ENOENT && strstr(err.msg, "/nonexistent/x.dag"));
 }
 
+/* DAG_MAX_TOTAL (1e300) at its limit: one task of cost 1e300 is taken, of
+ * the next double past it refused naming the task; a graph whose costs add
+ * up to exactly 1e300 (binary fractions of it: exact sums) is scheduled by
+ * every algorithm into a valid schedule with a finite makespan; a task or
+ * an edge that takes the total past it is refused, named; NaN and inf are
+ * refused when added. The old failure: costs of 1e308 summed to inf and
+ * every schedule failed its check, reported as "a bug". */
+static void test_cost_limit(void)
+{
+    const double L = DAG_MAX_TOTAL, h = L / 2, qr = L / 4;
+    dag_err err;
+    for (int k = 0; k < 2; k++) {
+        dag *g = dag_new(1, &err);
+        double w[1] = {k ? nextafter(L, INFINITY) : L};
+        int rc = g && dag_add_task(g, "t", w, &err) == 0 ? dag_finish(g, &err) : -1;
+        if (k == 0)
+            test_condf(rc == DAG_OK, "cost limit: one task of 1e300 taken (%s)",
+                       rc ? err.msg : "");
+        else
+            test_condf(rc == DAG_EINVAL && strstr(err.msg, "task 't' (largest cost 1.0000000000000002e+300)") &&
+                       strstr(err.msg, "more than 1e+300"),
+                       "cost limit: one task of 1e300 + 1 ulp refused, named ('%s')", err.msg);
+        dag_free(g);
+    }
+    /* a -> b, a -> c, b -> d, c -> d on 2 processors: largest costs L/2,
+     * L/4, L/8, L/16 and edges L/32, L/64, L/128, L/128: L in all */
+    for (int pass = 0; pass < 3; pass++) {
+        dag *g = dag_new(2, &err);
+        double wa[2] = {h, qr}, wb[2] = {qr, qr / 2}, wc[2] = {qr / 4, qr / 2},
+               wd[2] = {qr / 4, qr / 8};
+        if (pass == 1)
+            wd[0] += qr / 2;                    /* the tasks alone: L + L/16 */
+        int ok = g && dag_add_task(g, "a", wa, &err) == 0 && dag_add_task(g, "b", wb, &err) == 1 &&
+                 dag_add_task(g, "c", wc, &err) == 2 && dag_add_task(g, "d", wd, &err) == 3 &&
+                 dag_add_edge(g, 0, 1, qr / 8, &err) == DAG_OK &&
+                 dag_add_edge(g, 0, 2, qr / 16, &err) == DAG_OK &&
+                 dag_add_edge(g, 1, 3, pass == 2 ? qr / 32 + qr / 16 : qr / 32, &err) == DAG_OK &&
+                 dag_add_edge(g, 2, 3, qr / 32, &err) == DAG_OK;
+        int rc = ok ? dag_finish(g, &err) : -1;
+        if (pass == 0) {
+            test_condf(rc == DAG_OK, "cost limit: costs adding up to exactly 1e300 taken (%s)",
+                       rc == DAG_OK ? "" : err.msg);
+            for (int a = 0; rc == DAG_OK && dag_algos[a]; a++) {
+                dag_schedule *s = schedule(g, dag_algos[a]->name);
+                test_condf(s && isfinite(s->makespan) && s->makespan > 0 &&
+                           isfinite(dag_slr(s)) && isfinite(dag_speedup(s)),
+                           "cost limit: %s at 1e300: a valid schedule, finite makespan %g",
+                           dag_algos[a]->name, s ? s->makespan : NAN);
+                dag_schedule_free(s);
+            }
+        } else if (pass == 1)
+            test_condf(rc == DAG_EINVAL && strstr(err.msg, "task 'd'") &&
+                       strstr(err.msg, "more than 1e+300"),
+                       "cost limit: a task past 1e300 refused, naming it ('%s')", err.msg);
+        else
+            test_condf(rc == DAG_EINVAL && strstr(err.msg, "edge b -> d") &&
+                       strstr(err.msg, "more than 1e+300"),
+                       "cost limit: an edge past it refused, naming it ('%s')", err.msg);
+        dag_free(g);
+    }
+    dag *g = dag_new(1, &err);
+    double w[1] = {INFINITY};
+    test_cond("cost limit: an infinite cost refused when added",
+              dag_add_task(g, "x", w, &err) < 0 && strstr(err.msg, "cost inf"));
+    w[0] = 1;
+    test_cond("cost limit: a NaN edge cost refused when added",
+              dag_add_task(g, "x", w, &err) == 0 && dag_add_task(g, "y", w, &err) == 1 &&
+              dag_add_edge(g, 0, 1, NAN, &err) == DAG_EINVAL && strstr(err.msg, "nan"));
+    dag_free(g);
+    /* a file: two tasks of 6e299, finite each, 1.2e300 in all */
+    g = parse("processors 1\ntask a 6e299\ntask b 6e299\nedge a b 1\n", &err);
+    test_condf(!g && err.code == DAG_EINVAL && strstr(err.msg, "task 'b' (largest cost 6e+299)"),
+               "cost limit: a file of two 6e299 tasks refused as bad input, naming b ('%s')",
+               err.msg);
+    dag_free(g);
+}
+
 int main(void)
 {
+    test_cost_limit();
     test_topcuoglu();
     test_by_hand();
     test_pseudo();

@@ -731,8 +731,74 @@ static void test_t_task(void)
     lb_plan_free(p);
 }
 
+/* lb.h's range of T_task and C_t at its limits (LB_MIN_TIME = 1e-15,
+ * LB_MAX_TIME = 1e15): the limits taken, the next doubles past them
+ * refused naming the value, NaN and the infinities refused; at the limits
+ * every number of the plan is finite and the targets are counts summing to
+ * N_total. The old failure: t = 1e-306 on one node made an infinite share,
+ * a target of -2^63 and an apportionment loop of 9.2e18 steps. */
+static void test_limits(void)
+{
+    sched_err err;
+    long n1[] = {1000}, d1[] = {1}, d2[] = {2};
+    const double above = nextafter(LB_MAX_TIME, INFINITY);     /* 1e15 + 0.125 */
+    struct { const char *what; const long *d; double t, C; const char *msg; } bad[] = {
+        {"t = 1e-306 (once a 9.2e18-step loop)", d1, 1e-306, 0, "1e-306 s must be in"},
+        {"t = 1e308", d1, 1e308, 0, "= 1e+308 s must be in"},
+        {"T_task just above 1e15", d1, above, 0, "= 1000000000000000.1 s must be in"},
+        {"T_task = 1e-15 / 2, below 1e-15", d2, 1e-15, 0, "= 5e-16 s must be in"},
+        {"t = inf", d1, INFINITY, 0, "elapsed=inf"},
+        {"C just above 1e15", d1, 1, above, "cost=1000000000000000.1"},
+        {"C = NaN", d1, 1, NAN, "cost=nan"},
+        {"C = inf", d1, 1, INFINITY, "cost=inf"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        lb_plan *p = make("yoon", 1, n1, bad[i].d, bad[i].t, bad[i].C, &err);
+        test_condf(!p && err.code == SCHED_EINVAL && strstr(err.msg, bad[i].msg),
+                   "limits: %s refused: '%s' names '%s'", bad[i].what,
+                   p ? "(a plan)" : err.msg, bad[i].msg);
+        lb_plan_free(p);
+    }
+    /* the limits taken, with N_total at its own: the fastest and the
+     * slowest node side by side */
+    long n[] = {LB_MAX_TASKS / 2, LB_MAX_TASKS / 2}, d[] = {1, 1};
+    double tt[] = {LB_MIN_TIME, LB_MAX_TIME};
+    lb_input in = {.nodes = 2, .remaining = n, .t_task = tt, .cost = LB_MAX_TIME};
+    for (int s = 0; lb_types[s]; s++) {
+        lb_plan *p = lb_plan_make(lb_types[s], &in, &err);
+        int ok = p != NULL;
+        long sum = 0;
+        for (int i = 0; ok && i < 2; i++) {
+            ok = isfinite(p->share[i]) && p->target[i] >= 0 &&
+                 p->target[i] <= LB_MAX_TASKS && isfinite(p->e_before[i]) &&
+                 isfinite(p->e_after[i]);
+            sum += p->target[i];
+        }
+        test_condf(ok && sum == LB_MAX_TASKS, "limits: %s with T_task 1e-15 and 1e15, C_t "
+                   "1e15, N_total 10^6: finite, targets sum to 10^6 (%s)",
+                   lb_types[s]->name, p ? "a plan" : err.msg);
+        lb_plan_free(p);
+    }
+    lb_plan *p = make("yoon", 2, n, d, LB_MAX_TIME, 0, &err);
+    test_cond("limits: elapsed 1e15 over d = 1 (T_task = 1e15) taken", p != NULL);
+    lb_plan_free(p);
+    p = make("yoon", 2, n, d, LB_MIN_TIME, 0, &err);
+    test_cond("limits: elapsed 1e-15 over d = 1 (T_task = 1e-15) taken", p != NULL);
+    lb_plan_free(p);
+    tt[0] = nextafter(LB_MIN_TIME, 0);
+    p = lb_plan_make(&lb_yoon, &in, &err);
+    test_cond("limits: t_task just below 1e-15 refused, named", !p &&
+              strstr(err.msg, "t_task[0]=9.999999999999999e-16") != NULL);
+    lb_plan_free(p);
+    tt[0] = INFINITY;
+    p = lb_plan_make(&lb_yoon, &in, &err);
+    test_cond("limits: t_task inf refused, named", !p && strstr(err.msg, "t_task[0]=inf"));
+    lb_plan_free(p);
+}
+
 int main(void)
 {
+    test_limits();
     test_t_task();
     test_exchange();
     test_hand();

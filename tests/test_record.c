@@ -22,6 +22,7 @@
 #include "sched/util/closeout.h"
 #include "sched/util/lines.h"
 #include "sched/util/outfile.h"
+#include "sched/util/conv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 #include "tests/test.h"
@@ -320,6 +321,61 @@ static void test_lines(void)
 }
 
 /* sched/util/parse.c: integers in range, doubles as integers, GSL's errors. */
+/* conv.h at its limits: the largest double below 2^63 (2^63 - 1024) and
+ * -2^63 convert, 2^63 and the next double below -2^63 do not, nor NaN or
+ * the infinities (IEEE 754 doubles: 2^63 and -2^63 exact, spacing 1024
+ * above 2^62, 2048 below -2^63); for an int, 2^31 - 1 and -2^31. */
+static void test_conv(void)
+{
+    long v = 7;
+    int i = 7;
+    test_cond("conv_long: 2^63 - 1024, the largest double below 2^63",
+              conv_long(9223372036854774784.0, LONG_MIN, LONG_MAX, &v) == 0 &&
+              v == 9223372036854774784L);
+    v = 7;
+    test_cond("conv_long: 2^63 refused (one past LONG_MAX), out unchanged",
+              conv_long(9223372036854775808.0, LONG_MIN, LONG_MAX, &v) == -1 && v == 7);
+    test_cond("conv_long: -2^63 is LONG_MIN",
+              conv_long(-9223372036854775808.0, LONG_MIN, LONG_MAX, &v) == 0 && v == LONG_MIN);
+    test_cond("conv_long: -2^63 - 2048 refused",
+              conv_long(-9223372036854777856.0, LONG_MIN, LONG_MAX, &v) == -1);
+    test_cond("conv_long: NaN, +inf, -inf refused",
+              conv_long(NAN, LONG_MIN, LONG_MAX, &v) == -1 &&
+              conv_long(INFINITY, LONG_MIN, LONG_MAX, &v) == -1 &&
+              conv_long(-INFINITY, LONG_MIN, LONG_MAX, &v) == -1);
+    test_cond("conv_long: truncates toward zero (2.9 -> 2, -2.9 -> -2)",
+              conv_long(2.9, -5, 5, &v) == 0 && v == 2 && conv_long(-2.9, -5, 5, &v) == 0 &&
+              v == -2);
+    test_cond("conv_long: [lo, hi] exact: 10 in 0..10, 11 not, -0.5 -> 0 in 0..10",
+              conv_long(10, 0, 10, &v) == 0 && v == 10 && conv_long(11, 0, 10, &v) == -1 &&
+              conv_long(-0.5, 0, 10, &v) == 0 && v == 0);
+    test_cond("conv_long: bounds compared exactly: 2^63 - 1024 over a hi one below it",
+              conv_long(9223372036854774784.0, 0, 9223372036854774783L, &v) == -1);
+    test_cond("conv_int: 2147483647 taken, 2147483648 refused",
+              conv_int(2147483647.0, INT_MIN, INT_MAX, &i) == 0 && i == INT_MAX &&
+              conv_int(2147483648.0, INT_MIN, INT_MAX, &i) == -1 && i == INT_MAX);
+    test_cond("conv_int: -2147483648 taken, -2147483649 refused, NaN refused",
+              conv_int(-2147483648.0, INT_MIN, INT_MAX, &i) == 0 && i == INT_MIN &&
+              conv_int(-2147483649.0, INT_MIN, INT_MAX, &i) == -1 &&
+              conv_int(NAN, INT_MIN, INT_MAX, &i) == -1);
+    test_cond("conv_clamp: in range as a cast (254.7 -> 254)", conv_clamp(254.7, 0, 255) == 254);
+    test_cond("conv_clamp: above -> hi, below -> lo (1e300, -1e300, inf, -inf)",
+              conv_clamp(1e300, 0, 255) == 255 && conv_clamp(-1e300, 0, 255) == 0 &&
+              conv_clamp(INFINITY, 1, 9) == 9 && conv_clamp(-INFINITY, 1, 9) == 1);
+    test_cond("conv_clamp: NaN -> lo", conv_clamp(NAN, 3, 9) == 3);
+    test_cond("conv_clamp: below lo but positive (2 in 5..9) -> lo", conv_clamp(2, 5, 9) == 5);
+    test_cond("conv_clamp: 2^63 -> hi = LONG_MAX", conv_clamp(9223372036854775808.0, 0,
+                                                              LONG_MAX) == LONG_MAX);
+    char b[CONV_G];
+    test_cond("conv_g: 1e+15", strcmp(conv_g(1e15, b), "1e+15") == 0);
+    test_cond("conv_g: 1e15 + 0.125 -> 1000000000000000.1 (17 digits: it reads back)",
+              strcmp(conv_g(1000000000000000.125, b), "1000000000000000.1") == 0 &&
+              strtod(b, NULL) == 1000000000000000.125);
+    test_cond("conv_g: 0.1 stays 0.1, inf and nan as %g",
+              strcmp(conv_g(0.1, b), "0.1") == 0 && strcmp(conv_g(INFINITY, b), "inf") == 0 &&
+              strcmp(conv_g(NAN, b), "nan") == 0);
+}
+
 static void test_parse(void)
 {
     long v = 7;
@@ -638,6 +694,7 @@ int main(void)
     test_bad();
     test_fields();
     test_lines();
+    test_conv();
     test_parse();
     test_outfile();
     test_quote();

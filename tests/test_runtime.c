@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/dtss.h"
 #include "runtime/core/buf.h"
@@ -244,8 +245,178 @@ static void test_encoding(void)
                strstr(msg, "not a libdtss message"), "PVM's own packing refused (%s)", msg);
 }
 
+/* ---- the journal (runtime/loop/journal.c), crafted byte by byte ---------------
+ * The format (journal.c's header): "DTSS-JNL", then unsigned 64-bit
+ * little-endian numbers; every entry ends with the FNV-1a 64 of its bytes
+ * from its kind on, the header with that of its own. Each journal here is
+ * of a run of I = 10 iterations, scheme dtss, R = 1, no parameters, no job,
+ * one double an iteration (8 bytes). */
+typedef struct jbuf { unsigned char b[4096]; size_t n, from; } jbuf;
+
+static void j_bytes(jbuf *j, const void *p, size_t n)
+{
+    memcpy(j->b + j->n, p, n);
+    j->n += n;
+}
+
+static void j_u(jbuf *j, unsigned long long v)
+{
+    for (int i = 0; i < 8; i++)
+        j->b[j->n++] = (unsigned char)(v >> (8 * i));
+}
+
+static void j_sum(jbuf *j)          /* FNV-1a 64 of j->b[from .. n) */
+{
+    unsigned long long h = 14695981039346656037ULL;
+    for (size_t i = j->from; i < j->n; i++) {
+        h ^= j->b[i];
+        h *= 1099511628211ULL;
+    }
+    j_u(j, h);
+    j->from = j->n;
+}
+
+static void j_head(jbuf *j, long I)
+{
+    j->n = j->from = 0;
+    j_bytes(j, "DTSS-JNL", 8);
+    j_u(j, 1);                          /* version */
+    j_u(j, (unsigned long long)I);
+    j_u(j, 1);                          /* R */
+    j_u(j, 4);
+    j_bytes(j, "dtss", 4);
+    j_u(j, 0);                          /* parameters */
+    j_u(j, 0);                          /* job */
+    j_sum(j);
+}
+
+static void j_a(jbuf *j, long start, long size)
+{
+    j_bytes(j, "A", 1);
+    j_u(j, (unsigned long long)start);
+    j_u(j, (unsigned long long)size);
+    j_sum(j);
+}
+
+/* An R entry of [start, +size) in one piece (the same range) of 'bytes'. */
+static void j_r(jbuf *j, long start, long size, long piece_size, long bytes)
+{
+    static const unsigned char zeros[256];
+    j_bytes(j, "R", 1);
+    j_u(j, (unsigned long long)start);
+    j_u(j, (unsigned long long)size);
+    j_u(j, 1);
+    j_u(j, (unsigned long long)start);
+    j_u(j, (unsigned long long)piece_size);
+    j_u(j, (unsigned long long)bytes);
+    j_bytes(j, zeros, (size_t)bytes);
+    j_sum(j);
+}
+
+/* Writes j to path and asks a master resuming it (I = 10, 8 bytes an
+ * iteration, or 'bytes') to check: its code; its message into msg. */
+static int j_check(const jbuf *j, const char *path, long bytes, char *msg, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(j->b, 1, j->n, f) != j->n || fclose(f) != 0)
+        return -99;
+    dtss_master *m = dtss_master_new();
+    int rc = dtss_master_set(m, "resume", path);
+    if (rc == DTSS_OK)
+        rc = dtss_master_set(m, "iterations", "10");
+    if (rc == DTSS_OK)
+        rc = dtss_master_result_bytes(m, bytes);
+    if (rc == DTSS_OK)
+        rc = dtss_master_check(m);
+    snprintf(msg, len, "%s", dtss_master_errmsg(m));
+    dtss_master_free(m);
+    return rc;
+}
+
+static void test_journal(void)
+{
+    char dir[] = "/tmp/dtss-test-journal.XXXXXX", path[64], msg[256];
+    if (!mkdtemp(dir)) {
+        test_cond("a temporary folder", 0);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/j", dir);
+    jbuf j;
+    /* a good one: [0, +4) done (32 bytes), [4, +3) handed out; header 68
+     * bytes, the R entry 1 + 8 * 7 + 32 = 89 */
+    j_head(&j, 10);
+    j_r(&j, 0, 4, 4, 32);
+    j_a(&j, 4, 3);
+    test_condf(j_check(&j, path, 8, msg, sizeof msg) == DTSS_OK,
+               "journal: a good one checks out (%s)", msg);
+    /* a torn end (a crash mid-write) is not an error: the journal ends there */
+    jbuf t = j;
+    j_r(&t, 7, 3, 3, 24);
+    t.n -= 5;
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_OK,
+               "journal: a torn last entry is its end, not an error (%s)", msg);
+    t = j;                              /* a wrong checksum: the end too */
+    j_r(&t, 7, 3, 3, 24);
+    t.b[t.n - 1] ^= 1;
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_OK,
+               "journal: a last entry whose checksum fails is its end (%s)", msg);
+
+    /* whole, checksummed entries that are not this run's: refused, named */
+    struct { const char *what; long start, size, piece, bytes; const char *why; } bad[] = {
+        {"results of 24 bytes for 4 iterations of 8 (once: 'worker 0 sent ...')",
+         7, 3, 3, 16, "a piece's results are not its iterations times the result bytes"},
+        {"pieces of 2 iterations in a range of 3", 7, 3, 2, 16,
+         "its pieces' iterations do not add up to its range"},
+        {"a range past I = 10 (another I's journal)", 8, 4, 4, 32,
+         "its range is outside the loop"},
+        {"results of iterations entry 1 holds", 2, 3, 3, 24,
+         "results of iterations entry 1 holds too"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        t = j;
+        j_r(&t, bad[k].start, bad[k].size, bad[k].piece, bad[k].bytes);
+        char want[160];
+        snprintf(want, sizeof want, "--resume %s: entry 3 (at byte 182): %s", path,
+                 bad[k].why);
+        int rc = j_check(&t, path, 8, msg, sizeof msg);
+        test_condf(rc == DTSS_EINVAL && strstr(msg, want) && strstr(msg, "another run's"),
+                   "journal: %s: refused at the check, naming the file and entry "
+                   "('%s' in '%s')", bad[k].what, want, msg);
+    }
+    t = j;
+    j_a(&t, 9, 5);
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_EINVAL &&
+               strstr(msg, "entry 3 (at byte 182): its range is outside the loop"),
+               "journal: a chunk handed out past I refused, named (%s)", msg);
+    t = j;
+    j_r(&t, 7, 3, 3, 16);
+    test_condf(j_check(&t, path, 0, msg, sizeof msg) == DTSS_OK,
+               "journal: result sizes not told (0): not checked (%s)", msg);
+    test_condf(j_check(&j, path, 4, msg, sizeof msg) == DTSS_EINVAL &&
+               strstr(msg, "entry 1 (at byte 68)"),
+               "journal: 4 bytes an iteration told, the journal's are 8: refused (%s)", msg);
+    j_head(&t, 12);                     /* another I in the header */
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_EINVAL &&
+               strstr(msg, "the journal's run has 12 iterations, this one 10"),
+               "journal: another I refused at the check (%s)", msg);
+
+    /* dtss_master_result_bytes at its limits: 2^31 - 1 (WIRE_MAX_RESULT) */
+    dtss_master *m = dtss_master_new();
+    test_cond("result bytes 2147483647 taken", dtss_master_result_bytes(m, 2147483647L) ==
+              DTSS_OK);
+    test_cond("result bytes 2147483648 refused, named",
+              dtss_master_result_bytes(m, 2147483648L) == DTSS_EINVAL &&
+              strstr(dtss_master_errmsg(m), "2147483648 bytes: more than the 2147483647"));
+    test_cond("result bytes -1 refused", dtss_master_result_bytes(m, -1) == DTSS_EINVAL);
+    test_cond("result bytes 0 (unknown) taken", dtss_master_result_bytes(m, 0) == DTSS_OK);
+    dtss_master_free(m);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_journal();
     test_encoding();
     test_set();
     test_args();

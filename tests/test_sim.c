@@ -498,6 +498,15 @@ static void test_ranges(void)
         {"mandel size=1e20", "size=1e+20"},
         {"mandel size=10 maxiter=1e10", "maxiter=1e+10"},
         {"mandel size=10 maxiter=-1", "maxiter=-1"},
+        /* the integer keys one past their limits (parse_whole, sched/util/conv.h),
+         * named exactly: n 4e18 + 512 (the next double), matrix max 2^31,
+         * mandel size 2^31 and maxiter 2^32, costs column 33; NaN */
+        {"uniform n=4000000000000000512 cost=1e-300", "n=4.0000000000000005e+18 must be an integer in [1, 4e18]"},
+        {"uniform n=nan cost=1", "n=nan is not a number"},
+        {"matrix n=1 min=1 max=2147483648", "max=2147483648 must be integers"},
+        {"mandel size=2147483648", "size=2147483648 maxiter=16000 must be integers"},
+        {"mandel size=10 maxiter=4294967296", "maxiter=4294967296 must be integers"},
+        {"costs file=c.txt column=33", "column=33 must be 1..32"},
         {"uniform n=5 a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8", "more than 8 key=value"},
     };
     char msg[256];
@@ -508,6 +517,26 @@ static void test_ranges(void)
                    "'%s' (%s)", wl[i].line, wl[i].needle, rc ? msg : "accepted");
         if (rc == 0)
             sim_workload_free(&w);
+    }
+    /* ... and at their limits: taken */
+    static const char *const at[] = {"uniform n=4e18 cost=1e-300",
+                                     "matrix n=1 min=2147483647 max=2147483647 scale=1e-300",
+                                     "costs file=c32.txt column=32"};
+    {
+        char row[200] = "";
+        for (int k = 1; k <= 32; k++)
+            snprintf(row + strlen(row), sizeof row - strlen(row), "%d%s", k, k < 32 ? "," : "\n");
+        file("c32.txt", row);
+    }
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        sim_workload w;
+        int rc = sim_workload_parse(&w, at[i], 1, dir, msg, sizeof msg);
+        test_condf(rc == 0, "workload '%s' at the limits taken (%s)", at[i], rc ? msg : "");
+        if (rc == 0) {
+            test_condf(strcmp(at[i], at[0]) || w.n == 4000000000000000000L,
+                       "n = 4e18 exactly (%ld)", w.n);
+            sim_workload_free(&w);
+        }
     }
     file("big.txt", "1e308\n1e308\n1e308\n");
     sim_workload w;

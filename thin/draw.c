@@ -8,6 +8,7 @@
  * peels about one pixel a side per iteration, so the iterations follow the
  * half-thickness of the thickest shape.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "sched/util/quote.h"
+#include "sched/util/conv.h"
 #include "thin/draw.h"
 #include "thin/thin_impl.h"
 
@@ -163,14 +165,12 @@ typedef struct canvas {
 static void box(const canvas *c, double x0, double y0, double x1, double y1, int *px0,
                 int *py0, int *px1, int *py1)
 {
-    *px0 = (int)floor(x0 * c->z) - 1;
-    *py0 = (int)floor(y0 * c->z) - 1;
-    *px1 = (int)ceil(x1 * c->z) + 1;
-    *py1 = (int)ceil(y1 * c->z) + 1;
-    if (*px0 < 0) *px0 = 0;
-    if (*py0 < 0) *py0 = 0;
-    if (*px1 > c->im->width) *px1 = c->im->width;
-    if (*py1 > c->im->height) *py1 = c->im->height;
+    /* a pixel's margin around it, clipped to the image (an empty box stays
+     * empty: px0 >= px1) */
+    *px0 = (int)conv_clamp(floor(x0 * c->z) - 1, 0, c->im->width);
+    *py0 = (int)conv_clamp(floor(y0 * c->z) - 1, 0, c->im->height);
+    *px1 = (int)conv_clamp(ceil(x1 * c->z) + 1, 0, c->im->width);
+    *py1 = (int)conv_clamp(ceil(y1 * c->z) + 1, 0, c->im->height);
 }
 
 /* For each pixel (px_, py_) of the box around a design box; inside the
@@ -494,9 +494,11 @@ int thin_draw(thin_image *im, const char *scene, double zoom, int copies,
         snprintf(msg, mlen, "unknown scene '%s' (figures, letters or boyball)", quote(scene));
         return -1;
     }
-    long long tw = (long long)ceil(dw * zoom), th = (long long)ceil(dh * zoom);
-    if (tw < 1) tw = 1;
-    if (th < 1) th = 1;
+    /* the scene's design size (64 characters of text at most) times a zoom
+     * of at most 4: a few thousand pixels; thin_check_size refuses what is
+     * too large */
+    long long tw = conv_clamp(ceil(dw * zoom), 1, INT_MAX),
+              th = conv_clamp(ceil(dh * zoom), 1, INT_MAX);
     thin_image tile;
     char why[200];
     if (thin_check_size(tw * copies, th, why, sizeof why) != 0 ||

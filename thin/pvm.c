@@ -22,6 +22,7 @@
 
 #include "runtime/dtss.h"
 #include "sched/util/closeout.h"
+#include "sched/util/conv.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
@@ -105,8 +106,11 @@ static void stretch(double K, double began, double c)
 {
     if (K <= 1)
         return;
+    /* K <= 10^6 (job_slow) times a task's CPU time: the monotonic clock's
+     * seconds, clamped to 10^12 (31,700 years: as good as never) */
     double until = began + K * c;
-    struct timespec ts = {(time_t)until, (long)((until - (double)(time_t)until) * 1e9)};
+    long sec = conv_clamp(until, 0, 1000000000000L);
+    struct timespec ts = {(time_t)sec, conv_clamp((until - (double)sec) * 1e9, 0, 999999999)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
 }

@@ -14,9 +14,13 @@
  *
  * start and size of a chunk index the scheduled (sampled) loop, those of a
  * piece the original one. Each entry's FNV-1a 64 covers its bytes from the
- * kind on: an entry cut short by a crash mid-write, or one whose bytes do
- * not add up, ends the journal there (what follows is ignored, and cut off
- * before a resumed run appends). Each entry is written with one fwrite and
+ * kind on: an entry cut short by a crash mid-write, or one whose checksum
+ * is wrong, ends the journal there (what follows is ignored, and cut off
+ * before a resumed run appends). A whole entry whose checksum is right but
+ * whose numbers are not the run's -- a range outside the loop, pieces that
+ * do not add up to it, results of other sizes than the application's
+ * (dtss_master_result_bytes), iterations another entry holds -- is no crash's
+ * doing: the journal is refused, naming the entry, before anything runs. Each entry is written with one fwrite and
  * flushed (in the kernel, it survives the master's or the pvmd's crash),
  * fsync'd at most once a second and at the end (a crash of the machine
  * itself loses at most the last second's).
@@ -317,51 +321,76 @@ static int read_head(dtss_master *m, const char *path, journal_head *h, rd *r)
     return DTSS_OK;
 }
 
-/* Reads the next entry. 1: an entry (kind 'A': *res untouched; 'R': *res
- * filled when res is not NULL, wire_result_free it); 0: the end, or a torn
- * or damaged entry (the journal ends there). */
-static int read_entry(rd *r, long I, int *kind, long *start, long *size,
-                      wire_result *res)
+/* Reads the next entry: first its whole extent and its checksum, then
+ * whether it is this run's (I iterations, results of 'bytes' each, 0:
+ * unknown). 1: an entry (kind 'A': *res untouched; 'R': *res filled when res
+ * is not NULL, wire_result_free it); 0: the end, or a torn or damaged entry
+ * -- cut short, not a kind, over the limits, or its checksum wrong -- where
+ * the journal ends; -1: a whole entry, its checksum right, that is not this
+ * run's (why: a static string). */
+static int read_entry(rd *r, long I, long bytes, int *kind, long *start, long *size,
+                      wire_result *res, const char **why)
 {
     unsigned char k;
-    uint64_t s, n, np;
+    uint64_t s, n, np = 0;
     r->sum = FNV0;
     if (get(r, &k, 1) != 0 || (k != 'A' && k != 'R') || get_u(r, &s) != 0 ||
-        get_u(r, &n) != 0 || n < 1 || s > (uint64_t)I || n > (uint64_t)I - s)
+        get_u(r, &n) != 0)
         return 0;
+    wire_result w = {.id = -1};
+    uint64_t total = 0;
+    int ok = 1;
+    if (k == 'R') {
+        ok = get_u(r, &np) == 0 && np <= (uint64_t)r->left / 24 &&
+             (w.hdr = malloc(sizeof *w.hdr * 3 * (np ? np : 1))) != NULL;
+        uint64_t *u = (uint64_t *)w.hdr;        /* (read as u first: 64 bits) */
+        for (uint64_t i = 0; ok && i < 3 * np; i++) {
+            ok = get_u(r, &u[i]) == 0;
+            if (ok && i % 3 == 2) {
+                ok = u[i] <= WIRE_MAX_RESULT - total;
+                total += u[i];
+            }
+        }
+        ok = ok && total <= (uint64_t)r->left &&
+             (w.data = malloc(total ? total : 1)) != NULL && get(r, w.data, total) == 0;
+    }
+    if (!ok || get_sum(r) != 0) {
+        wire_result_free(&w);
+        return 0;
+    }
+    /* whole and checksummed: is it this run's? */
+    *why = NULL;
+    uint64_t iters = 0;
+    if (n < 1 || s > (uint64_t)I || n > (uint64_t)I - s)
+        *why = "its range is outside the loop";
+    for (uint64_t i = 0; !*why && i < np; i++) {
+        const uint64_t *h = (const uint64_t *)w.hdr + 3 * i;
+        if (h[0] >= (uint64_t)I || h[1] < 1 || h[1] > (uint64_t)I - h[0])
+            *why = "a piece's range is outside the loop";
+        else if (bytes > 0 && (h[1] > WIRE_MAX_RESULT / (uint64_t)bytes ||
+                               h[2] != h[1] * (uint64_t)bytes))
+            *why = "a piece's results are not its iterations times the result bytes";
+        iters += h[1];
+    }
+    if (!*why && k == 'R' && iters != n)
+        *why = "its pieces' iterations do not add up to its range";
+    if (*why) {
+        wire_result_free(&w);
+        return -1;
+    }
     *kind = k;
     *start = (long)s;
     *size = (long)n;
-    if (k == 'A')
-        return get_sum(r) == 0;
-    if (get_len(r, n, &np) != 0 || np * 24 > (uint64_t)r->left)
-        return 0;
-    wire_result w = {.id = -1, .start = (long)s, .size = (long)n, .npieces = (long)np};
-    w.hdr = malloc(sizeof *w.hdr * 3 * (np ? np : 1));
-    uint64_t total = 0, iters = 0;
-    int ok = w.hdr != NULL;
-    for (uint64_t i = 0; ok && i < np; i++) {
-        uint64_t ps, pn, pl;
-        ok = get_u(r, &ps) == 0 && get_u(r, &pn) == 0 && get_u(r, &pl) == 0 &&
-             ps < (uint64_t)I && pn >= 1 && pn <= (uint64_t)I - ps &&
-             pl <= WIRE_MAX_RESULT - total;
-        if (ok) {
-            w.hdr[3 * i] = (long)ps;
-            w.hdr[3 * i + 1] = (long)pn;
-            w.hdr[3 * i + 2] = (long)pl;
-            total += pl;
-            iters += pn;
-        }
-    }
-    ok = ok && iters == n && total <= (uint64_t)r->left &&
-         (w.data = malloc(total ? total : 1)) != NULL && get(r, w.data, total) == 0 &&
-         get_sum(r) == 0;
-    w.len = (size_t)total;
-    if (!ok || !res) {
+    if (k == 'R' && res) {
+        for (uint64_t i = 0; i < 3 * np; i++)   /* (each below 2^63: checked) */
+            w.hdr[i] = (long)((const uint64_t *)w.hdr)[i];
+        w.start = (long)s;
+        w.size = (long)n;
+        w.npieces = (long)np;
+        w.len = (size_t)total;
+        *res = w;
+    } else
         wire_result_free(&w);
-        return ok;
-    }
-    *res = w;
     return 1;
 }
 
@@ -474,7 +503,8 @@ static int by_start(const void *a, const void *b)
 /* Sorts v and merges overlapping or adjacent ranges; returns the new count. */
 static long merge(policy_range *v, long n)
 {
-    qsort(v, (size_t)n, sizeof *v, by_start);
+    if (n > 1)                          /* (v is NULL with none) */
+        qsort(v, (size_t)n, sizeof *v, by_start);
     long k = 0;
     for (long i = 0; i < n; i++)
         if (k > 0 && v[i].start <= v[k - 1].start + v[k - 1].size) {
@@ -487,9 +517,21 @@ static long merge(policy_range *v, long n)
     return k;
 }
 
+/* A range of the scheduled loop and the entry that holds it (1, 2, ...). */
+typedef struct held { long start, size, entry, at; } held;
+
+static int by_held_start(const void *a, const void *b)
+{
+    const held *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
 int journal_scan(dtss_master *m)
 {
     journal *j = &m->jw;
+    free(j->done);                      /* afresh: dtss_master_check may call twice */
+    j->done = NULL;
+    j->ndone = j->results = j->done_iters = j->handed = j->out_iters = 0;
     journal_head h;
     rd r;
     int rc = read_head(m, m->journal_path, &h, &r);
@@ -498,11 +540,34 @@ int journal_scan(dtss_master *m)
     journal_head_free(&h);
     j->data_start = ftell(r.f);
     j->good_end = j->data_start;
-    long cap = 0, nsent = 0, capsent = 0;
+    long cap = 0, nsent = 0, capsent = 0, nheld = 0, capheld = 0, entry = 0;
     policy_range *sent = NULL;
-    int kind;
+    held *hd = NULL;
+    int kind, got;
     long start, size;
-    while (read_entry(&r, m->iters, &kind, &start, &size, NULL) == 1) {
+    const char *why = NULL;
+    while (rc == DTSS_OK &&
+           (got = read_entry(&r, m->iters, m->result_bytes, &kind, &start, &size, NULL,
+                             &why)) != 0) {
+        entry++;
+        if (got < 0) {
+            rc = master_fail(m, DTSS_EINVAL, "--resume %s: entry %ld (at byte %ld): %s: "
+                             "a damaged journal, or another run's", m->journal_path,
+                             entry, j->good_end, why);
+            break;
+        }
+        if (kind == 'R' && nheld == capheld) {
+            long c = capheld ? 2 * capheld : 64;
+            held *x = realloc(hd, sizeof *x * (size_t)c);
+            if (!x) {
+                rc = master_fail(m, DTSS_ENOMEM, "out of memory reading the journal");
+                break;
+            }
+            hd = x;
+            capheld = c;
+        }
+        if (kind == 'R')
+            hd[nheld++] = (held){start, size, entry, j->good_end};
         if ((kind == 'R' ? add_range(&j->done, &j->ndone, &cap, start, size)
                          : add_range(&sent, &nsent, &capsent, start, size)) != 0) {
             rc = master_fail(m, DTSS_ENOMEM, "out of memory reading the journal");
@@ -515,6 +580,21 @@ int journal_scan(dtss_master *m)
     fseek(r.f, 0, SEEK_END);
     j->torn = ftell(r.f) - j->good_end;
     fclose(r.f);
+    /* Results of one iteration twice: not a run's journal (the master takes
+     * each chunk's results once). */
+    if (rc == DTSS_OK && nheld > 1) {
+        qsort(hd, (size_t)nheld, sizeof *hd, by_held_start);
+        for (long i = 1; i < nheld && rc == DTSS_OK; i++)
+            if (hd[i].start < hd[i - 1].start + hd[i - 1].size) {
+                const held *a = hd[i].entry < hd[i - 1].entry ? &hd[i] : &hd[i - 1];
+                const held *b = a == &hd[i] ? &hd[i - 1] : &hd[i];
+                rc = master_fail(m, DTSS_EINVAL, "--resume %s: entry %ld (at byte %ld): "
+                                 "results of iterations entry %ld holds too: a damaged "
+                                 "journal, or another run's", m->journal_path, b->entry,
+                                 b->at, a->entry);
+            }
+    }
+    free(hd);
     /* What was out when the run broke: handed out, not done. */
     policy_range *d = NULL;
     long nd = 0;
@@ -577,7 +657,9 @@ int journal_next_result(dtss_master *m, wire_result *res)
     rd r = {.f = j->in, .left = j->in_left};
     int kind, got;
     long start, size;
-    while ((got = read_entry(&r, m->iters, &kind, &start, &size, res)) == 1 && kind != 'R')
+    const char *why;
+    while ((got = read_entry(&r, m->iters, m->result_bytes, &kind, &start, &size, res,
+                             &why)) == 1 && kind != 'R')
         ;
     j->in_left = r.left;
     if (got == 1) {

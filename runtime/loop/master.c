@@ -100,7 +100,20 @@ void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r)
     m->cur_off = 0;
 }
 
-/* The scheme and its parameters, checked against I before anything starts. */
+int dtss_master_result_bytes(dtss_master *m, long bytes)
+{
+    if (m->state != M_NEW)
+        return master_fail(m, DTSS_EMISUSE, "dtss_master_result_bytes after "
+                           "dtss_master_start");
+    if (bytes < 0 || bytes > WIRE_MAX_RESULT)
+        return master_fail(m, DTSS_EINVAL, "an iteration's result of %ld bytes: more "
+                           "than the %ld one message carries", bytes, WIRE_MAX_RESULT);
+    m->result_bytes = bytes;
+    return DTSS_OK;
+}
+
+/* The scheme and its parameters, checked against I before anything starts;
+ * a resumed journal read through. */
 int dtss_master_check(dtss_master *m)
 {
     sched_err err;
@@ -113,6 +126,9 @@ int dtss_master_check(dtss_master *m)
                            "self-scheduling's)");
     if (m->resume && journal_check(m) != DTSS_OK)
         return DTSS_EINVAL;
+    int rc;
+    if (m->resume && (rc = journal_scan(m)) != DTSS_OK)
+        return rc;
     if (m->tree) {
         if (m->nparam || m->min_text)
             return master_fail(m, DTSS_EINVAL, "tree takes no scheme parameters");
@@ -146,10 +162,8 @@ int dtss_master_start(dtss_master *m)
         return master_fail(m, DTSS_EMISUSE, "dtss_master_start called twice");
     m->state = M_FAILED;                /* until it succeeds */
     m->h.live = 1;                      /* the job is sent from here on */
-    int rc = dtss_master_check(m);
+    int rc = dtss_master_check(m);          /* (a resumed journal read through) */
     if (rc != DTSS_OK)
-        return rc;
-    if (m->resume && (rc = journal_scan(m)) != DTSS_OK)
         return rc;
     if (m->tree && m->journal_path)
         master_log(m, 1, "no journal under tree (--journal %s ignored)",

@@ -85,6 +85,7 @@ struct dtss_master {
     probe_backend probe;
     late_rule late;                         /* --late (sched/late/late.h) */
     late_rate late_run;                     /* Tree: every range's rate */
+    long result_bytes;                      /* each iteration's (0: unknown) */
     char *journal_path;                     /* --journal / --resume (NULL: none) */
     int resume;                             /* --resume: continue journal_path */
     journal_head jh;                        /* --resume: the journal's header */
@@ -135,7 +136,11 @@ void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r);
 int master_resume_from(dtss_master *m, const char *path);
 /* Whether m's run is still the journal's (options set after --resume). */
 int journal_check(dtss_master *m);
-/* --resume: reads the entries (m->jw: done, counts, where they end). */
+/* --resume: reads the entries (m->jw: done, counts, where they end),
+ * afresh on each call. A whole entry (its checksum holds) that is not this
+ * run's -- a range outside the loop, pieces that do not add up to it or
+ * results of other sizes than result_bytes, results of iterations another
+ * entry holds -- is DTSS_EINVAL naming the file and the entry. */
 int journal_scan(dtss_master *m);
 /* A new journal (its header) / the resumed one, cut after its last whole
  * entry and opened to append. */

@@ -354,6 +354,17 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
     if (w->in_piece) {                      /* the piece just done */
         long *h = &w->hdr[3 * (w->npieces - 1)];
         sched_meas_add(&w->meas, wire_now() - w->t_piece, h[1], w->piece_cost);
+        /* The first piece of a chunk: at its bytes per iteration, would the
+         * chunk's results be over what a message carries? Then stop now,
+         * not once 2 GiB are computed. (It assumes iterations of like
+         * sizes: dtss_master_result_bytes makes the master's check exact.) */
+        double whole = (double)h[2] / (double)h[1] * (double)(w->end - w->first);
+        if (w->npieces == 1 && whole > (double)WIRE_MAX_RESULT)
+            return worker_fail(w, DTSS_EINVAL, "a chunk of %ld iterations would return "
+                               "about %.0f bytes (its first piece %ld bytes for %ld "
+                               "iterations), more than the %ld one message carries: "
+                               "stopped at its first piece", w->end - w->first, whole,
+                               h[2], h[1], WIRE_MAX_RESULT);
     }
     w->in_piece = 0;
     if (w->job.tree)

@@ -20,6 +20,7 @@
 
 #include "runtime/transport/transport.h"
 #include "sched/util/quote.h"
+#include "sched/util/conv.h"
 
 extern char *pvm_errlist[];
 extern int pvm_nerr;
@@ -334,7 +335,10 @@ int tr_recv(tr_peer from, int tag, double timeout, tr_event *e, char *msg, size_
     } else if (timeout == 0) {
         bufid = pvm_nrecv(from, tag);
     } else {
-        struct timeval tv = {(long)timeout, (long)((timeout - (long)timeout) * 1e6)};
+        /* whole seconds up to 10^9 (31 years: as good as forever; a timeout
+         * is > 0 here), then the microseconds of the rest */
+        long sec = conv_clamp(timeout, 0, 1000000000L);
+        struct timeval tv = {sec, conv_clamp((timeout - (double)sec) * 1e6, 0, 999999)};
         bufid = pvm_trecv(from, tag, &tv);
     }
     if (bufid < 0)

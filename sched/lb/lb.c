@@ -25,6 +25,7 @@
 #include "sched/lb/lb.h"
 #include "sched/sched.h"
 #include "sched/util/quote.h"
+#include "sched/util/conv.h"
 
 const lb_type *const lb_types[] = {&lb_yoon, &lb_none, &lb_clb, &lb_dlb, &lb_mclb,
                                    NULL};
@@ -49,6 +50,12 @@ const lb_type *lb_type_find(const char *name, sched_err *err)
     return NULL;
 }
 
+/* A time per task within lb.h's range (NaN: not). */
+static int time_ok(double t)
+{
+    return t >= LB_MIN_TIME && t <= LB_MAX_TIME;
+}
+
 static int check(const lb_type *T, const lb_input *in, sched_err *err)
 {
     if (!T)
@@ -60,16 +67,17 @@ static int check(const lb_type *T, const lb_input *in, sched_err *err)
         return sched_fail(err, SCHED_EINVAL, "no remaining or done counts given");
     if (in->t_task) {
         for (int i = 0; i < in->nodes; i++)
-            if (!isnan(in->t_task[i]) && !(in->t_task[i] > 0 && isfinite(in->t_task[i])))
-                return sched_fail(err, SCHED_EINVAL, "t_task[%d]=%g must be a time > 0 "
-                                  "(seconds per task) or NAN (unmeasured)", i,
-                                  in->t_task[i]);
+            if (!isnan(in->t_task[i]) && !time_ok(in->t_task[i]))
+                return sched_fail(err, SCHED_EINVAL, "t_task[%d]=%s must be a time in "
+                                  "[%g, %g] (seconds per task) or NAN (unmeasured)", i,
+                                  conv_g(in->t_task[i], (char[CONV_G]){0}), LB_MIN_TIME,
+                                  LB_MAX_TIME);
     } else if (!(in->elapsed > 0) || !isfinite(in->elapsed))
         return sched_fail(err, SCHED_EINVAL, "elapsed=%g must be a time > 0 (seconds)",
                           in->elapsed);
-    if (!(in->cost >= 0) || !isfinite(in->cost))
-        return sched_fail(err, SCHED_EINVAL, "cost=%g must be a time >= 0 (seconds per "
-                          "task)", in->cost);
+    if (!(in->cost >= 0 && in->cost <= LB_MAX_TIME))
+        return sched_fail(err, SCHED_EINVAL, "cost=%s must be a time in [0, %g] (seconds "
+                          "per task)", conv_g(in->cost, (char[CONV_G]){0}), LB_MAX_TIME);
     long total = 0;
     for (int i = 0; i < in->nodes; i++) {
         if (in->remaining[i] < 0 || in->remaining[i] > LB_MAX_TASKS)
@@ -78,6 +86,16 @@ static int check(const lb_type *T, const lb_input *in, sched_err *err)
         if (!in->t_task && in->done[i] < 0)
             return sched_fail(err, SCHED_EINVAL, "done[%d]=%ld must be >= 0", i,
                               in->done[i]);
+        /* eq. 1, as lb_plan_make computes it */
+        if (!in->t_task && in->done[i] > 0 &&
+            !time_ok(in->elapsed / (double)in->done[i])) {
+            char a[CONV_G], b[CONV_G];
+            return sched_fail(err, SCHED_EINVAL, "T_task[%d] = elapsed / done[%d] = %s / "
+                              "%ld = %s s must be in [%g, %g] seconds per task", i, i,
+                              conv_g(in->elapsed, a), in->done[i],
+                              conv_g(in->elapsed / (double)in->done[i], b), LB_MIN_TIME,
+                              LB_MAX_TIME);
+        }
         total += in->remaining[i];
     }
     if (total > LB_MAX_TASKS)
@@ -154,9 +172,11 @@ static void targets(lb_plan *p)
     for (int i = 0; i < p->nodes; i++) {
         if (isnan(p->t_task[i]))
             continue;
-        p->share[i] = (double)n * (1 / p->t_task[i]) / inv;
-        double f = floor(p->share[i]) - 1;
-        p->target[i] = f > 0 ? (long)f : 0;
+        /* n times a fraction in (0, 1]: at most n, whatever the times */
+        p->share[i] = (double)n * ((1 / p->t_task[i]) / inv);
+        /* floor(share) - 1 is in -1..n-1 (n <= LB_MAX_TASKS): clamped to
+         * 0..n, a count */
+        p->target[i] = conv_clamp(floor(p->share[i]) - 1, 0, n);
         given += p->target[i];
     }
     if (given > n)                              /* cannot be; be safe */

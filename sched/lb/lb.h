@@ -50,6 +50,15 @@
 
 #define LB_MAX_NODES 1024
 #define LB_MAX_TASKS 1000000L       /* N_total, the sum of the remaining */
+/* T_task_i (eq. 1's t / d_i, or given) lies in [LB_MIN_TIME, LB_MAX_TIME]
+ * seconds and C_t in [0, LB_MAX_TIME] (a femtosecond to 31.7 million
+ * years): then 1 / T_task, its sum over the nodes, the shares and every
+ * predicted finish (at most 3 N_total LB_MAX_TIME) are finite, and eq. 4's
+ * whole target is a count in 0..N_total. Outside, lb_plan_make refuses
+ * the input, naming the node and the value (an infinite share made a
+ * target of -2^63, and the apportionment loop ran 9.2e18 times). */
+#define LB_MIN_TIME 1e-15
+#define LB_MAX_TIME 1e15
 
 /* One balancing's measurements. The caller owns the arrays; they are read
  * during lb_plan_make only. */
@@ -58,10 +67,13 @@ typedef struct lb_input {
     const long *remaining;      /* n_i: tasks in node i's ready queue, >= 0 */
     const long *done;           /* d_i: tasks node i finished during the
                                    period, >= 0 */
-    double elapsed;             /* t: the period, seconds, > 0 */
-    double cost;                /* C_t: migrating one task, seconds, >= 0 */
+    double elapsed;             /* t: the period, seconds, > 0 (t / d_i in
+                                   [LB_MIN_TIME, LB_MAX_TIME] where d_i > 0) */
+    double cost;                /* C_t: migrating one task, seconds, in
+                                   [0, LB_MAX_TIME] */
     /* Optional: when not NULL, node i's time per task measured directly
-     * (seconds, > 0; NAN: unmeasured), taken as T_task_i instead of eq. 1's
+     * (seconds in [LB_MIN_TIME, LB_MAX_TIME]; NAN: unmeasured), taken as
+     * T_task_i instead of eq. 1's
      * t / d_i; elapsed and done are then not read (done may be NULL). For a
      * caller whose nodes wait for each other, so that the period's wall time
      * is not each node's working time (the row strips of runtime/strips_*.c

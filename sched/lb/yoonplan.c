@@ -30,8 +30,8 @@ static void usage(FILE *f)
 "  -r, --remaining LIST  n_i: tasks in each node's ready queue, whole, >= 0\n"
 "  -d, --done LIST       d_i: tasks each node finished during the period, whole,\n"
 "                        >= 0 (as many as --remaining)\n"
-"  -t, --elapsed T       the period, seconds, > 0\n"
-"  -c, --ct C            C_t: migrating one task, seconds, >= 0\n"
+"  -t, --elapsed T       the period, seconds, > 0; T / d_i in [1e-15, 1e15]\n"
+"  -c, --ct C            C_t: migrating one task, seconds, in [0, 1e15]\n"
 "  -s, --strategy NAME   the strategy (default yoon)\n"
 "  -h, --help            this help\n"
 "exit status: 0 done; 1 out of memory, or standard output could not be written\n"
@@ -143,8 +143,9 @@ int main(int argc, char **argv)
     double t, C;
     if (parse_double(t_text, &t) != 0 || !(t > 0))
         return fail("--elapsed '%s' must be a time > 0 (seconds)", quote(t_text));
-    if (parse_double(c_text, &C) != 0 || !(C >= 0))
-        return fail("--ct '%s' must be a time >= 0 (seconds per task)", quote(c_text));
+    if (parse_double(c_text, &C) != 0 || !(C >= 0 && C <= LB_MAX_TIME))
+        return fail("--ct '%s' must be a time in [0, %g] (seconds per task)", quote(c_text),
+                    LB_MAX_TIME);
 
     lb_input in = {.nodes = n, .remaining = rem, .done = done, .elapsed = t, .cost = C};
     lb_plan *p = lb_plan_make(T, &in, &err);

@@ -47,6 +47,7 @@
 
 #include "sched/loop/policy.h"
 #include "sched/sched.h"
+#include "sched/util/conv.h"
 
 typedef struct span { long start, size; int worker; } span;
 
@@ -86,7 +87,9 @@ static void split(tree *t, const double *V)
         total += V[i];
     long given = 0;
     for (int i = 0; i < t->n; i++) {
-        t->size[i] = (long)((double)t->I * V[i] / total);
+        /* I times a fraction in [0, 1]: 0..I (a NaN, from V's overflow,
+         * gives 0; the remainders below give the rest) */
+        t->size[i] = conv_clamp((double)t->I * V[i] / total, 0, t->I);
         given += t->size[i];
     }
     while (given < t->I) {

@@ -57,6 +57,7 @@
 #include <math.h>
 
 #include "sched/pool/pool.h"
+#include "sched/util/conv.h"
 
 #define TIE 1e-9            /* relative: see "Ties" above */
 
@@ -69,10 +70,12 @@ static double whole_part(double asp, int *whole)
     return *whole ? r : floor(asp);
 }
 
+/* asp = sum / max of an iteration's task times is in [1, ntask] (pool.c),
+ * ntask <= POOL_MAX_TASKS: its whole part converts exactly. */
 static int adjust_by_speedup(double asp, pool_asp reading)
 {
     int whole;
-    double f = whole_part(asp, &whole);
+    long f = conv_clamp(whole_part(asp, &whole), 0, POOL_MAX_TASKS);
     if (reading == POOL_ASP_CEIL)
         return (int)(whole ? f : f + 1);
     return (int)f + 1;

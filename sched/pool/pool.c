@@ -222,6 +222,11 @@ int pool_iteration_end(pool *p, const pool_iter_stats *st, pool_decision *why,
         p->count[st->task[i]]++;
     }
     d.asp = d.max > 0 ? d.sum / d.max : 1;
+    if (isinf(d.asp)) {                 /* times near DBL_MAX: the sum overflowed; */
+        d.asp = 0;                      /* as a sum of ratios <= 1 it is <= ntask */
+        for (int i = 0; i < st->ntask; i++)
+            d.asp += st->time[i] / d.max;
+    }
     d.efficiency = ratio01(d.sum, st->held);
     int n = p->type->end(&p->par, &d);
     /* The bounds (pool.h): within 1 .. the tasks left, 0 after the last. */

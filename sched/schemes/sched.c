@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "sched/schemes/sched_impl.h"
+#include "sched/util/conv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 
@@ -184,7 +185,7 @@ long sched_next_w(sched *s, const sched_request *rq, long *start)
     else if (c <= (double)s->min_chunk)
         size = s->min_chunk < s->remaining ? s->min_chunk : s->remaining;
     else
-        size = (long)ceil(c);
+        size = conv_clamp(ceil(c), s->min_chunk, s->remaining);  /* c in (min, rem) */
     if (start)
         *start = s->next_start;
     s->next_start += size;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sched/sched.h"
+#include "sched/util/conv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 
@@ -52,17 +53,9 @@ int parse_int_in(const char *s, int lo, int hi, int *out)
 
 int parse_whole(double v, long lo, long hi, long *out)
 {
-    /* (double)hi may round up (LONG_MAX becomes 2^63): compare against the
-     * rounded bounds and keep v below -(double)LONG_MIN (a power of two,
-     * exact), so the cast is defined; then compare exactly. */
-    if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi ||
-        v >= -(double)LONG_MIN)
+    if (v != floor(v))                  /* a fraction (NaN, inf: conv_long's) */
         return -1;
-    long x = (long)v;
-    if (x < lo || x > hi)
-        return -1;
-    *out = x;
-    return 0;
+    return conv_long(v, lo, hi, out);
 }
 
 int parse_double(const char *s, double *out)
