@@ -85,9 +85,9 @@
 #include "sched/util/parse.h"
 #include "sched/strips/strips.h"
 
-/* Why a worker was lost. */
-enum { LOST_NOT, LOST_EXITED, LOST_HUNG };
-static const char *const lost_name[] = {"-", "exited", "hung"};
+/* Why a worker was lost: its exit, the late rule, a send to it failed. */
+enum { LOST_NOT, LOST_EXITED, LOST_HUNG, LOST_SEND };
+static const char *const lost_name[] = {"-", "exited", "hung", "unreachable"};
 
 typedef struct sround {
     long step;
@@ -223,6 +223,15 @@ static void due(dtss_strips *s, int i, double now)
     s->w[i].units = (double)s->cut[i] * (double)(next_report(s, s->w[i].at) - s->w[i].at);
 }
 
+static int lose(dtss_strips *s, int i, int why);
+
+/* A send to worker i failed (msg): said; the first such worker (bad, or i). */
+static int unreachable(dtss_strips *s, int i, int bad, const char *msg)
+{
+    rt_log(&s->h, 0, "worker %d on %s: %s", i + 1, s->m.crew.host[i], msg);
+    return bad >= 0 ? bad : i;
+}
+
 /* The go (PLAN of the start step, or a re-cut's) to every worker left:
  * counts[] over the crew (0 for the lost). Their reports are due. */
 static int send_plan(dtss_strips *s, long step, const int *counts)
@@ -235,17 +244,17 @@ static int send_plan(dtss_strips *s, long step, const int *counts)
         if (!s->w[i].lost)
             live[n++] = counts[i];
     double now = wire_mono();
-    int rc = DTSS_OK;
-    for (int i = 0; i < s->m.crew.P && rc == DTSS_OK; i++) {
+    int bad = -1;
+    for (int i = 0; i < s->m.crew.P; i++) {
         if (s->w[i].lost)
             continue;
         if (wire_send_plan(s->m.crew.tids[i], s->epoch, step, live, n, msg, sizeof msg) < 0)
-            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
+            bad = unreachable(s, i, bad, msg);
         s->cut[i] = counts[i];
         due(s, i, now);
     }
     free(live);
-    return rc;
+    return bad >= 0 ? lose(s, bad, LOST_SEND) : DTSS_OK;
 }
 
 /* Deals the checkpoint (s->ck, after s->ck_step steps) in the cut s->cut to
@@ -269,18 +278,18 @@ static int deal(dtss_strips *s)
                      .counts = counts};
     double now = wire_mono();
     long first = 0;
-    int rc = DTSS_OK;
+    int bad = -1;
     s->starting = 1;
     s->start_step = s->ck_step;
     s->got = s->ends = 0;
     s->nx_step = -1;
-    for (int i = 0; i < P && rc == DTSS_OK; i++) {
+    for (int i = 0; i < P; i++) {
         if (s->w[i].lost)
             continue;
         st.data = s->ck + (size_t)first * s->row_bytes;
         st.bytes = (size_t)s->cut[i] * s->row_bytes;
         if (wire_send_start(s->m.crew.tids[i], &st, msg, sizeof msg) < 0)
-            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
+            bad = unreachable(s, i, bad, msg);
         st.pos++;
         first += s->cut[i];
         s->w[i].in = 0;
@@ -290,7 +299,7 @@ static int deal(dtss_strips *s)
     }
     free(tids);
     free(counts);
-    return rc;
+    return bad >= 0 ? lose(s, bad, LOST_SEND) : DTSS_OK;
 }
 
 /* Spawns the workers, cuts the rows, sends each its job and first rows. */
@@ -439,7 +448,7 @@ static int lose(dtss_strips *s, int i, int why)
     if (s->live == 0)
         return rt_fail(&s->h, DTSS_ELOST, "worker %d on %s %s, the last of %d: every worker "
                        "lost (the rows of step %ld were restored %d times)", i + 1,
-                       s->m.crew.host[i], why == LOST_HUNG ? "taken for hung" : "exited", P,
+                       s->m.crew.host[i], why == LOST_HUNG ? "taken for hung" : lost_name[why], P,
                        s->ck_step, s->nrest);
     /* the cut among the workers that were left, i lost among them */
     int *count = malloc(z * sizeof *count), *gone = malloc(z * sizeof *gone),
@@ -481,7 +490,7 @@ static int lose(dtss_strips *s, int i, int why)
             len += snprintf(cut + len, sizeof cut - (size_t)len, " %d", s->cut[k]);
     rt_log(&s->h, 0, "worker %d on %s %s (the workers had reported step %ld): the rows of step "
            "%ld restored on the %d left, re-cut:%s", i + 1, s->m.crew.host[i],
-           why == LOST_HUNG ? "taken for hung" : "exited", at, s->ck_step, s->live, cut);
+           why == LOST_HUNG ? "taken for hung" : lost_name[why], at, s->ck_step, s->live, cut);
     s->reached = s->ck_step;
     return deal(s);
 }
@@ -617,8 +626,10 @@ static int stop_all(dtss_strips *s)
     for (int i = 0; i < s->m.crew.P; i++) {
         if (s->w[i].lost)
             continue;
-        if (wire_send_stop(s->m.crew.tids[i], msg, sizeof msg) < 0)
-            return rt_fail(&s->h, DTSS_EPVM, "%s", msg);
+        if (wire_send_stop(s->m.crew.tids[i], msg, sizeof msg) < 0) {
+            unreachable(s, i, -1, msg);         /* every row is in: not waited for */
+            continue;
+        }
         s->w[i].in = 0;                 /* its exit: 1 */
         left++;
     }
@@ -692,7 +703,7 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
         return rc;
     }
     for (int i = 0; i < s->m.crew.P; i++)       /* a hung worker: not waited for */
-        if (s->w[i].lost == LOST_HUNG)
+        if (s->w[i].lost == LOST_HUNG || s->w[i].lost == LOST_SEND)
             tr_kill(s->m.crew.tids[i]);
     if (s->ck != field)
         memcpy(field, s->ck, (size_t)rows * row_bytes);
