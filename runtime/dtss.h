@@ -642,8 +642,9 @@ typedef struct dtss_strips dtss_strips;
 /* A new master: strategy yoon, a re-cut every 50 steps, C_t 0.001 s, a
  * worker on every host but the master's. NULL only out of memory. */
 dtss_strips *dtss_strips_new(void);
-/* Options: strategy NAME, every K, ct S, hosts H1,H2 (the strips in this
- * order), local N, worker PATH (dtss_strips_usage says each). DTSS_ENOENT
+/* Options: strategy NAME, every K, checkpoint N, late F[,MIN], ct S, hosts
+ * H1,H2 (the strips in this order), local N, worker PATH (dtss_strips_usage
+ * says each). DTSS_ENOENT
  * for an unknown name or strategy, DTSS_EINVAL for a bad value (named);
  * before dtss_strips_run only. */
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value);
@@ -655,8 +656,12 @@ int dtss_strips_job(dtss_strips *s, const void *job, size_t len);
 /* Joins PVM, spawns a worker per host, deals the rows of field (rows x
  * row_bytes bytes; rows 1 .. 65536, at least one per worker) in strips as
  * even as can be, runs 'steps' steps (re-cutting every K steps) and gathers
- * the rows back into field. DTSS_DONE; DTSS_ELOST (a worker exited: the
- * others are killed); DTSS_EPVM; DTSS_EINVAL (sizes, hosts). */
+ * the rows back into field (used meanwhile: the master keeps a checkpoint
+ * of the rows there, and a second field of its own). A worker lost (its
+ * exit, or taken for hung by the late rule) is dropped: the rows of the
+ * last checkpoint are re-cut among the workers left, who go on from there.
+ * DTSS_DONE; DTSS_ELOST (every worker lost); DTSS_EPVM; DTSS_EINVAL (sizes,
+ * hosts). */
 int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, void *field);
 
 typedef struct dtss_strips_stats {
@@ -665,6 +670,9 @@ typedef struct dtss_strips_stats {
     double imbalance;       /* the last worker's end - the first's */
     int recuts;
     long moved;             /* rows that crossed a boundary, summed */
+    int restores;           /* a worker lost: the rows of the last checkpoint re-cut */
+    int lost;               /* workers lost (exited, or taken for hung) */
+    long refused;           /* messages of lost workers refused */
 } dtss_strips_stats;
 /* After DTSS_DONE. */
 int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st);
@@ -695,7 +703,8 @@ typedef struct dtss_strips_worker dtss_strips_worker;
 int dtss_strips_worker_open(dtss_strips_worker **w, int argc, char **argv);
 const void *dtss_strips_worker_job(const dtss_strips_worker *w, size_t *len);
 /* The next step: DTSS_PIECE with *p (the previous step's out becomes its
- * rows; halo rows exchanged; at a re-cut, rows sent and received first);
+ * rows; halo rows exchanged; at a re-cut, rows sent and received first;
+ * after another worker's loss, the rows and step of the last checkpoint);
  * DTSS_DONE after the last step (its rows sent to the master); DTSS_ELOST
  * when the master died; DTSS_EPVM. */
 int dtss_strips_worker_step(dtss_strips_worker *w, dtss_strips_piece *p);

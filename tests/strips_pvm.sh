@@ -3,9 +3,11 @@
 # (runtime/strips/master.c, strips_worker.c) through bin/heat-pvm, on a
 # private one-host PVM: the field bit for bit bin/heat's with every
 # strategy, with rows moving (C_t = 0) and without re-cuts; the record's
-# re-cuts keep every row, a row at least a strip; options refused by name; a
-# worker killed mid-run ends the run naming it; the run's time from the last
-# worker holding its rows; scripts/plot heatsweep on a sweep of
+# re-cuts keep every row, a row at least a strip; options refused by name;
+# the run's time from the last worker holding its rows; faults: a worker
+# killed, a worker stopped and never resumed, a worker stopped then resumed
+# (its late messages refused), each run ending with bin/heat's field, and the
+# master killed (its workers gone); scripts/plot heatsweep on a sweep of
 # scripts/reproduce-yoon's form.
 set -u
 BIN=${BIN:-bin}
@@ -20,6 +22,8 @@ hp=$BIN/heat-pvm
 
 run "--help: the plate's and the strips' options" 0 "every K" "$hp" --help
 run "--every 0 named" 2 "every '0'" "$hp" --nx 8 --ny 8 --steps 1 --every 0
+run "--checkpoint -1 named" 2 "checkpoint '-1'" "$hp" --nx 8 --ny 8 --steps 1 --checkpoint -1
+run "--late 0.5 named" 2 "late '0.5'" "$hp" --nx 8 --ny 8 --steps 1 --late 0.5
 run "--strategy named" 2 "strategy: .*'x'" "$hp" --nx 8 --ny 8 --steps 1 --strategy x
 run "--r 0.3 named" 2 "r=0.3" "$hp" --nx 8 --ny 8 --steps 1 --r 0.3
 run "--nx missing" 2 "nx, --ny and --steps are needed" "$hp" --ny 8 --steps 1
@@ -95,22 +99,115 @@ ck=$(sed -n 's/^checksum //p' "$tmp/small.out")
 [ "$ck" = "$("$BIN/heat" --nx 64 --ny 9 --steps 7 --checksum | sed -n 's/^checksum //p')" ]
 check "3 workers, 3 rows each, re-cut every 2 steps: bin/heat's field ($(head -c 200 "$tmp/small.out"))" $?
 
-# A worker killed mid-run.
-"$hp" --local 3 --nx 512 --ny 600 --steps 100000 --every 50 >"$tmp/kill.out" 2>&1 &
-pid=$!
-victim=""
-for _ in $(seq 50); do
-    victim=$(pvm_tasks heat-pvm | head -n 1)
-    [ -n "$victim" ] && break
-    sleep 0.1
+# Faults. bin/heat's field for the plate of the fault runs; a run in the
+# background (faultrun NAME STEPS STRATEGY [OPTIONS]: its pid in $pid, output
+# in $tmp/NAME.out, record $tmp/NAME.csv, its workers' PIDs in $workers once
+# all 3 run); waitlog NAME TEXT: waits (at most 60 s) for TEXT on its log.
+# `timeout` only guards against a hang (124: the run hung).
+fref() { "$BIN/heat" --nx 512 --ny 600 --steps "$1" --checksum | sed -n 's/^checksum //p'; }
+faultrun() {
+    name=$1 steps=$2 strat=$3
+    shift 3
+    timeout 120 "$hp" --local 3 --nx 512 --ny 600 --steps "$steps" --every 50 --strategy "$strat" \
+        --checksum -v --record "$tmp/$name.csv" "$@" >"$tmp/$name.out" 2>&1 &
+    pid=$!
+    workers=""
+    for _ in $(seq 100); do
+        workers=$(pvm_tasks heat-pvm | tr '\n' ' ')
+        [ "$(echo $workers | wc -w)" = 3 ] && break
+        sleep 0.1
+    done
+}
+waitlog() {
+    for _ in $(seq 600); do
+        grep -q "$2" "$tmp/$1.out" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+# gone PIDS...: none of them runs within 5 s.
+gone() {
+    for _ in $(seq 50); do
+        left=""
+        for p in "$@"; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+        [ -z "$left" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+ref6=$(fref 6000)
+
+# A worker killed mid-run (after its report of step 100): its rows come back
+# from the last checkpoint, re-cut among the other two; the run goes on. With
+# yoon (re-cuts at every report) and none (no re-cut: a barrier only where a
+# report carries the checkpoint; --checkpoint 2: every other report).
+for s in yoon none; do
+    opts=""
+    [ $s = none ] && opts="--checkpoint 2"
+    faultrun kill 6000 $s $opts
+    if [ $s = yoon ]; then waitlog kill "after step 100:"; else sleep 1; fi
+    victim=$(echo $workers | cut -d' ' -f2)
+    kill -9 "$victim"
+    wait "$pid"
+    rc=$?
+    ck=$(sed -n 's/^checksum //p' "$tmp/kill.out")
+    [ "$rc" = 0 ] && [ "$ck" = "$ref6" ]
+    check "$s: a worker killed: exit 0, bin/heat's field (exit $rc, $ck; $(grep -v '^after' "$tmp/kill.out" | head -c 300))" $?
+    grep -q "^heat-pvm: worker 2 on .* exited (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the 2 left, re-cut: [0-9]* [0-9]*$" "$tmp/kill.out" &&
+        grep -q "^restore,1,[0-9]*,2,exited,[0-9]*,[0-9]*;0;[0-9]*$" "$tmp/kill.csv" 2>/dev/null &&
+        grep -q "^worker,2,.*,exited$" "$tmp/kill.csv"
+    check "$s: a worker killed: the log and the record name the restore ($(grep '^restore' "$tmp/kill.csv" 2>/dev/null))" $?
+    sleep 0.5
+    left=$(pvm_tasks heat-pvm | tr '\n' ' ')
+    [ -z "$left" ]; check "$s: a worker killed: no worker left after the run ($left)" $?
 done
-sleep 0.5
-[ -n "$victim" ] && kill -9 "$victim"
-wait_for "$pid" 30
-[ "$rc" = 1 ] && grep -q "exited before its last rows were in" "$tmp/kill.out"
-check "a worker killed: exit 1 naming it (exit $rc: $(head -c 200 "$tmp/kill.out"))" $?
-sleep 0.5
-left=$(pvm_tasks heat-pvm | tr '\n' ' ')
-[ -z "$left" ]; check "the other workers are gone ($left)" $?
+
+# A worker stopped and never resumed: taken for hung by the late rule (a
+# small one, 2,1: its report overdue, silent 1 s), its rows restored without
+# it; the run ends without it, and it is killed (once resumed, it is gone).
+faultrun stop 6000 yoon --late 2,1
+waitlog stop "after step 100:"
+victim=$(echo $workers | cut -d' ' -f2)
+kill -STOP "$victim"
+wait "$pid"
+rc=$?
+ck=$(sed -n 's/^checksum //p' "$tmp/stop.out")
+[ "$rc" = 0 ] && [ "$ck" = "$ref6" ]
+check "a worker stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop.out" | head -c 300))" $?
+grep -q "^heat-pvm: worker 2 on .*: its report after step [0-9]* overdue, silent" "$tmp/stop.out" &&
+    grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the 2 left" "$tmp/stop.out" &&
+    grep -q "^restore,1,[0-9]*,2,hung," "$tmp/stop.csv"
+check "a worker stopped for good: taken for hung, named on the log and the record" $?
+kill -CONT "$victim" 2>/dev/null
+gone "$victim"; check "a worker stopped for good: killed at the end (gone once resumed)" $?
+
+# A worker stopped, then resumed once the master has restored its rows on
+# the other two: its late messages refused, nothing counted twice.
+faultrun cont 8000 yoon --late 2,1
+waitlog cont "after step 100:"
+victim=$(echo $workers | cut -d' ' -f2)
+kill -STOP "$victim"
+waitlog cont "taken for hung"
+kill -CONT "$victim"
+wait "$pid"
+rc=$?
+ck=$(sed -n 's/^checksum //p' "$tmp/cont.out")
+[ "$rc" = 0 ] && [ "$ck" = "$(fref 8000)" ]
+check "a worker stopped then resumed: exit 0, bin/heat's field (exit $rc, $ck; $(grep -v '^after' "$tmp/cont.out" | head -c 300))" $?
+refused=$(awk -F, '$1 == "run" { print $15 }' "$tmp/cont.csv" 2>/dev/null)
+grep -q "^heat-pvm: worker 2's [A-Z]* of step [0-9]* (epoch 0) refused: it was taken for hung" "$tmp/cont.out" &&
+    [ "${refused:-0}" -gt 0 ]
+check "a worker stopped then resumed: its late messages refused, on the log and the record ($refused)" $?
+gone "$victim"; check "a worker stopped then resumed: killed at the end" $?
+
+# The master killed: its workers (computing without barriers: none) see it
+# gone and leave.
+faultrun master 100000 none
+sleep 1
+master=$(ps -o pid= --ppid "$pid")      # heat-pvm, under timeout
+kill -9 $master
+wait "$pid" 2>/dev/null
+gone $workers; check "the master killed: its workers gone within 5 s (left:$left)" $?
 pvm_down
 finish

@@ -414,10 +414,74 @@ static void test_journal(void)
     rmdir(dir);
 }
 
+/* The row strips' messages of a restore (core/wire.h), decoded from bytes
+ * written by hand from buf.h's definition: a WAIT (epoch 2, worker 1, step
+ * 150) and a START (epoch 1, step 100, 2 workers t40002 and t40004 with 3
+ * and 1 rows, position 1, its row the 2 bytes "ab"). */
+static void test_strips_wire(void)
+{
+    static const unsigned char wait[] = {
+        'D', 'T', 4, 0,
+        0, 0, 0, 0, 0, 0, 0, 2,                             /* epoch */
+        0, 0, 0, 0, 0, 0, 0, 1,                             /* worker */
+        0, 0, 0, 0, 0, 0, 0, 150};                          /* step */
+    tr_event e = {.kind = TR_MESSAGE, .from = 0x40002, .tag = WIRE_WAIT, .data = wait,
+                  .len = sizeof wait};
+    long epoch = -1, step = -1;
+    int index = -1;
+    char msg[256] = "";
+    test_condf(wire_unpack_wait(&e, &epoch, &index, &step, msg, sizeof msg) == 0 &&
+               epoch == 2 && index == 1 && step == 150, "decoding a WAIT: epoch 2, worker 1, "
+               "step 150 (got %ld %d %ld %s)", epoch, index, step, msg);
+    unsigned char bad[sizeof wait];
+    memcpy(bad, wait, sizeof wait);
+    memset(bad + 20, 0xff, 8);                          /* step -1 */
+    e.data = bad;
+    test_condf(wire_unpack_wait(&e, &epoch, &index, &step, msg, sizeof msg) == -1 &&
+               strstr(msg, "WAIT of epoch 2 from worker 1 at step -1"), "a WAIT of step -1 "
+               "refused by name (%s)", msg);
+    test_cond("WAIT and START named", strcmp(wire_tag_name(WIRE_WAIT), "WAIT") == 0 &&
+              strcmp(wire_tag_name(WIRE_START), "START") == 0);
+
+    unsigned char start[] = {
+        'D', 'T', 4, 0,
+        0, 0, 0, 0, 0, 0, 0, 1,                             /* epoch */
+        0, 0, 0, 0, 0, 0, 0, 100,                           /* step */
+        0, 0, 0, 0, 0, 0, 0, 2,                             /* n */
+        0, 0, 0, 0, 0, 0, 0, 1,                             /* pos */
+        0, 0, 0, 0, 0, 0x04, 0, 0x02, 0, 0, 0, 0, 0, 0, 0, 3,       /* t40002, 3 rows */
+        0, 0, 0, 0, 0, 0x04, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 1,       /* t40004, 1 row */
+        0, 0, 0, 0, 0, 0, 0, 2, 'a', 'b'};                  /* its rows */
+    wire_start st;
+    e = (tr_event){.kind = TR_MESSAGE, .from = 0x40001, .tag = WIRE_START, .data = start,
+                   .len = sizeof start};
+    int rc = wire_unpack_start(&e, &st, 4, msg, sizeof msg);
+    test_condf(rc == 0 && st.epoch == 1 && st.step == 100 && st.n == 2 && st.pos == 1 &&
+               st.tids[0] == 0x40002 && st.tids[1] == 0x40004 && st.counts[0] == 3 &&
+               st.counts[1] == 1 && st.bytes == 2 && memcmp(st.data, "ab", 2) == 0,
+               "decoding a START: epoch 1 at step 100, t40002 3 rows, t40004 1 row, "
+               "position 1, \"ab\" (%s)", msg);
+    if (rc == 0)
+        wire_start_free(&st);
+    test_condf(wire_unpack_start(&e, &st, 1, msg, sizeof msg) == -1 &&
+               strstr(msg, "START with a field out of range"), "a START of 2 workers for "
+               "a crew of 1 refused (%s)", msg);
+    start[35] = 2;                                      /* pos 2 of 2 */
+    test_condf(wire_unpack_start(&e, &st, 4, msg, sizeof msg) == -1 &&
+               strstr(msg, "START of epoch 1 at step 100 for position 2 of 2"),
+               "a START for position 2 of 2 refused by name (%s)", msg);
+    start[35] = 1;
+    start[67] = 0;                                      /* t40004 with 0 rows */
+    test_condf(wire_unpack_start(&e, &st, 4, msg, sizeof msg) == -1 &&
+               strstr(msg, "START with a field out of range"), "a START with an empty "
+               "strip refused (%s)", msg);
+}
+
 int main(void)
 {
     test_journal();
     test_encoding();
+    test_strips_wire();
     test_set();
     test_args();
     test_worker();

@@ -515,6 +515,79 @@ static void test_node_errors(void)
                "put that cannot be held: SCHED_ENOMEM, the strip unchanged: '%s'", err.msg);
 }
 
+/* strips_drop by hand (sched/strips/strips.h's rule: a lost run between two
+ * survivors split, the upper half rounded up to the one above; at an edge,
+ * whole to the one next to it), then its invariants on random cuts. */
+static void test_drop(gsl_rng *rng)
+{
+    sched_err err;
+    int out[8];
+    int c4[4] = {3, 3, 3, 3};
+    int l1[4] = {0, 1, 0, 0}, l0[4] = {1, 0, 0, 0}, l3[4] = {0, 0, 0, 1},
+        l12[4] = {0, 1, 1, 0}, l012[4] = {1, 1, 1, 0}, lall[4] = {1, 1, 1, 1},
+        none[4] = {0};
+    test_cond("3,3,3,3 losing node 1: 5,4,3", strips_drop(4, c4, l1, out, &err) == 3 &&
+              out[0] == 5 && out[1] == 4 && out[2] == 3);
+    test_cond("3,3,3,3 losing node 0 (the top edge): 6,3,3",
+              strips_drop(4, c4, l0, out, &err) == 3 && out[0] == 6 && out[1] == 3 &&
+              out[2] == 3);
+    test_cond("3,3,3,3 losing node 3 (the bottom edge): 3,3,6",
+              strips_drop(4, c4, l3, out, &err) == 3 && out[0] == 3 && out[1] == 3 &&
+              out[2] == 6);
+    test_cond("3,3,3,3 losing nodes 1 and 2: 6,6", strips_drop(4, c4, l12, out, &err) == 2 &&
+              out[0] == 6 && out[1] == 6);
+    test_cond("3,3,3,3 losing nodes 0..2: 12", strips_drop(4, c4, l012, out, &err) == 1 &&
+              out[0] == 12);
+    test_cond("3,3,3,3 losing none: 3,3,3,3", strips_drop(4, c4, none, out, &err) == 4 &&
+              out[0] == 3 && out[3] == 3);
+    int c3[3] = {2, 5, 2}, m1[3] = {0, 1, 0};
+    test_cond("2,5,2 losing node 1: 5,4 (3 of its 5 rows up, 2 down)",
+              strips_drop(3, c3, m1, out, &err) == 2 && out[0] == 5 && out[1] == 4);
+    int rc = strips_drop(4, c4, lall, out, &err);
+    test_condf(rc == -1 && err.code == SCHED_EINVAL &&
+               strstr(err.msg, "every one of the 4 nodes lost"), "all lost refused: '%s'",
+               err.msg);
+    int bad[2] = {3, 0};
+    rc = strips_drop(2, bad, l1, out, &err);
+    test_condf(rc == -1 && strstr(err.msg, "count[1]=0"), "a count of 0 refused: '%s'",
+               err.msg);
+    /* Random: the rows kept, every survivor's rows kept, the lost rows only
+     * to a survivor next to them (the ones just above or below the run). */
+    int ok = 1;
+    for (int k = 0; k < 2000 && ok; k++) {
+        int P = 1 + (int)gsl_rng_uniform_int(rng, 8), count[8], lost[8], total = 0, alive = 0;
+        for (int i = 0; i < P; i++) {
+            count[i] = 1 + (int)gsl_rng_uniform_int(rng, 20);
+            lost[i] = gsl_rng_uniform(rng) < 0.4;
+            total += count[i];
+            alive += !lost[i];
+        }
+        int n = strips_drop(P, count, lost, out, &err);
+        if (alive == 0) {
+            ok = n == -1;
+            continue;
+        }
+        int sum = 0, j = 0;
+        for (int i = 0; i < n; i++)
+            sum += out[i];
+        ok = n == alive && sum == total;
+        for (int i = 0; i < P && ok; i++)
+            if (!lost[i]) {
+                /* its rows at least, and no more than its own plus the lost
+                 * runs on its two sides */
+                int more = 0;
+                for (int a = i - 1; a >= 0 && lost[a]; a--)
+                    more += count[a];
+                for (int b = i + 1; b < P && lost[b]; b++)
+                    more += count[b];
+                ok = out[j] >= count[i] && out[j] <= count[i] + more;
+                j++;
+            }
+    }
+    test_cond("2000 random losses: the rows kept, each survivor's own kept, the lost ones "
+              "only to a survivor beside them", ok);
+}
+
 int main(void)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -527,6 +600,7 @@ int main(void)
     test_node_known(24);
     test_node_recuts(rng);
     test_node_errors();
+    test_drop(rng);
     gsl_rng_free(rng);
     return test_report();
 }

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BUF_VERSION 4   /* 1, 2: PVM's XDR packing; 3: without MOVED */
+#define BUF_VERSION 4   /* 1, 2: PVM's XDR packing; 3: without MOVED, strips without epochs */
 
 typedef struct buf {
     unsigned char *p;

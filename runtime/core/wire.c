@@ -1,5 +1,6 @@
 /* wire.c: encoding, sending and decoding the master-worker messages
  * (wire.h) on buf.h's encoding, through transport.h. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,8 +18,8 @@ const char *wire_tag_name(int tag)
                                         "STEAL", "GIVE", "IDLE", "POOLJOB", "READY",
                                         "TASK", "TASKDONE", "LBJOB", "TASKS",
                                         "COUNT", "COUNTS", "MOVE", "STRIPJOB", "HALO",
-                                        "STATE", "PLAN", "ROWS"};
-    return tag >= WIRE_JOB && tag <= WIRE_ROWS ? names[tag - WIRE_JOB] : "?";
+                                        "STATE", "PLAN", "ROWS", "START", "WAIT", "MOVED"};
+    return tag >= WIRE_JOB && tag <= WIRE_MOVED ? names[tag - WIRE_JOB] : "?";
 }
 
 double wire_mono(void)
@@ -286,55 +287,84 @@ int wire_send_stripjob(tr_peer to, const wire_stripjob *j, char *msg, size_t len
     buf_int(b, j->index);
     buf_int(b, j->nworkers);
     buf_int(b, j->every);
+    buf_int(b, j->recut);
+    buf_int(b, j->ckpt);
     buf_int(b, j->steps);
     buf_int(b, j->row_bytes);
-    for (int i = 0; i < j->nworkers; i++) {
-        buf_int(b, j->tids[i]);
-        buf_int(b, j->counts[i]);
-    }
+    buf_double(b, j->poll);
     buf_bytes(b, j->job, j->job_len);
     return finish(to, WIRE_STRIPJOB, msg, len);
 }
 
-int wire_send_rows(tr_peer to, int first, int count, const void *data, size_t bytes,
+int wire_send_start(tr_peer to, const wire_start *s, char *msg, size_t len)
+{
+    buf *b = begin();
+    buf_int(b, s->epoch);
+    buf_int(b, s->step);
+    buf_int(b, s->n);
+    buf_int(b, s->pos);
+    for (int i = 0; i < s->n; i++) {
+        buf_int(b, s->tids[i]);
+        buf_int(b, s->counts[i]);
+    }
+    buf_bytes(b, s->data, s->bytes);
+    return finish(to, WIRE_START, msg, len);
+}
+
+int wire_send_rows(tr_peer to, long epoch, int first, int count, const void *data, size_t bytes,
                    char *msg, size_t len)
 {
     buf *b = begin();
+    buf_int(b, epoch);
     buf_int(b, first);
     buf_int(b, count);
     buf_bytes(b, data, bytes);
     return finish(to, WIRE_ROWS, msg, len);
 }
 
-int wire_send_halo(tr_peer to, long step, const void *row, size_t bytes, char *msg,
+int wire_send_halo(tr_peer to, long epoch, long step, const void *row, size_t bytes, char *msg,
                    size_t len)
 {
     buf *b = begin();
+    buf_int(b, epoch);
     buf_int(b, step);
     buf_bytes(b, row, bytes);
     return finish(to, WIRE_HALO, msg, len);
 }
 
-int wire_send_state(tr_peer to, int index, long step, int rows, double busy, double t,
-                    char *msg, size_t len)
+int wire_send_state(tr_peer to, const wire_state *s, char *msg, size_t len)
 {
     buf *b = begin();
-    buf_int(b, index);
-    buf_int(b, rows);
-    buf_int(b, step);
-    buf_double(b, busy);
-    buf_double(b, t);
+    buf_int(b, s->epoch);
+    buf_int(b, s->index);
+    buf_int(b, s->step);
+    buf_int(b, s->rows);
+    buf_int(b, s->first);
+    buf_double(b, s->busy);
+    buf_double(b, s->t);
+    buf_bytes(b, s->data, s->bytes);
     return finish(to, WIRE_STATE, msg, len);
 }
 
-int wire_send_plan(tr_peer to, long step, const int *counts, int n, char *msg, size_t len)
+int wire_send_plan(tr_peer to, long epoch, long step, const int *counts, int n, char *msg,
+                   size_t len)
 {
     buf *b = begin();
+    buf_int(b, epoch);
     buf_int(b, step);
     buf_int(b, n);
     for (int i = 0; i < n; i++)
         buf_int(b, counts[i]);
     return finish(to, WIRE_PLAN, msg, len);
+}
+
+int wire_send_wait(tr_peer to, long epoch, int index, long step, char *msg, size_t len)
+{
+    buf *b = begin();
+    buf_int(b, epoch);
+    buf_int(b, index);
+    buf_int(b, step);
+    return finish(to, WIRE_WAIT, msg, len);
 }
 
 /* ---- decoding ----------------------------------------------------------------- */
@@ -833,13 +863,12 @@ int wire_unpack_moved(const tr_event *e, int *index, int *round, int *dest, int 
 
 /* ---- row strips ------------------------------------------------------------------ */
 
+/* Steps and epochs: 0 .. 10^18 (the master's steps are at most 10^9). */
+#define WIRE_MAX_STEP 1000000000000000000L
+
 void wire_stripjob_free(wire_stripjob *j)
 {
-    free(j->tids);
-    free(j->counts);
     free(j->job);
-    j->tids = NULL;
-    j->counts = NULL;
     j->job = NULL;
 }
 
@@ -848,29 +877,21 @@ int wire_unpack_stripjob(const tr_event *e, wire_stripjob *j, char *msg, size_t 
     rbuf r;
     memset(j, 0, sizeof *j);
     OPEN(&r, "STRIPJOB");
-    j->index = get_int(&r, 0, INT32_MAX);
+    j->index = get_int(&r, 0, WIRE_MAX_WORKERS - 1);
     j->nworkers = get_int(&r, 1, WIRE_MAX_WORKERS);
     j->every = get_int(&r, 0, INT32_MAX);
+    j->recut = get_int(&r, 0, 1);
+    j->ckpt = get_int(&r, 0, INT32_MAX);
     j->steps = rbuf_int(&r);
     j->row_bytes = rbuf_int(&r);
+    j->poll = rbuf_double(&r);
     if (r.bad)
         return ended(&r, "STRIPJOB", msg, len);
-    if (j->index >= j->nworkers || j->steps < 0 || j->row_bytes < 1 ||
-        j->row_bytes > WIRE_MAX_JOB)
+    if (j->index >= j->nworkers || j->steps < 0 || j->steps > WIRE_MAX_STEP ||
+        j->row_bytes < 1 || j->row_bytes > WIRE_MAX_JOB || !(j->poll >= 0 && j->poll <= 3600))
         return malformed(msg, len, "STRIPJOB for worker %d of %d (every %d, %ld steps, "
-                         "rows of %ld bytes)", j->index, j->nworkers, j->every, j->steps,
-                         j->row_bytes);
-    j->tids = malloc(sizeof *j->tids * (size_t)j->nworkers);
-    j->counts = malloc(sizeof *j->counts * (size_t)j->nworkers);
-    if (!j->tids || !j->counts) {
-        wire_stripjob_free(j);
-        snprintf(msg, len, "out of memory for a STRIPJOB of %d workers", j->nworkers);
-        return -1;
-    }
-    for (int i = 0; i < j->nworkers; i++) {
-        j->tids[i] = get_int(&r, INT32_MIN, INT32_MAX);
-        j->counts[i] = get_int(&r, 0, INT32_MAX);
-    }
+                         "rows of %ld bytes, poll %g s)", j->index, j->nworkers, j->every,
+                         j->steps, j->row_bytes, j->poll);
     j->job = dup_bytes(&r, WIRE_MAX_JOB, &j->job_len);
     int rc = ended(&r, "STRIPJOB", msg, len);
     if (rc < 0)
@@ -878,80 +899,152 @@ int wire_unpack_stripjob(const tr_event *e, wire_stripjob *j, char *msg, size_t 
     return rc;
 }
 
-int wire_unpack_rows(const tr_event *e, int *first, int *count, void **data, size_t *bytes,
-                     char *msg, size_t len)
+void wire_start_free(wire_start *s)
+{
+    free(s->tids);
+    free(s->counts);
+    free(s->data);
+    s->tids = NULL;
+    s->counts = NULL;
+    s->data = NULL;
+}
+
+int wire_unpack_start(const tr_event *e, wire_start *s, int max, char *msg, size_t len)
+{
+    rbuf r;
+    memset(s, 0, sizeof *s);
+    OPEN(&r, "START");
+    s->epoch = rbuf_int(&r);
+    s->step = rbuf_int(&r);
+    s->n = get_int(&r, 1, max < 1 ? 1 : max);
+    s->pos = get_int(&r, 0, INT32_MAX);
+    if (r.bad)
+        return ended(&r, "START", msg, len);
+    if (s->epoch < 0 || s->epoch > WIRE_MAX_STEP || s->step < 0 || s->step > WIRE_MAX_STEP ||
+        s->pos >= s->n)
+        return malformed(msg, len, "START of epoch %ld at step %ld for position %d of %d",
+                         s->epoch, s->step, s->pos, s->n);
+    s->tids = malloc(sizeof *s->tids * (size_t)s->n);
+    s->counts = malloc(sizeof *s->counts * (size_t)s->n);
+    if (!s->tids || !s->counts) {
+        wire_start_free(s);
+        snprintf(msg, len, "out of memory for a START of %d workers", s->n);
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++) {
+        s->tids[i] = get_int(&r, INT32_MIN, INT32_MAX);
+        s->counts[i] = get_int(&r, 1, INT32_MAX);
+    }
+    s->data = r.bad ? NULL : dup_bytes(&r, WIRE_MAX_JOB, &s->bytes);
+    int rc = ended(&r, "START", msg, len);
+    if (rc < 0)
+        wire_start_free(s);
+    return rc;
+}
+
+int wire_unpack_rows(const tr_event *e, long *epoch, int *first, int *count, void **data,
+                     size_t *bytes, char *msg, size_t len)
 {
     rbuf r;
     *data = NULL;
     *bytes = 0;
     OPEN(&r, "ROWS");
+    long ep = rbuf_int(&r);
     int f = get_int(&r, 0, INT32_MAX), c = get_int(&r, 0, INT32_MAX);
     void *d = r.bad ? NULL : dup_bytes(&r, WIRE_MAX_RESULT, bytes);
-    if (ended(&r, "ROWS", msg, len) < 0) {
+    int rc = ended(&r, "ROWS", msg, len);
+    if (rc == 0 && (ep < 0 || ep > WIRE_MAX_STEP))
+        rc = malformed(msg, len, "ROWS of epoch %ld", ep);
+    if (rc < 0) {
         free(d);
         *bytes = 0;
         return -1;
     }
+    *epoch = ep;
     *first = f;
     *count = c;
     *data = d;
     return 0;
 }
 
-int wire_unpack_halo(const tr_event *e, long *step, void *row, size_t bytes, char *msg,
-                     size_t len)
+int wire_unpack_halo(const tr_event *e, long *epoch, long *step, void *row, size_t bytes,
+                     char *msg, size_t len)
 {
     rbuf r;
     OPEN(&r, "HALO");
-    long s = rbuf_int(&r);
+    long ep = rbuf_int(&r), s = rbuf_int(&r);
     size_t k;
     const void *p = rbuf_bytes(&r, (size_t)-1, &k);
     if (ended(&r, "HALO", msg, len) < 0)
         return -1;
-    if (s < 0 || k != bytes)
-        return malformed(msg, len, "HALO of step %ld, %zu bytes (%zu expected)", s, k, bytes);
+    if (ep < 0 || ep > WIRE_MAX_STEP || s < 0 || s > WIRE_MAX_STEP || k != bytes)
+        return malformed(msg, len, "HALO of epoch %ld, step %ld, %zu bytes (%zu expected)", ep,
+                         s, k, bytes);
+    *epoch = ep;
     *step = s;
     memcpy(row, p, bytes);
     return 0;
 }
 
-int wire_unpack_state(const tr_event *e, int *index, long *step, int *rows, double *busy,
-                      double *t, char *msg, size_t len)
+int wire_unpack_state(const tr_event *e, wire_state *s, char *msg, size_t len)
 {
     rbuf r;
+    wire_state v;
     OPEN(&r, "STATE");
-    int i = get_int(&r, 0, INT32_MAX), k = get_int(&r, 0, INT32_MAX);
-    long s = rbuf_int(&r);
-    double b = rbuf_double(&r), c = rbuf_double(&r);
+    v.epoch = rbuf_int(&r);
+    v.index = get_int(&r, 0, INT32_MAX);
+    v.step = rbuf_int(&r);
+    v.rows = get_int(&r, 0, INT32_MAX);
+    v.first = get_int(&r, 0, INT32_MAX);
+    v.busy = rbuf_double(&r);
+    v.t = rbuf_double(&r);
+    v.data = rbuf_bytes(&r, (size_t)-1, &v.bytes);
     if (ended(&r, "STATE", msg, len) < 0)
         return -1;
-    if (s < 0 || !(b >= 0))
-        return malformed(msg, len, "STATE from worker %d: %d rows, step %ld, %g s", i, k, s,
-                         b);
-    *index = i;
-    *rows = k;
-    *step = s;
-    *busy = b;
-    *t = c;
+    if (v.epoch < 0 || v.epoch > WIRE_MAX_STEP || v.step < 0 || v.step > WIRE_MAX_STEP ||
+        !(v.busy >= 0 && v.busy <= 1e12) || !isfinite(v.t))
+        return malformed(msg, len, "STATE of epoch %ld from worker %d: %d rows, step %ld, "
+                         "%g s", v.epoch, v.index, v.rows, v.step, v.busy);
+    *s = v;
     return 0;
 }
 
-int wire_unpack_plan(const tr_event *e, long *step, int *counts, int n, char *msg,
+int wire_unpack_plan(const tr_event *e, long *epoch, long *step, int *counts, int n, char *msg,
                      size_t len)
 {
     rbuf r;
     OPEN(&r, "PLAN");
-    long s = rbuf_int(&r);
+    long ep = rbuf_int(&r), s = rbuf_int(&r);
     int k = get_int(&r, 0, INT32_MAX);
-    if (r.bad || k != n || s < 0) {
+    if (r.bad || k != n || s < 0 || s > WIRE_MAX_STEP || ep < 0 || ep > WIRE_MAX_STEP) {
         if (r.bad)
             return ended(&r, "PLAN", msg, len);
-        return malformed(msg, len, "PLAN of step %ld for %d workers (%d expected)", s, k, n);
+        return malformed(msg, len, "PLAN of epoch %ld, step %ld for %d workers (%d expected)",
+                         ep, s, k, n);
     }
     for (int i = 0; i < n; i++)
         counts[i] = get_int(&r, 0, INT32_MAX);
     if (ended(&r, "PLAN", msg, len) < 0)
         return -1;
+    *epoch = ep;
+    *step = s;
+    return 0;
+}
+
+int wire_unpack_wait(const tr_event *e, long *epoch, int *index, long *step, char *msg,
+                     size_t len)
+{
+    rbuf r;
+    OPEN(&r, "WAIT");
+    long ep = rbuf_int(&r);
+    int i = get_int(&r, 0, INT32_MAX);
+    long s = rbuf_int(&r);
+    if (ended(&r, "WAIT", msg, len) < 0)
+        return -1;
+    if (ep < 0 || ep > WIRE_MAX_STEP || s < 0 || s > WIRE_MAX_STEP)
+        return malformed(msg, len, "WAIT of epoch %ld from worker %d at step %ld", ep, i, s);
+    *epoch = ep;
+    *index = i;
     *step = s;
     return 0;
 }

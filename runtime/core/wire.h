@@ -46,7 +46,7 @@ enum {
     /* migration of queued tasks (lb_master.c, lb_worker.c) */
     WIRE_LBJOB, WIRE_TASKS, WIRE_COUNT, WIRE_COUNTS, WIRE_MOVE,
     /* row strips (strips_master.c, strips_worker.c) */
-    WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS,
+    WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS, WIRE_START, WIRE_WAIT,
     /* migration: which tasks a MOVE sent (lb_worker.c to lb_master.c) */
     WIRE_MOVED,
     /* tags from here on: a model outside the library (tests/toy_model.c) */
@@ -176,41 +176,87 @@ int wire_send_moved(tr_peer to, int index, int round, int dest, const int *tasks
 int wire_unpack_moved(const tr_event *e, int *index, int *round, int *dest, int **tasks, int *n,
                       char *msg, size_t len);
 
-/* Row strips (strips_master.c, strips_worker.c). STRIPJOB: the worker's
- * number, every worker's tid, the steps, the balancing interval (steps; 0:
- * never), a row's bytes, every worker's first row count, the job. ROWS:
- * rows [first, first + count) of row_bytes each (the first share, a
- * transfer between neighbours, the last rows to the master). HALO: a
- * neighbour's edge row after 'step' steps. STATE: a worker after 'step'
- * steps, its rows, the seconds it computed since its last STATE and its
- * clock (wire_now) as it sent it. PLAN:
- * every worker's row count from 'step' on. Unpacking allocates *tids,
- * *counts, *job and *data. */
+/* Row strips (strips/master.c, strips/worker.c). Every message after
+ * STRIPJOB carries the epoch: 0 from the start, one more at each restore
+ * (the rows restored from a checkpoint and re-cut among the workers left);
+ * a message of an earlier epoch is stale and dropped.
+ *   master -> worker   STRIPJOB  once: the worker's number in the crew (its
+ *                                STATE's index), the crew's size, the steps,
+ *                                K (steps between barriers; 0: none), recut
+ *                                (1: a barrier waits for PLAN), ckpt (every
+ *                                ckpt-th barrier's STATE carries the rows; 0:
+ *                                only the last's), poll (seconds between a
+ *                                waiting worker's WAITs; 0: none), a row's
+ *                                bytes, the job
+ *   master -> worker   START     the strips from a step on (epoch 0, step 0:
+ *                                the start; then a restore): the workers in
+ *                                strip order, their row counts, this one's
+ *                                position, and its rows
+ *   worker -> worker   HALO      a neighbour's edge row after 'step' steps
+ *   worker -> master   STATE     after 'step' steps: its rows (count, first),
+ *                                the seconds it computed since its last STATE,
+ *                                its clock (wire_now), and (a checkpoint, the
+ *                                last step) the rows' bytes
+ *   master -> worker   PLAN      every worker's row count from 'step' on
+ *   worker -> worker   ROWS      rows [first, first + count) of a re-cut
+ *   worker -> master   WAIT      a worker waiting (for a neighbour's rows or
+ *                                the master) is alive, at 'step'
+ *   master -> worker   STOP      every row is in */
 typedef struct wire_stripjob {
-    int index, nworkers, every;
+    int index, nworkers;
+    int every, recut, ckpt;
     long steps, row_bytes;
-    tr_peer *tids;
-    int *counts;
+    double poll;
     void *job;
     size_t job_len;
 } wire_stripjob;
 int wire_send_stripjob(tr_peer to, const wire_stripjob *j, char *msg, size_t len);
+/* j->job is allocated (wire_stripjob_free). */
 int wire_unpack_stripjob(const tr_event *e, wire_stripjob *j, char *msg, size_t len);
 void wire_stripjob_free(wire_stripjob *j);
-int wire_send_rows(tr_peer to, int first, int count, const void *data, size_t bytes, char *msg,
+
+typedef struct wire_start {
+    long epoch, step;
+    int n, pos;                 /* workers, this one's position (0 .. n - 1) */
+    tr_peer *tids;              /* n each, strip order */
+    int *counts;
+    void *data;                 /* its rows: counts[pos] x row_bytes bytes */
+    size_t bytes;
+} wire_start;
+int wire_send_start(tr_peer to, const wire_start *s, char *msg, size_t len);
+/* At most max workers; tids, counts and data are allocated (wire_start_free).
+ * Checked: every count >= 1, pos < n. */
+int wire_unpack_start(const tr_event *e, wire_start *s, int max, char *msg, size_t len);
+void wire_start_free(wire_start *s);
+
+typedef struct wire_state {
+    long epoch, step;
+    int index, rows, first;
+    double busy, t;
+    const void *data;           /* unpacked: points into the event (valid until the */
+    size_t bytes;               /* next tr_recv); 0 bytes: no rows carried */
+} wire_state;
+int wire_send_state(tr_peer to, const wire_state *s, char *msg, size_t len);
+int wire_unpack_state(const tr_event *e, wire_state *s, char *msg, size_t len);
+
+int wire_send_halo(tr_peer to, long epoch, long step, const void *row, size_t bytes, char *msg,
                    size_t len);
-int wire_unpack_rows(const tr_event *e, int *first, int *count, void **data, size_t *bytes, char *msg,
-                     size_t len);
-int wire_send_halo(tr_peer to, long step, const void *row, size_t bytes, char *msg, size_t len);
 /* The row must be of exactly 'bytes' bytes (into row). */
-int wire_unpack_halo(const tr_event *e, long *step, void *row, size_t bytes, char *msg, size_t len);
-int wire_send_state(tr_peer to, int index, long step, int rows, double busy, double t,
-                    char *msg, size_t len);
-int wire_unpack_state(const tr_event *e, int *index, long *step, int *rows, double *busy, double *t, char *msg,
-                      size_t len);
-int wire_send_plan(tr_peer to, long step, const int *counts, int n, char *msg, size_t len);
+int wire_unpack_halo(const tr_event *e, long *epoch, long *step, void *row, size_t bytes,
+                     char *msg, size_t len);
+int wire_send_plan(tr_peer to, long epoch, long step, const int *counts, int n, char *msg,
+                   size_t len);
 /* counts gets n entries. */
-int wire_unpack_plan(const tr_event *e, long *step, int *counts, int n, char *msg, size_t len);
+int wire_unpack_plan(const tr_event *e, long *epoch, long *step, int *counts, int n, char *msg,
+                     size_t len);
+int wire_send_rows(tr_peer to, long epoch, int first, int count, const void *data, size_t bytes,
+                   char *msg, size_t len);
+/* *data is allocated (at least 1 byte). */
+int wire_unpack_rows(const tr_event *e, long *epoch, int *first, int *count, void **data,
+                     size_t *bytes, char *msg, size_t len);
+int wire_send_wait(tr_peer to, long epoch, int index, long step, char *msg, size_t len);
+int wire_unpack_wait(const tr_event *e, long *epoch, int *index, long *step, char *msg,
+                     size_t len);
 
 /* Unpacking: j->chain, j->tids, j->data are allocated (wire_job_free). */
 int wire_unpack_job(const tr_event *e, wire_job *j, char *msg, size_t len);

@@ -6,11 +6,15 @@
  * R rows of B bytes: worker i holds a contiguous strip (the first cut as
  * even as can be, sched/strips/strips.h strips_even), every step computes its
  * rows from them and its neighbours' edge rows (exchanged by the workers
- * themselves), and every K steps (--every) stops at a barrier: it tells the
- * master its rows and the seconds it computed since the last barrier
- * (STATE), and waits for the new cut (PLAN). The rows then move between
- * neighbours (sched/strips/strips.h strips_transfers: every worker computes the
- * same list and carries out its part).
+ * themselves), and every K steps (--every) reports to the master: its rows
+ * and the seconds it computed since its last report (STATE). With a
+ * strategy that exchanges anything the report is a barrier: the worker
+ * waits for the new cut (PLAN), and the rows then move between neighbours
+ * (sched/strips/strips.h strips_transfers: every worker computes the same
+ * list and carries out its part). A strategy that exchanges nothing (none)
+ * gets no re-cut: its reports wait only when they carry a checkpoint (below;
+ * so that a checkpoint is gathered whole before any worker sends the next),
+ * and without checkpoints and the late rule there are none.
  *
  * The plan. A row is a task of eq. 1-4, its time T_task_i what node i takes
  * to compute one row for every step still to come:
@@ -24,13 +28,37 @@
  * rather than the period's wall time: the nodes wait for each other's halo
  * rows every step, so the wall time is the slowest node's for everyone
  * (lb_input.t_task). The strategy's after[] becomes the new cut
- * (strips_from_plan: contiguous strips, a node never empty). A strategy
- * that exchanges nothing (none) gets no barrier at all.
+ * (strips_from_plan: contiguous strips, a node never empty).
  *
- * The start. The rows are dealt worker after worker; each worker, once it
- * holds its rows, tells the master (STATE of step 0) and waits for PLAN of
- * step 0, which the master sends every worker once every STATE is in: no
- * step begins before every worker holds its rows.
+ * The start, and every restore. The master sends each worker START: the
+ * cut (the workers in strip order, their counts) and its rows; each worker,
+ * once it holds them, tells the master (STATE of that step) and waits for
+ * PLAN of that step, which the master sends every worker once every STATE
+ * is in: no step begins before every worker holds its rows.
+ *
+ * Checkpoints and restores. Every --checkpoint N-th report (N = 1: every
+ * one; 0: none) carries the worker's rows: once every worker's are in, they
+ * are the field after that step, the master's checkpoint (it keeps the last
+ * one complete, and the caller's field, the start, until there is one: the
+ * master holds two fields). A worker lost -- its exit reported, or taken
+ * for hung by the late rule (below) -- is dropped: the epoch goes up by
+ * one, the rows of the last checkpoint are re-cut among the workers left
+ * (sched/strips/strips.h strips_drop: each keeps its strip, the lost strip
+ * goes to its neighbours) and dealt to them (START), and they go on from
+ * that step, as from the start. Messages of an earlier epoch are dropped;
+ * a lost worker's are refused (counted, said on the log). The FTCS steps
+ * are deterministic, so the field is the one a run without the fault gives.
+ *
+ * The late rule (--late F,MIN, sched/late/late.h): a worker's outstanding
+ * report is a piece of u = n_i x (steps to its next report) row-steps, its
+ * rate the row-steps of its reports over their wall seconds (from the go,
+ * or its previous report without a barrier, to the report); it is late when
+ * outstanding longer than max(F u / rate, MIN). A worker waiting for a
+ * neighbour's rows or the master says so (WAIT, every late_poll seconds),
+ * and a report is late only that long after the worker's last word: so
+ * when one worker hangs, the one taken for hung is the one silent, not its
+ * neighbours waiting for it. It is not killed then (should it resume, its
+ * messages are refused), but at the end.
  *
  * Times: the run's time is from the last worker holding its rows (the
  * start) to the last worker ending its last step (worker clocks, STATE),
@@ -52,31 +80,71 @@
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
+#include "sched/late/late.h"
 #include "sched/lb/lb.h"
 #include "sched/util/parse.h"
 #include "sched/strips/strips.h"
 #include "sched/util/quote.h"
 
+/* Why a worker was lost: its exit, the late rule, a send to it failed. */
+enum { LOST_NOT, LOST_EXITED, LOST_HUNG, LOST_SEND };
+static const char *const lost_name[] = {"-", "exited", "hung", "unreachable"};
+
 typedef struct sround {
     long step;
-    double *busy;               /* P each, one block with rows and target */
+    double *busy;               /* P each (0 for a lost worker), one block with rows and target */
     int *rows, *target;
     double max_before, max_after;
     long moved;                 /* rows crossing boundaries */
 } sround;
 
+typedef struct srestore {
+    long epoch, step;           /* the new epoch; the checkpoint's step it goes on from */
+    long at;                    /* the furthest step any worker had reported */
+    int worker, why;            /* the one lost (0 .. P-1), LOST_* */
+    int *rows;                  /* P: the new cut (0 for a lost worker) */
+} srestore;
+
+/* A worker of the crew, as the master sees it. */
+typedef struct sworker {
+    int lost;                   /* LOST_* */
+    int in;                     /* its STATE of the phase is in (start, barrier) */
+    int first_rows;
+    int said;                   /* a refused message of it logged */
+    long at;                    /* the step of its last report in this epoch */
+    double t_begin, t_end, busy_all, bbusy;
+    double t_out;               /* wire_mono: its report outstanding since (< 0: none) */
+    double heard;               /* wire_mono: its last message */
+    double units;               /* the outstanding report's row-steps */
+    late_rate rate;             /* its reports' row-steps and wall seconds */
+} sworker;
+
 struct dtss_strips {
     rt_handle h;                /* first: errors, log, the job (started: h.live) */
     lb_master m;                /* options, workers, moved (core/lbopts.h) */
-    int every;
+    int every, ckpt;
     /* the run */
-    int *counts;
     long rows, steps;
     size_t row_bytes;
-    double *t_begin, *t_end, *busy_all;
-    int *first_rows, *final_in, *ended;
+    int asks;                   /* the strategy exchanges: barriers wait for PLAN */
+    int report;                 /* K in the job (0: no reports) */
+    int *cut;                   /* P: each worker's rows now (0: lost) */
+    sworker *w;                 /* P */
+    late_rate run;              /* every report's row-steps and wall seconds */
+    /* the epoch */
+    long epoch;
+    int live;                   /* workers not lost */
+    int starting;               /* waiting for every STATE of start_step */
+    long start_step, reached;
+    int got, ends;
+    /* the checkpoints */
+    unsigned char *ck, *nx, *spare;     /* ck: the last complete (at ck_step) */
+    long ck_step, nx_step, nx_rows;
+    long refused;
     sround *round;
     int nrounds, rcap;
+    srestore *rest;
+    int nrest, restcap;
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
@@ -90,21 +158,33 @@ dtss_strips *dtss_strips_new(void)
         return NULL;
     lb_master_init(&s->m);
     s->every = 50;
+    s->ckpt = 1;
     return s;
 }
 
 void dtss_strips_usage(FILE *f)
 {
     lb_opts_usage(f, "row-strip options (the master)", "how the strips are re-cut (none: "
-                  "never)", "row", "--every K          steps between re-cuts, 1 .. 10^9 "
-                  "(default 50)");
+                  "never)", "row", "--every K          steps between reports (re-cuts), "
+                  "1 .. 10^9 (default 50)\n"
+                  "  --checkpoint N     every N-th report carries the rows to the master: a\n"
+                  "                       lost worker's rows come back from there, re-cut\n"
+                  "                       among the others (default 1; 0: none, from the\n"
+                  "                       first step)");
 }
 
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 {
-    if (strcmp(name, "every") != 0 || !value || s->h.live)
+    int ck = strcmp(name, "checkpoint") == 0;
+    if ((!ck && strcmp(name, "every") != 0) || !value || s->h.live)
         return lb_opts_take(&s->h, &s->m.o, "dtss_strips_set", "after the run began", name,
                             value);
+    if (ck) {
+        if (parse_int_in(value, 0, 1000000000, &s->ckpt) != 0)
+            return rt_fail(&s->h, DTSS_EINVAL, "--checkpoint '%s' must be a whole number of "
+                           "reports in [0, 10^9]", value);
+        return DTSS_OK;
+    }
     if (parse_int_in(value, 1, 1000000000, &s->every) != 0)
         return rt_fail(&s->h, DTSS_EINVAL, "--every '%s' must be a whole number of steps in "
                        "[1, 10^9]", quote(value));
@@ -113,7 +193,8 @@ int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 
 static int strips_opt(const char *name)
 {
-    return strcmp(name, "every") == 0 || lb_opts_known(name) ? 1 : -1;
+    return strcmp(name, "every") == 0 || strcmp(name, "checkpoint") == 0 ||
+           lb_opts_known(name) ? 1 : -1;
 }
 
 /* ---- the run ----------------------------------------------------------------------- */
@@ -126,8 +207,104 @@ static int worker_of(const dtss_strips *s, int tid)
     return -1;
 }
 
+/* The step of the report after step k (reports every s->report steps, and
+ * the last step). */
+static long next_report(const dtss_strips *s, long k)
+{
+    if (s->report <= 0)
+        return s->steps;
+    long n = k - k % s->report + s->report;
+    return n < s->steps ? n : s->steps;
+}
+
+/* Worker i's report is outstanding from now: the row-steps to its next. */
+static void due(dtss_strips *s, int i, double now)
+{
+    s->w[i].t_out = now;
+    s->w[i].units = (double)s->cut[i] * (double)(next_report(s, s->w[i].at) - s->w[i].at);
+}
+
+static int lose(dtss_strips *s, int i, int why);
+
+/* A send to worker i failed (msg): said; the first such worker (bad, or i). */
+static int unreachable(dtss_strips *s, int i, int bad, const char *msg)
+{
+    rt_log(&s->h, 0, "worker %d on %s: %s", i + 1, s->m.crew.host[i], msg);
+    return bad >= 0 ? bad : i;
+}
+
+/* The go (PLAN of the start step, or a re-cut's) to every worker left:
+ * counts[] over the crew (0 for the lost). Their reports are due. */
+static int send_plan(dtss_strips *s, long step, const int *counts)
+{
+    char msg[256];
+    int n = 0, *live = malloc(sizeof *live * (size_t)s->m.crew.P);
+    if (!live)
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
+    for (int i = 0; i < s->m.crew.P; i++)
+        if (!s->w[i].lost)
+            live[n++] = counts[i];
+    double now = wire_mono();
+    int bad = -1;
+    for (int i = 0; i < s->m.crew.P; i++) {
+        if (s->w[i].lost)
+            continue;
+        if (wire_send_plan(s->m.crew.tids[i], s->epoch, step, live, n, msg, sizeof msg) < 0)
+            bad = unreachable(s, i, bad, msg);
+        s->cut[i] = counts[i];
+        due(s, i, now);
+    }
+    free(live);
+    return bad >= 0 ? lose(s, bad, LOST_SEND) : DTSS_OK;
+}
+
+/* Deals the checkpoint (s->ck, after s->ck_step steps) in the cut s->cut to
+ * every worker left (START of s->epoch), and waits for their STATEs. */
+static int deal(dtss_strips *s)
+{
+    char msg[512];
+    int P = s->m.crew.P, n = 0;
+    tr_peer *tids = malloc(sizeof *tids * (size_t)P);
+    int *counts = malloc(sizeof *counts * (size_t)P);
+    if (!tids || !counts) {
+        free(tids), free(counts);
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < P; i++)
+        if (!s->w[i].lost) {
+            tids[n] = s->m.crew.tids[i];
+            counts[n++] = s->cut[i];
+        }
+    wire_start st = {.epoch = s->epoch, .step = s->ck_step, .n = n, .tids = tids,
+                     .counts = counts};
+    double now = wire_mono();
+    long first = 0;
+    int bad = -1;
+    s->starting = 1;
+    s->start_step = s->ck_step;
+    s->got = s->ends = 0;
+    s->nx_step = -1;
+    for (int i = 0; i < P; i++) {
+        if (s->w[i].lost)
+            continue;
+        st.data = s->ck + (size_t)first * s->row_bytes;
+        st.bytes = (size_t)s->cut[i] * s->row_bytes;
+        if (wire_send_start(s->m.crew.tids[i], &st, msg, sizeof msg) < 0)
+            bad = unreachable(s, i, bad, msg);
+        st.pos++;
+        first += s->cut[i];
+        s->w[i].in = 0;
+        s->w[i].at = s->ck_step;
+        s->w[i].heard = now;
+        due(s, i, now);         /* the rows' taking: as long as a period */
+    }
+    free(tids);
+    free(counts);
+    return bad >= 0 ? lose(s, bad, LOST_SEND) : DTSS_OK;
+}
+
 /* Spawns the workers, cuts the rows, sends each its job and first rows. */
-static int begin(dtss_strips *s, const void *field)
+static int begin(dtss_strips *s, void *field)
 {
     char msg[512];
     sched_err err;
@@ -143,76 +320,85 @@ static int begin(dtss_strips *s, const void *field)
         return rt_fail(&s->h, DTSS_EINVAL, "%d workers for %ld rows: a strip needs a row at least",
                      n, s->rows);
     size_t z = (size_t)n;
-    s->counts = calloc(z, sizeof *s->counts);
-    s->t_begin = calloc(z, sizeof *s->t_begin);
-    s->t_end = calloc(z, sizeof *s->t_end);
-    s->busy_all = calloc(z, sizeof *s->busy_all);
-    s->first_rows = calloc(z, sizeof *s->first_rows);
-    s->final_in = calloc(z, sizeof *s->final_in);
-    s->ended = calloc(z, sizeof *s->ended);
-    if (!s->counts || !s->t_begin || !s->t_end || !s->busy_all || !s->first_rows ||
-        !s->final_in || !s->ended)
-        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory for %d workers", n);
-    if (strips_even((int)s->rows, n, s->counts, &err) != SCHED_OK)
+    s->cut = calloc(z, sizeof *s->cut);
+    s->w = calloc(z, sizeof *s->w);
+    s->spare = malloc((size_t)s->rows * s->row_bytes);
+    if (!s->cut || !s->w || !s->spare)
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory for %d workers and a second field "
+                       "of %ld bytes", n, s->rows * (long)s->row_bytes);
+    if (strips_even((int)s->rows, n, s->cut, &err) != SCHED_OK)
         return rt_fail(&s->h, DTSS_EINVAL, "%s", err.msg);
-    /* A strategy that exchanges nothing is never asked: no barrier. */
-    int asks = lb_asks(s->m.o.type, n);
-    if (asks < 0)
+    for (int i = 0; i < n; i++)
+        s->w[i].first_rows = s->cut[i];
+    s->live = n;
+    /* A strategy that exchanges nothing is never asked: no barrier. Reports
+     * without one when they carry checkpoints or the late rule reads them. */
+    s->asks = lb_asks(s->m.o.type, n);
+    if (s->asks < 0)
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
-    wire_stripjob j = {.nworkers = n, .every = asks ? s->every : 0, .steps = s->steps,
-                       .row_bytes = (long)s->row_bytes, .tids = s->m.crew.tids,
-                       .counts = s->counts, .job = s->h.job, .job_len = s->h.job_len};
-    long first = 0;
+    int late = s->m.o.late.factor > 0;
+    s->report = s->asks || s->ckpt > 0 || late ? s->every : 0;
+    s->ck = field;
+    s->nx = s->spare;
+    s->ck_step = 0;
+    wire_stripjob j = {.nworkers = n, .every = s->report, .recut = s->asks, .ckpt = s->ckpt,
+                       .steps = s->steps, .row_bytes = (long)s->row_bytes,
+                       .poll = late ? late_poll(&s->m.o.late) : 0, .job = s->h.job,
+                       .job_len = s->h.job_len};
     for (int i = 0; i < n; i++) {
         j.index = i;
-        s->first_rows[i] = s->counts[i];
-        if (wire_send_stripjob(s->m.crew.tids[i], &j, msg, sizeof msg) < 0 ||
-            wire_send_rows(s->m.crew.tids[i], (int)first, s->counts[i],
-                           (const unsigned char *)field + (size_t)first * s->row_bytes,
-                           (size_t)s->counts[i] * s->row_bytes, msg, sizeof msg) < 0)
+        if (wire_send_stripjob(s->m.crew.tids[i], &j, msg, sizeof msg) < 0)
             return rt_fail(&s->h, DTSS_EPVM, "%s", msg);
-        first += s->counts[i];
     }
-    rt_log(&s->h, 1, "%d workers, %ld rows of %zu bytes, %ld steps, %s every %d steps (C_t %g s)", n,
-        s->rows, s->row_bytes, s->steps, s->m.o.type->name, j.every, s->m.o.ct);
-    return DTSS_OK;
+    rt_log(&s->h, 1, "%d workers, %ld rows of %zu bytes, %ld steps, %s every %d steps (C_t %g s), "
+           "a checkpoint every %d reports", n, s->rows, s->row_bytes, s->steps,
+           s->m.o.type->name, j.every, s->m.o.ct, s->ckpt);
+    return deal(s);
 }
 
-/* Every worker's STATE of the barrier after 'step' steps is in: re-cut. */
-static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
+/* Every worker's report of the barrier after 'step' steps is in (their rows
+ * in s->cut, busy in s->bbusy): re-cut among the workers left and send the
+ * new cut. */
+static int recut(dtss_strips *s, long step)
 {
     sched_err err;
-    char msg[256];
-    size_t z = (size_t)s->m.crew.P;
+    int P = s->m.crew.P, n = 0;
+    size_t z = (size_t)P;
     long *rem = malloc(z * sizeof *rem);
     double *tt = malloc(z * sizeof *tt);
-    int *target = malloc(z * sizeof *target);
-    if (!rem || !tt || !target) {
-        free(rem), free(tt), free(target);
+    int *rows = malloc(z * sizeof *rows), *target = malloc(z * sizeof *target),
+        *full = calloc(z, sizeof *full);
+    if (!rem || !tt || !rows || !target || !full) {
+        free(rem), free(tt), free(rows), free(target), free(full);
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
-    for (int i = 0; i < s->m.crew.P; i++) {
-        rem[i] = rows[i];
-        tt[i] = busy[i] > 0 && rows[i] > 0
-                    ? (double)(s->steps - step) * busy[i] / ((double)rows[i] * s->every)
-                    : NAN;
+    for (int i = 0; i < P; i++) {
+        if (s->w[i].lost)
+            continue;
+        rows[n] = s->cut[i];
+        rem[n] = s->cut[i];
+        tt[n++] = s->w[i].bbusy > 0 && s->cut[i] > 0
+                      ? (double)(s->steps - step) * s->w[i].bbusy /
+                            ((double)s->cut[i] * s->every)
+                      : NAN;
     }
-    lb_input in = {.nodes = s->m.crew.P, .remaining = rem, .cost = s->m.o.ct, .t_task = tt,
+    lb_input in = {.nodes = n, .remaining = rem, .cost = s->m.o.ct, .t_task = tt,
                    .elapsed = 1};
-    lb_plan *p = lb_plan_make(s->m.o.type, &in, &err);
+    lb_plan *p = n > 1 ? lb_plan_make(s->m.o.type, &in, &err) : NULL;
     int rc = DTSS_OK;
-    if (!p || strips_from_plan(p, s->m.crew.P, rows, target, &err) != SCHED_OK)
+    if (n == 1)
+        target[0] = rows[0];
+    else if (!p || strips_from_plan(p, n, rows, target, &err) != SCHED_OK)
         rc = rt_fail(&s->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                    "after step %ld: %s", step, err.msg);
     long moved = 0, a = 0, b = 0;
-    for (int i = 0; rc == DTSS_OK && i + 1 < s->m.crew.P; i++) {
+    for (int i = 0; rc == DTSS_OK && i + 1 < n; i++) {
         a += rows[i];
         b += target[i];
         moved += labs(a - b);
     }
-    for (int i = 0; rc == DTSS_OK && i < s->m.crew.P; i++)
-        if (wire_send_plan(s->m.crew.tids[i], step, target, s->m.crew.P, msg, sizeof msg) < 0)
-            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
+    for (int i = 0, k = 0; i < P; i++)
+        full[i] = s->w[i].lost ? 0 : target[k++];
     if (rc == DTSS_OK && s->nrounds == s->rcap) {
         int cap = s->rcap ? 2 * s->rcap : 16;
         sround *r = realloc(s->round, sizeof *r * (size_t)cap);
@@ -228,22 +414,242 @@ static int recut(dtss_strips *s, long step, const int *rows, const double *busy)
         s->nrounds++;
         r->rows = (int *)(r->busy + z);
         r->target = r->rows + z;
-        memcpy(r->busy, busy, z * sizeof *r->busy);
-        memcpy(r->rows, rows, z * sizeof *r->rows);
-        memcpy(r->target, target, z * sizeof *r->target);
+        for (int i = 0; i < P; i++)
+            r->busy[i] = s->w[i].lost ? 0 : s->w[i].bbusy;
+        memcpy(r->rows, s->cut, z * sizeof *r->rows);
+        memcpy(r->target, full, z * sizeof *r->target);
         r->step = step;
-        r->max_before = p->max_before;
-        r->max_after = p->max_after;
+        r->max_before = p ? p->max_before : 0;
+        r->max_after = p ? p->max_after : 0;
         r->moved = moved;
         s->m.moved += moved;
         rt_log(&s->h, 1, "after step %ld: predicted rest %.3f -> %.3f s, %ld rows cross boundaries",
-            step, p->max_before, p->max_after, moved);
+            step, r->max_before, r->max_after, moved);
+        rc = send_plan(s, step, full);
     }
     lb_plan_free(p);
     free(rem);
     free(tt);
+    free(rows);
     free(target);
+    free(full);
     return rc;
+}
+
+/* Worker i is lost (why: LOST_*): dropped, and the last checkpoint dealt
+ * to the workers left, re-cut (strips_drop). */
+static int lose(dtss_strips *s, int i, int why)
+{
+    sched_err err;
+    int P = s->m.crew.P;
+    size_t z = (size_t)P;
+    long at = s->reached;
+    s->w[i].lost = why;
+    s->live--;
+    if (s->live == 0)
+        return rt_fail(&s->h, DTSS_ELOST, "worker %d on %s %s, the last of %d: every worker "
+                       "lost (the rows of step %ld were restored %d times)", i + 1,
+                       s->m.crew.host[i], why == LOST_HUNG ? "taken for hung" : lost_name[why], P,
+                       s->ck_step, s->nrest);
+    /* the cut among the workers that were left, i lost among them */
+    int *count = malloc(z * sizeof *count), *gone = malloc(z * sizeof *gone),
+        *out = malloc(z * sizeof *out), n = 0;
+    int rc = count && gone && out ? DTSS_OK : rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
+    for (int k = 0; rc == DTSS_OK && k < P; k++)
+        if (k == i || !s->w[k].lost) {
+            count[n] = s->cut[k];
+            gone[n++] = k == i;
+        }
+    if (rc == DTSS_OK && strips_drop(n, count, gone, out, &err) < 0)
+        rc = rt_fail(&s->h, DTSS_EINVAL, "restoring after worker %d: %s", i + 1, err.msg);
+    for (int k = 0, j = 0; rc == DTSS_OK && k < P; k++)
+        s->cut[k] = s->w[k].lost ? 0 : out[j++];
+    free(count);
+    free(gone);
+    free(out);
+    if (rc == DTSS_OK && s->nrest == s->restcap) {
+        int cap = s->restcap ? 2 * s->restcap : 4;
+        srestore *r = realloc(s->rest, sizeof *r * (size_t)cap);
+        if (!r)
+            rc = rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
+        else
+            s->rest = r, s->restcap = cap;
+    }
+    if (rc != DTSS_OK)
+        return rc;
+    int *kept = malloc(z * sizeof *kept);
+    if (!kept)
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
+    memcpy(kept, s->cut, z * sizeof *kept);
+    s->epoch++;
+    s->rest[s->nrest++] = (srestore){.epoch = s->epoch, .step = s->ck_step, .at = at,
+                                     .worker = i, .why = why, .rows = kept};
+    char cut[200];
+    int len = 0;
+    for (int k = 0; k < P && len < (int)sizeof cut - 12; k++)
+        if (!s->w[k].lost)
+            len += snprintf(cut + len, sizeof cut - (size_t)len, " %d", s->cut[k]);
+    rt_log(&s->h, 0, "worker %d on %s %s (the workers had reported step %ld): the rows of step "
+           "%ld restored on the %d left, re-cut:%s", i + 1, s->m.crew.host[i],
+           why == LOST_HUNG ? "taken for hung" : lost_name[why], at, s->ck_step, s->live, cut);
+    s->reached = s->ck_step;
+    return deal(s);
+}
+
+/* Looks for a late report (sched/late/late.h): the first worker found is
+ * taken for hung and lost. */
+static int look_late(dtss_strips *s)
+{
+    const late_rule *L = &s->m.o.late;
+    double now = wire_mono();
+    for (int i = 0; i < s->m.crew.P; i++) {
+        if (s->w[i].lost || s->w[i].t_out < 0)
+            continue;
+        double since = fmax(s->w[i].t_out, s->w[i].heard);
+        if (late_is(L, &s->w[i].rate, &s->run, s->w[i].units, since, now)) {
+            rt_log(&s->h, 0, "worker %d on %s: %s step %ld overdue, silent %.1f s (limit "
+                   "%.1f s)", i + 1, s->m.crew.host[i], s->starting ? "holding its rows of"
+                   : "its report after", s->starting ? s->start_step : next_report(s, s->w[i].at),
+                   now - since, late_limit(L, &s->w[i].rate, &s->run, s->w[i].units));
+            return lose(s, i, LOST_HUNG);
+        }
+    }
+    return DTSS_OK;
+}
+
+/* A message from worker i, lost: refused (the first of each worker said). */
+static void refuse(dtss_strips *s, int i, const tr_event *e)
+{
+    char msg[256];
+    wire_state st;
+    long epoch = -1, step = -1;
+    int idx;
+    s->refused++;
+    if (e->tag == WIRE_STATE && wire_unpack_state(e, &st, msg, sizeof msg) == 0) {
+        epoch = st.epoch;
+        step = st.step;
+    } else if (e->tag == WIRE_WAIT && wire_unpack_wait(e, &epoch, &idx, &step, msg,
+                                                       sizeof msg) < 0) {
+        epoch = step = -1;
+    }
+    if (e->tag == WIRE_WAIT && s->w[i].said)
+        return;
+    s->w[i].said = 1;
+    rt_log(&s->h, 0, "worker %d's %s of step %ld (epoch %ld) refused: it was taken for %s",
+           i + 1, wire_tag_name(e->tag), step, epoch,
+           s->w[i].lost == LOST_HUNG ? "hung, its rows restored without it" : "lost");
+}
+
+/* Worker i's STATE: the start's, a report (a barrier's, with the rows for a
+ * checkpoint), or the last. *done: every row of the last step is in. */
+static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
+{
+    char msg[512];
+    wire_state st;
+    if (wire_unpack_state(e, &st, msg, sizeof msg) < 0)
+        return rt_fail(&s->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+    if (st.epoch < s->epoch)
+        return DTSS_OK;                 /* sent before a restore */
+    long first = 0;
+    for (int k = 0; k < i; k++)
+        first += s->cut[k];
+    if (st.epoch > s->epoch || st.index != i || st.rows != s->cut[i] || st.first != first ||
+        (st.bytes && st.bytes != (size_t)st.rows * s->row_bytes))
+        return rt_fail(&s->h, DTSS_EPVM, "worker %d sent STATE of epoch %ld (%ld here) as worker "
+                       "%d: rows %d..%d in %zu bytes (%ld..%ld here)", i + 1, st.epoch,
+                       s->epoch, st.index + 1, st.first, st.first + st.rows - 1, st.bytes,
+                       first, first + s->cut[i] - 1);
+    if (s->starting) {                  /* it holds its rows */
+        if (st.step != s->start_step || s->w[i].in || st.bytes)
+            return rt_fail(&s->h, DTSS_EPVM, "worker %d sent STATE of step %ld at the start "
+                           "from step %ld", i + 1, st.step, s->start_step);
+        s->w[i].in = 1;
+        s->w[i].t_out = -1;
+        if (s->epoch == 0)
+            s->w[i].t_begin = st.t;
+        if (++s->got < s->live)
+            return DTSS_OK;
+        s->starting = 0;                /* every one does: the go */
+        s->got = 0;
+        for (int k = 0; k < s->m.crew.P; k++)
+            s->w[k].in = 0;
+        return send_plan(s, s->start_step, s->cut);
+    }
+    long want = next_report(s, s->w[i].at);
+    if (st.step != want || s->w[i].in)
+        return rt_fail(&s->h, DTSS_EPVM, "worker %d reported step %ld, %ld expected", i + 1,
+                       st.step, want);
+    double now = wire_mono();
+    if (s->w[i].t_out >= 0)
+        late_add(&s->w[i].rate, &s->run, s->w[i].units, now - s->w[i].t_out);
+    s->w[i].t_out = -1;
+    s->w[i].at = st.step;
+    s->reached = st.step > s->reached ? st.step : s->reached;
+    s->w[i].busy_all += st.busy;
+    if (st.bytes) {                     /* its part of a checkpoint */
+        if (s->nx_step != st.step)
+            s->nx_step = st.step, s->nx_rows = 0;
+        memcpy(s->nx + (size_t)first * s->row_bytes, st.data, st.bytes);
+        if ((s->nx_rows += st.rows) == s->rows) {
+            unsigned char *t = s->ck;
+            s->ck = s->nx;
+            s->nx = t;
+            s->ck_step = st.step;
+            s->nx_step = -1;
+        }
+    }
+    if (st.step == s->steps) {          /* its last */
+        s->w[i].t_end = st.t;
+        *done = ++s->ends == s->live && s->ck_step == s->steps;
+        return DTSS_OK;
+    }
+    if (!s->asks && !st.bytes) {        /* no barrier: its next report is due */
+        due(s, i, now);
+        return DTSS_OK;
+    }
+    s->w[i].in = 1;                     /* a barrier: a re-cut, or a checkpoint */
+    s->w[i].bbusy = st.busy;
+    if (++s->got < s->live)
+        return DTSS_OK;
+    for (int k = 0; k < s->m.crew.P; k++)
+        s->w[k].in = 0;
+    s->got = 0;
+    return s->asks ? recut(s, st.step) : send_plan(s, st.step, s->cut);
+}
+
+/* Every row is in: STOP to every worker left, and their exits waited for
+ * (at most 10 s), so that none outlives the run; a lost worker's messages
+ * meanwhile refused. */
+static int stop_all(dtss_strips *s)
+{
+    char msg[512];
+    int left = 0;
+    for (int i = 0; i < s->m.crew.P; i++) {
+        if (s->w[i].lost)
+            continue;
+        if (wire_send_stop(s->m.crew.tids[i], msg, sizeof msg) < 0) {
+            unreachable(s, i, -1, msg);         /* every row is in: not waited for */
+            continue;
+        }
+        s->w[i].in = 0;                 /* its exit: 1 */
+        left++;
+    }
+    double until = wire_mono() + 10;
+    while (left > 0 && wire_mono() < until) {
+        tr_event e;
+        int i;
+        if (tr_recv(TR_ANY, TR_ANY, 0.2, &e, msg, sizeof msg) < 0)
+            break;
+        if ((i = worker_of(s, e.from)) < 0)
+            continue;
+        if (e.kind == TR_MESSAGE && s->w[i].lost)
+            refuse(s, i, &e);
+        else if (e.kind == TR_PEER_EXIT && !s->w[i].lost && !s->w[i].in) {
+            s->w[i].in = 1;
+            left--;
+        }
+    }
+    return DTSS_OK;
 }
 
 int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, void *field)
@@ -261,100 +667,47 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     s->rows = rows;
     s->row_bytes = row_bytes;
     s->steps = steps;
-    int rc = begin(s, field);
-    if (rc != DTSS_OK)
-        return rc;
-    size_t z = (size_t)s->m.crew.P;
-    int *brows = malloc(z * sizeof *brows), got = 0, finals = 0, ends = 0, begun = 0;
-    double *bbusy = malloc(z * sizeof *bbusy);
-    long bstep = -1;
-    if (!brows || !bbusy) {
-        free(brows), free(bbusy);
-        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
-    }
-    while (rc == DTSS_OK && (finals < s->m.crew.P || ends < s->m.crew.P)) {
+    int rc = begin(s, field), done = 0;
+    double poll = late_poll(&s->m.o.late), looked = wire_mono();
+    while (rc == DTSS_OK && !done) {
         tr_event e;
         int i;
-        if (tr_recv(TR_ANY, TR_ANY, -1, &e, msg, sizeof msg) < 0) {
+        if (tr_recv(TR_ANY, TR_ANY, poll, &e, msg, sizeof msg) < 0) {
             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
             break;
         }
         if (e.kind == TR_PEER_EXIT) {
-            if ((i = worker_of(s, e.from)) >= 0 && !(s->final_in[i] && s->ended[i]))
-                rc = rt_fail(&s->h, DTSS_ELOST, "worker %d on %s exited before its last rows were in",
-                           i + 1, s->m.crew.host[i]);
-            continue;
+            if ((i = worker_of(s, e.from)) >= 0 && !s->w[i].lost)
+                rc = lose(s, i, LOST_EXITED);
+        } else if (e.kind == TR_MESSAGE && (i = worker_of(s, e.from)) >= 0) {
+            if (s->w[i].lost) {
+                refuse(s, i, &e);
+                continue;
+            }
+            s->w[i].heard = wire_mono();
+            if (e.tag == WIRE_STATE)
+                rc = on_state(s, i, &e, &done);
+            else if (e.tag != WIRE_WAIT)
+                rc = rt_fail(&s->h, DTSS_EPVM, "worker %d sent %s", i + 1, wire_tag_name(e.tag));
         }
-        if (e.kind != TR_MESSAGE || (i = worker_of(s, e.from)) < 0)
-            continue;
-        if (e.tag == WIRE_STATE) {
-            int idx, n;
-            long step;
-            double busy, t;
-            if (wire_unpack_state(&e, &idx, &step, &n, &busy, &t, msg, sizeof msg) < 0) {
-                rc = rt_fail(&s->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
-                break;
-            }
-            if (step == 0 && s->t_begin[i] == 0) {
-                s->t_begin[i] = t;
-                /* Every worker holds its rows: the start (PLAN of step 0). */
-                if (++begun == s->m.crew.P)
-                    for (int k = 0; k < s->m.crew.P && rc == DTSS_OK; k++)
-                        if (wire_send_plan(s->m.crew.tids[k], 0, s->counts, s->m.crew.P, msg,
-                                           sizeof msg) < 0)
-                            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
-                continue;
-            }
-            s->busy_all[i] += busy;
-            if (step == s->steps) {
-                s->t_end[i] = t;
-                s->ended[i] = 1;
-                ends++;
-                continue;
-            }
-            if (bstep != step)
-                bstep = step, got = 0;
-            brows[i] = n;
-            bbusy[i] = busy;
-            if (++got == s->m.crew.P)
-                rc = recut(s, step, brows, bbusy);
-        } else if (e.tag == WIRE_ROWS) {
-            int first, count;
-            void *data;
-            size_t nb;
-            if (wire_unpack_rows(&e, &first, &count, &data, &nb, msg, sizeof msg) < 0) {
-                rc = rt_fail(&s->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
-                break;
-            }
-            if ((long)first + count > s->rows || nb != (size_t)count * s->row_bytes ||
-                s->final_in[i]) {
-                free(data);
-                rc = rt_fail(&s->h, DTSS_EPVM, "worker %d sent rows %d..%d in %zu bytes%s", i + 1,
-                           first, first + count - 1, nb, s->final_in[i] ? " twice" : "");
-                break;
-            }
-            memcpy((unsigned char *)field + (size_t)first * s->row_bytes, data, nb);
-            free(data);
-            s->counts[i] = count;
-            s->final_in[i] = 1;
-            finals++;
+        if (rc == DTSS_OK && !done && poll > 0 && wire_mono() - looked >= poll) {
+            looked = wire_mono();
+            rc = look_late(s);
         }
     }
-    free(brows);
-    free(bbusy);
-    for (int i = 0; rc == DTSS_OK && i < s->m.crew.P; i++)
-        if (wire_send_stop(s->m.crew.tids[i], msg, sizeof msg) < 0)
-            rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
+    if (rc == DTSS_OK)
+        rc = stop_all(s);
     if (rc != DTSS_OK) {
-        for (int i = 0; i < s->m.crew.P; i++)
-            tr_kill(s->m.crew.tids[i]);
+        for (int i = 0; s->w && i < s->m.crew.P; i++)
+            if (s->w[i].lost != LOST_EXITED)
+                tr_kill(s->m.crew.tids[i]);
         return rc;
     }
-    long total = 0;
-    for (int i = 0; i < s->m.crew.P; i++)
-        total += s->counts[i];
-    if (total != s->rows)
-        return rt_fail(&s->h, DTSS_EPVM, "the workers sent back %ld rows of %ld", total, s->rows);
+    for (int i = 0; i < s->m.crew.P; i++)       /* a hung worker: not waited for */
+        if (s->w[i].lost == LOST_HUNG || s->w[i].lost == LOST_SEND)
+            tr_kill(s->m.crew.tids[i]);
+    if (s->ck != field)
+        memcpy(field, s->ck, (size_t)rows * row_bytes);
     s->m.finished = 1;
     return DTSS_DONE;
 }
@@ -368,15 +721,20 @@ int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st)
         return DTSS_EMISUSE;
     double b = 0, e = 0, emin = INFINITY;
     for (int i = 0; i < s->m.crew.P; i++) {
-        b = fmax(b, s->t_begin[i]);
-        e = fmax(e, s->t_end[i]);
-        emin = fmin(emin, s->t_end[i]);
+        b = fmax(b, s->w[i].t_begin);
+        if (s->w[i].lost)
+            continue;
+        e = fmax(e, s->w[i].t_end);
+        emin = fmin(emin, s->w[i].t_end);
     }
     st->workers = s->m.crew.P;
     st->time = e - b;
     st->imbalance = e - emin;
     st->recuts = s->nrounds;
     st->moved = s->m.moved;
+    st->restores = s->nrest;
+    st->lost = s->m.crew.P - s->live;
+    st->refused = s->refused;
     return DTSS_OK;
 }
 
@@ -389,7 +747,14 @@ void dtss_strips_summary(const dtss_strips *s, FILE *f)
             "moved; rows at the end:", s->m.o.type->name, st.workers, s->rows, s->steps, st.time,
             st.recuts, st.moved);
     for (int i = 0; i < s->m.crew.P; i++)
-        fprintf(f, " %d", s->counts[i]);
+        fprintf(f, " %d", s->cut[i]);
+    if (st.restores) {
+        fprintf(f, "; %d restore%s (", st.restores, st.restores == 1 ? "" : "s");
+        for (int r = 0; r < s->nrest; r++)
+            fprintf(f, "%sworker %d %s: from step %ld", r ? ", " : "", s->rest[r].worker + 1,
+                    lost_name[s->rest[r].why], s->rest[r].step);
+        fprintf(f, "), %ld messages refused", st.refused);
+    }
     fputc('\n', f);
 }
 
@@ -399,33 +764,48 @@ static void list_int(FILE *f, const int *v, int n)
         fprintf(f, "%s%d", i ? ";" : "", v[i]);
 }
 
-/* The run record: '#' header lines, then run, worker and recut lines. */
+/* The run record: '#' header lines, then run, worker, recut and restore lines. */
 static void print_record(const void *ctx, FILE *f)
 {
     const dtss_strips *s = ctx;
     dtss_strips_stats st;
+    int P = s->m.crew.P;
     dtss_strips_stats_get(s, &st);
-    fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved\n"
-               "#worker,worker,host,rows_first,rows_last,busy,begin,end\n"
-               "#recut,step,rows,busy,target,max_e_before,max_e_after,moved\n");
-    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld\n", s->m.o.type->name, s->m.crew.P, s->rows,
-            s->row_bytes, s->steps, s->every, s->m.o.ct, st.time, st.recuts, st.moved);
+    fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved,"
+               "checkpoint,late,restores,refused\n"
+               "#worker,worker,host,rows_first,rows_last,busy,begin,end,lost\n"
+               "#recut,step,rows,busy,target,max_e_before,max_e_after,moved\n"
+               "#restore,epoch,step,worker,why,reached,rows\n");
+    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld,%d,%g;%g,%d,%ld\n",
+            s->m.o.type->name, P, s->rows, s->row_bytes, s->steps, s->every, s->m.o.ct,
+            st.time, st.recuts, st.moved, s->ckpt, s->m.o.late.factor, s->m.o.late.min,
+            st.restores, st.refused);
     double b0 = INFINITY;
-    for (int i = 0; i < s->m.crew.P; i++)
-        b0 = fmin(b0, s->t_begin[i]);
-    for (int i = 0; i < s->m.crew.P; i++)
-        fprintf(f, "worker,%d,%s,%d,%d,%.6f,%.6f,%.6f\n", i + 1, s->m.crew.host[i], s->first_rows[i],
-                s->counts[i], s->busy_all[i], s->t_begin[i] - b0, s->t_end[i] - b0);
+    for (int i = 0; i < P; i++)
+        b0 = fmin(b0, s->w[i].t_begin);
+    for (int i = 0; i < P; i++) {
+        const sworker *w = &s->w[i];
+        fprintf(f, "worker,%d,%s,%d,%d,%.6f,%.6f,%.6f,%s\n", i + 1, s->m.crew.host[i],
+                w->first_rows, s->cut[i], w->busy_all, w->t_begin - b0,
+                w->lost ? 0 : w->t_end - b0, lost_name[w->lost]);
+    }
     for (int r = 0; r < s->nrounds; r++) {
         const sround *x = &s->round[r];
         fprintf(f, "recut,%ld,", x->step);
-        list_int(f, x->rows, s->m.crew.P);
+        list_int(f, x->rows, P);
         fputc(',', f);
-        for (int i = 0; i < s->m.crew.P; i++)
+        for (int i = 0; i < P; i++)
             fprintf(f, "%s%.6f", i ? ";" : "", x->busy[i]);
         fputc(',', f);
-        list_int(f, x->target, s->m.crew.P);
+        list_int(f, x->target, P);
         fprintf(f, ",%.6f,%.6f,%ld\n", x->max_before, x->max_after, x->moved);
+    }
+    for (int r = 0; r < s->nrest; r++) {
+        const srestore *x = &s->rest[r];
+        fprintf(f, "restore,%ld,%ld,%d,%s,%ld,", x->epoch, x->step, x->worker + 1,
+                lost_name[x->why], x->at);
+        list_int(f, x->rows, P);
+        fputc('\n', f);
     }
 }
 
@@ -444,12 +824,11 @@ void dtss_strips_free(dtss_strips *s)
     for (int r = 0; r < s->nrounds; r++)
         free(s->round[r].busy);         /* with rows and target */
     free(s->round);
-    free(s->counts);
-    free(s->t_begin);
-    free(s->t_end);
-    free(s->busy_all);
-    free(s->first_rows);
-    free(s->final_in);
-    free(s->ended);
+    for (int r = 0; r < s->nrest; r++)
+        free(s->rest[r].rows);
+    free(s->rest);
+    free(s->cut);
+    free(s->w);
+    free(s->spare);
     free(s);
 }

@@ -15,7 +15,7 @@
  * a run's first pieces are never declared late however long they take. F
  * in [1, 1000] (below 1 a piece on time would be late), MIN in [0, 10^6] s.
  *
- * What a model does with a late piece is its own (docs/faults.md): the
+ * What a model does with a late piece is its own (docs/runtime.md, "Faults"): the
  * loop serves a copy to an idle worker; the others serve the work again
  * without the hung worker. In every model the first result in counts and a
  * late copy is refused, so nothing counts twice. No clock here: the caller

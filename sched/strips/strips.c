@@ -71,6 +71,37 @@ int strips_even(int rows, int P, int *count, sched_err *err)
     return SCHED_OK;
 }
 
+int strips_drop(int P, const int *count, const int *lost, int *out, sched_err *err)
+{
+    if (check_counts(P, count, "count", err) < 0)
+        return -1;
+    if (!lost) {
+        sched_fail(err, SCHED_EINVAL, "no lost nodes given");
+        return -1;
+    }
+    int n = 0, run = 0;         /* survivors so far; rows of the lost run since the last */
+    for (int i = 0; i < P; i++) {
+        if (lost[i]) {
+            run += count[i];
+            continue;
+        }
+        if (n > 0) {            /* a run between two survivors: split */
+            out[n - 1] += (run + 1) / 2;
+            out[n] = count[i] + run / 2;
+        } else {                /* a run at the top edge: all to this one */
+            out[n] = count[i] + run;
+        }
+        n++;
+        run = 0;
+    }
+    if (n == 0) {
+        sched_fail(err, SCHED_EINVAL, "every one of the %d nodes lost", P);
+        return -1;
+    }
+    out[n - 1] += run;          /* a run at the bottom edge */
+    return n;
+}
+
 int strips_transfers(int P, const int *count, const int *target, strips_transfer *t,
                      sched_err *err)
 {

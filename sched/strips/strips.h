@@ -76,6 +76,18 @@ int strips_transfers(int P, const int *count, const int *target, strips_transfer
 int strips_from_plan(const lb_plan *plan, int P, const int *count, int *target,
                      sched_err *err);
 
+/* The strips after losing nodes (a restore: the rows come back from a
+ * checkpoint and are re-cut among the nodes left): count[] over P nodes,
+ * lost[i] != 0 for each node lost; the survivors' counts, in node order,
+ * into out[] (room for P). Each survivor keeps its rows; a run of lost
+ * nodes' rows between two survivors is split between them, the upper half
+ * (rounded up) to the survivor above it; a run at an edge goes whole to the
+ * survivor next to it. So the fewest rows change owner, and those only next
+ * to where they were (3,3,3,3 losing node 1: 5,4,3). Returns the number of
+ * survivors (>= 1), or -1 with err (SCHED_EINVAL: a bad count, named, or no
+ * node left). */
+int strips_drop(int P, const int *count, const int *lost, int *out, sched_err *err);
+
 /* ---- one node's strip ------------------------------------------------------- */
 
 /* The rows [first, first + rows) held by one node, row_bytes bytes each,

@@ -15,7 +15,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char msg[256] = "";
     int rc = 0, i, n, k;
     long a, b, c, d;
-    double x, y;
     switch (data[0] % 16) {
     case 0: {
         wire_job j;
@@ -115,22 +114,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     case 13: {
         wire_stripjob j;
-        if ((rc = wire_unpack_stripjob(&e, &j, msg, sizeof msg)) == 0)
+        wire_start st;
+        if ((rc = wire_unpack_stripjob(&e, &j, msg, sizeof msg)) == 0) {
+            FUZZ_CHECK(j.index < j.nworkers && j.row_bytes >= 1);
             wire_stripjob_free(&j);
+        } else if ((rc = wire_unpack_start(&e, &st, 8, msg, sizeof msg)) == 0) {
+            FUZZ_CHECK(st.n >= 1 && st.n <= 8 && st.pos < st.n);
+            for (i = 0; i < st.n; i++)
+                FUZZ_CHECK(st.counts[i] >= 1);
+            wire_start_free(&st);
+        }
         break;
     }
     case 14: {
         void *rows;
         size_t len;
-        if ((rc = wire_unpack_rows(&e, &i, &k, &rows, &len, msg, sizeof msg)) == 0)
+        if ((rc = wire_unpack_rows(&e, &a, &i, &k, &rows, &len, msg, sizeof msg)) == 0)
             free(rows);
         break;
     }
     default: {
         int counts[4];
+        unsigned char row[8];
+        wire_state st;
         (void)d;
-        if (wire_unpack_state(&e, &i, &a, &k, &x, &y, msg, sizeof msg) < 0)
-            rc = wire_unpack_plan(&e, &a, counts, 4, msg, sizeof msg);
+        if ((rc = wire_unpack_state(&e, &st, msg, sizeof msg)) == 0)
+            FUZZ_CHECK(st.bytes == 0 || st.data != NULL);
+        else if ((rc = wire_unpack_plan(&e, &a, &b, counts, 4, msg, sizeof msg)) < 0 &&
+                 (rc = wire_unpack_halo(&e, &a, &b, row, sizeof row, msg, sizeof msg)) < 0)
+            rc = wire_unpack_wait(&e, &a, &i, &b, msg, sizeof msg);
         break;
     }
     }
