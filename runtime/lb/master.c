@@ -449,18 +449,30 @@ static int lose(dtss_lb *b, int i, const char *why)
     return rc != DTSS_OK ? rc : round_complete(b);
 }
 
-/* Workers that owe work and were silent past the late rule's limit (a
- * task at their rate, sched/late/late.h) are taken for hung. */
+/* The worker most overdue past the late rule's limit (a task at its rate,
+ * sched/late/late.h) among those that owe work, if any, is taken for hung;
+ * one at a time, and the others' silence counts from then on: a worker
+ * sending it migrated tasks was held in its send (seen: the two others of
+ * three, blocked sending to a stopped one, all three taken at once). */
 static int check_late(dtss_lb *b)
 {
-    for (int i = 0; i < b->m.crew.P; i++)
-        if (!b->gone[i] && b->held[i] > 0 &&
-            late_is(&b->m.o.late, &b->rate[i], &b->run_rate, 1, b->since[i], now(b))) {
-            int rc = lose(b, i, "silent past the late limit (hung?)");
-            if (rc != DTSS_OK)
-                return rc;
+    double t = now(b), worst = 1;
+    int late = -1;
+    for (int i = 0; i < b->m.crew.P; i++) {
+        if (b->gone[i] || b->held[i] <= 0)
+            continue;
+        double limit = late_limit(&b->m.o.late, &b->rate[i], &b->run_rate, 1);
+        if (t - b->since[i] > limit && (t - b->since[i]) / limit > worst) {
+            worst = (t - b->since[i]) / limit;
+            late = i;
         }
-    return DTSS_OK;
+    }
+    if (late < 0)
+        return DTSS_OK;
+    int rc = lose(b, late, "silent past the late limit (hung?)");
+    for (int i = 0; i < b->m.crew.P; i++)
+        b->since[i] = t;
+    return rc;
 }
 
 /* The round's plan, once every live worker answered. */
