@@ -430,8 +430,19 @@ static int gone(dtss_pool *p, int i, const char *why)
     return carry_out(p);
 }
 
-/* Busy workers whose task is out past the late rule's limit (a task at
- * their rate, sched/late/late.h) are taken for hung: held no more, the task
+/* A task's expected seconds, the late rule's units: its average over the
+ * iterations before (pool_average), else every task's so far; NAN before
+ * any task was done. So a rate is how fast a worker runs tasks against
+ * their own times: the pool's tasks differ (the largest part of the
+ * thinning takes some 5 times the average). */
+static double expected(const dtss_pool *p, int task)
+{
+    double a = pool_average(p->pl, task);
+    return isfinite(a) ? a : p->done_n > 0 ? p->done_secs / p->done_n : NAN;
+}
+
+/* Busy workers whose task is out past the late rule's limit (the task's
+ * expected time at their rate, sched/late/late.h) are taken for hung: held no more, the task
  * back at the head of the queue; left alone (a result from it later counts
  * if it is the first), unless a request needs its host (serve_requests). */
 static int check_late(dtss_pool *p)
@@ -440,8 +451,9 @@ static int check_late(dtss_pool *p)
     double t = now(p);
     for (int i = 0; i < p->nw; i++) {
         pworker *w = &p->w[i];
-        if (w->state != PW_BUSY || w->iter != p->iteration ||
-            !late_is(&p->late, &w->rate, &p->rate, 1, w->sent, t))
+        double e = w->state == PW_BUSY ? expected(p, p->tk[w->task].task) : NAN;
+        if (w->state != PW_BUSY || w->iter != p->iteration || !isfinite(e) ||
+            !late_is(&p->late, &w->rate, &p->rate, e, w->sent, t))
             continue;
         w->state = PW_HUNG;
         w->why = "hung";
@@ -587,8 +599,13 @@ static int take_result(dtss_pool *p, int i, const tr_event *e, int *ready)
                 p->qlen--;
                 break;
             }
-    if (was == PW_BUSY)
-        late_add(&w->rate, &p->rate, 1, t - w->sent);
+    if (was == PW_BUSY) {
+        double x = expected(p, r.task);
+        if (isfinite(x))
+            late_add(&w->rate, &p->rate, x, t - w->sent);
+        p->done_secs += t - w->sent;
+        p->done_n++;
+    }
     ptask_rec *line = task_line(p, i, r.task);
     if (line) {
         line->started = r.t_start - p->wall0;

@@ -115,6 +115,8 @@ struct dtss_pool {
     long lost;
     long hung;              /* workers taken for hung */
     late_rate rate;         /* every task's: the run's rate */
+    double done_secs;       /* every task's seconds out, and how many */
+    long done_n;
     char date[32];
     /* the result in hand */
     wire_task cur;
