@@ -1,11 +1,46 @@
 /* outfile.c: an output written whole or not at all (outfile.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sched/util/outfile.h"
+
+/* The new files being written now, for outfile_remove_made (a signal
+ * handler): slots holding their names (an outfile's tmp), NULL when free. A
+ * file is listed from its making to its rename; signals are held while a
+ * slot changes, so the handler never misses a file nor reads half a slot.
+ * More than MADE at once are written all the same, unlisted. */
+#define MADE 16
+static char *volatile made[MADE];
+
+static void hold(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigprocmask(SIG_BLOCK, &s, old);
+}
+
+static void unlist(char *tmp)
+{
+    for (int i = 0; i < MADE; i++)
+        if (made[i] == tmp)
+            made[i] = NULL;
+}
+
+void outfile_remove_made(void)
+{
+    for (int i = 0; i < MADE; i++) {
+        char *t = made[i];
+        if (t)
+            unlink(t);
+    }
+}
 
 /* Where path would be written: 1 directly (not a regular file), 0 through a
  * new file beside it (its name in tmp, not yet created; *mode the mode it
@@ -51,7 +86,15 @@ int outfile_open(outfile *o, const char *path, const char *mode)
         errno = 0;
         return 0;
     }
+    sigset_t old;
+    hold(&old);
     int fd = mkstemp(o->tmp);
+    for (int i = 0; fd >= 0 && i < MADE; i++)
+        if (!made[i]) {
+            made[i] = o->tmp;
+            break;
+        }
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd >= 0 && fchmod(fd, m) == 0 && (o->f = fdopen(fd, mode))) {
         errno = 0;
         return 0;
@@ -60,6 +103,7 @@ int outfile_open(outfile *o, const char *path, const char *mode)
     if (fd >= 0) {
         close(fd);
         unlink(o->tmp);
+        unlist(o->tmp);
     }
     o->tmp[0] = '\0';
     errno = e;
@@ -83,6 +127,7 @@ int outfile_close(outfile *o, const char **call)
     }
     if (e && o->tmp[0])
         unlink(o->tmp);
+    unlist(o->tmp);                 /* renamed or removed: no longer made */
     errno = e;
     return e ? -1 : 0;
 }
@@ -94,12 +139,17 @@ int outfile_check(const char *path)
     int direct = where(path, tmp, sizeof tmp, &m);
     if (direct != 0)
         return direct > 0 ? 0 : -1;
+    sigset_t old;
+    hold(&old);
     int fd = mkstemp(tmp);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    unlink(tmp);
-    return 0;
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    }
+    int e = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd < 0 ? -1 : 0;
 }
 
 void outfile_abort(outfile *o)
@@ -111,4 +161,5 @@ void outfile_abort(outfile *o)
     o->f = NULL;
     if (o->tmp[0])
         unlink(o->tmp);
+    unlist(o->tmp);
 }

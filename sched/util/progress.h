@@ -1,0 +1,53 @@
+/* progress.h: long work a user can see and stop, for the programs (the
+ * decisions in sched/ never call it): a progress line on a terminal, and
+ * Ctrl-C that leaves no output half made.
+ *
+ *     progress_interrupt("sim", "no run record written");
+ *     progress p;
+ *     progress_start(&p, "sim", !quiet);
+ *     while (... work ...)
+ *         if (progress_due(&p))
+ *             progress_show(&p, "%ld of %ld chunks", k, n);
+ *     progress_end(&p);
+ *
+ * The line goes to standard error only when it is a terminal (never into a
+ * log or a pipe), redrawn in place ("\r") at most twice a second, as
+ * bin/coordinator's; progress_end ends it with a line break.
+ *
+ * progress_interrupt catches SIGINT (Ctrl-C), SIGTERM and SIGHUP (unless
+ * ignored, as under nohup): the
+ * handler removes every output file in the making (sched/util/outfile.h:
+ * the new files beside their paths; an earlier run's file at the path stays
+ * as it was), writes "PROG: interrupted (SIGINT): WHAT" on standard error,
+ * and ends the process by that signal, with its default action: a shell
+ * sees the status 128 + the signal's number (130 for Ctrl-C). Call it
+ * before the work; the handler uses only async-signal-safe calls.
+ */
+#ifndef PROGRESS_H
+#define PROGRESS_H
+
+typedef struct progress {
+    const char *prog;
+    int on;             /* drawing: stderr is a terminal and it was wanted */
+    int shown;          /* a line is on the screen */
+    double t0, last;    /* when it started, when the line was last drawn (s) */
+} progress;
+
+/* Starts p for program prog; on when 'want' and stderr is a terminal. */
+void progress_start(progress *p, const char *prog, int want);
+/* 1 when the line should be drawn now: on, and half a second since the last
+ * time (cheap: one clock reading). */
+int progress_due(progress *p);
+/* Draws "PROG: TEXT" in place (printf-style), with the seconds since
+ * progress_start after it. Nothing when off. */
+void progress_show(progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Ends the line (a line break, when one was drawn). */
+void progress_end(progress *p);
+/* Seconds since progress_start. */
+double progress_elapsed(const progress *p);
+
+/* Installs the handlers described above; 'what' says what the interrupted
+ * run does not leave ("no run record written"); both strings must live on. */
+void progress_interrupt(const char *prog, const char *what);
+
+#endif
