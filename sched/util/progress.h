@@ -41,13 +41,42 @@ int progress_due(progress *p);
 /* Draws "PROG: TEXT" in place (printf-style), with the seconds since
  * progress_start after it. Nothing when off. */
 void progress_show(progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Erases the line (when one is drawn), for other output on the terminal;
+ * the next progress_show draws it again. */
+void progress_clear(progress *p);
 /* Ends the line (a line break, when one was drawn). */
 void progress_end(progress *p);
 /* Seconds since progress_start. */
 double progress_elapsed(const progress *p);
 
+/* Work done in one long call (a library's, which has no place to show
+ * progress): from progress_tick on, every second (SIGALRM), "PROG: WHAT,
+ * N s" is drawn in place, until progress_tick_stop; a new progress_tick
+ * changes WHAT (printf-style, cut to 200 characters). Only when on. */
+void progress_tick(progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void progress_tick_stop(progress *p);
+
+/* Files the handler removes too (unlink, then rmdir for a folder; at most 8,
+ * removed last registered first): outputs written by another program (a
+ * picture gnuplot draws) or a temporary folder. The path is copied;
+ * progress_forget takes it off the list again (the file is complete). */
+void progress_remove_on_interrupt(const char *path);
+void progress_forget(const char *path);
+
 /* Installs the handlers described above; 'what' says what the interrupted
  * run does not leave ("no run record written"); both strings must live on. */
 void progress_interrupt(const char *prog, const char *what);
+
+/* The same for a program that prints its results as it goes (a sweep's
+ * lines on standard output, which a signal would cut in the middle of a
+ * line): the first signal only asks to stop ("PROG: stopping after the
+ * current run; Ctrl-C again stops at once"); the program looks at
+ * progress_stopping() where its output is whole (after a line) and calls
+ * progress_stop() there, which flushes standard output, says
+ * "PROG: interrupted (SIGINT): WHAT" and ends by the signal. A second
+ * signal ends it at once, as progress_interrupt's. */
+void progress_interrupt_deferred(const char *prog, const char *what);
+int progress_stopping(void);
+void progress_stop(void);
 
 #endif
