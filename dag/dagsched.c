@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "dag/dag.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/progress.h"
 
 static void usage(FILE *f)
 {
@@ -44,7 +46,10 @@ static void usage(FILE *f)
 "                      and CPOP's critical path\n"
 "      --summary       print only makespan, slr, speedup (and duplicates)\n"
 "  -f, --format FMT    read FILE as text or dot (default: by content)\n"
+"  -q, --quiet         no progress (shown on a terminal only, on stderr: what\n"
+"                      is being done, and for how long)\n"
 "  -h, --help          this help\n"
+"Ctrl-C stops it and leaves no picture half drawn (exit status 130).\n"
 "\n"
 "exit status: 0 done, 1 bad input (the message names it), 2 bad usage\n");
 }
@@ -152,6 +157,11 @@ static int gantt(const dag_schedule *s, const char *out)
     char data[4200], script[4200];
     snprintf(data, sizeof data, "%s/copies.tsv", dir);
     snprintf(script, sizeof script, "%s/gantt.gp", dir);
+    /* Ctrl-C: none of these left behind, nor a picture half drawn. */
+    progress_remove_on_interrupt(dir);
+    progress_remove_on_interrupt(data);
+    progress_remove_on_interrupt(script);
+    progress_remove_on_interrupt(out);
     int rc = 1;
     FILE *f = fopen(data, "w");
     if (!f) {
@@ -205,9 +215,13 @@ static int gantt(const dag_schedule *s, const char *out)
     }
     rc = 0;
 out:
+    progress_forget(out);
     remove(data);
     remove(script);
     rmdir(dir);
+    progress_forget(script);
+    progress_forget(data);
+    progress_forget(dir);
     return rc;
 }
 
@@ -219,19 +233,21 @@ int main(int argc, char **argv)
         {"ranks", no_argument, NULL, 1001},
         {"summary", no_argument, NULL, 1002},
         {"format", required_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *algo = "heft", *gantt_out = NULL, *fmt = NULL;
-    int ranks = 0, summary = 0, c;
+    int ranks = 0, summary = 0, quiet = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":a:g:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":a:g:f:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'a': algo = optarg; break;
         case 'g': gantt_out = optarg; break;
         case 1001: ranks = 1; break;
         case 1002: summary = 1; break;
         case 'f': fmt = optarg; break;
+        case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("dagsched", c, argv);
         }
@@ -253,19 +269,40 @@ int main(int argc, char **argv)
         return fail("%s", err.msg);
 
     const char *path = argv[optind];
+    struct stat sb;                     /* the picture's path, before the work */
+    if (gantt_out && stat(gantt_out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "dagsched: --gantt '%s' exists and is not a file\n", gantt_out);
+        return 1;
+    }
+    if (gantt_out && outfile_check(gantt_out) != 0) {
+        fprintf(stderr, "dagsched: --gantt %s: cannot write there: %s (nothing was "
+                "scheduled)\n", gantt_out, strerror(errno));
+        return 1;
+    }
+    progress_interrupt("dagsched", gantt_out ? "no picture drawn" : "nothing printed");
+    progress pr;
+    progress_start(&pr, "dagsched", !quiet);
+    progress_tick(&pr, "reading %.100s", path);
     dag *g = dag_read_file(path, format, &err);
     if (!g) {
+        progress_end(&pr);
         fprintf(stderr, "dagsched: %s\n", err.msg);
         return 1;
     }
+    progress_tick(&pr, "%s on %d tasks, %d edges, %d processors", A->name, g->n_user,
+                  g->m_user, g->q);
     dag_schedule *s = dag_schedule_new(A, g, &err);
     if (!s) {
+        progress_end(&pr);
         fprintf(stderr, "dagsched: %s: %s\n", A->name, err.msg);
         dag_free(g);
         return 1;
     }
+    progress_tick(&pr, "checking the schedule of %d tasks", g->n_user);
+    int bad = dag_schedule_check(s, &err) != DAG_OK;
+    progress_end(&pr);
     /* Never print a wrong schedule: check it first. */
-    if (dag_schedule_check(s, &err) != DAG_OK) {
+    if (bad) {
         fprintf(stderr, "dagsched: %s produced an invalid schedule (a bug): %s\n",
                 A->name, err.msg);
         dag_schedule_free(s);

@@ -64,7 +64,8 @@ if command -v gnuplot >/dev/null 2>&1; then
     check "--gantt runs" $?
     [ "$(head -c 4 "$tmp/g.png" | od -An -c | tr -d ' ')" = "211PNG" ]
     check "--gantt writes a PNG" $?
-    run "--gantt into a missing folder fails" 1 "gnuplot" \
+    run "--gantt into a missing folder: refused before the graph is scheduled" 1 \
+        "--gantt /nonexistent/dir/g.png: cannot write there: No such file or directory (nothing was scheduled)" \
         "$BIN/dagsched" -g /nonexistent/dir/g.png "$EX/chain.dag"
 else
     skip "gnuplot not found: --gantt not tested"
@@ -139,7 +140,9 @@ run "dagexp --procs 1e8 refused" 2 "--procs: '1e+08' must be a whole number in \
 run "daggen bad beta" 2 "beta=3" "$BIN/daggen" -v 10 --beta 3
 run "daggen -v not a number" 2 "--tasks 'ten'" "$BIN/daggen" -v ten
 run "daggen bad outdeg" 2 "--outdeg 'w'" "$BIN/daggen" --outdeg w
-run "daggen unwritable output" 1 "fopen(/nonexistent/g.dag)" "$BIN/daggen" -o /nonexistent/g.dag
+run "daggen unwritable output: refused before the graph is made" 1 \
+    "--output /nonexistent/g.dag: cannot write there: No such file or directory (nothing was made)" \
+    "$BIN/daggen" -o /nonexistent/g.dag
 
 # ---- dagexp: a line of the experiment is its graph, regenerated ------------------
 "$BIN/dagexp" -v 30 --ccr 2 -n 5 --seed 3 >"$tmp/exp.csv" 2>"$tmp/exp.err"
