@@ -230,7 +230,9 @@ rec_chunk *record_chunk(record *r)
 int record_report(record *r, int w, int Q, double A, double time)
 {
     if (r->stream) {
-        rec_report p = {w, Q, time, A};
+        rec_report p;
+        memset(&p, 0, sizeof p);        /* no padding of unknown bytes in the spool */
+        p = (rec_report){w, Q, time, A};
         if (r->stream->reports && spool_append(r->stream->reports, &p) != 0)
             return spool_failed(r->stream, r->stream->reports);
         r->nreports++;
@@ -251,7 +253,9 @@ int record_report(record *r, int w, int Q, double A, double time)
 int record_replan(record *r, double time, int workers, double A)
 {
     if (r->stream) {
-        rec_replan p = {time, A, workers};
+        rec_replan p;
+        memset(&p, 0, sizeof p);
+        p = (rec_replan){time, A, workers};
         if (r->stream->replans && spool_append(r->stream->replans, &p) != 0)
             return spool_failed(r->stream, r->stream->replans);
         r->replans++;
