@@ -94,7 +94,7 @@ static void sample(record *r)
 static void test_round_trip(void)
 {
     record r, back;
-    char msg[300];
+    char msg[300] = "";
     sample(&r);
     test_cond("write", record_write(&r, path("a.csv"), msg, sizeof msg) == 0);
     test_condf(record_read(&back, path("a.csv"), msg, sizeof msg) == 0, "read (%s)", msg);
@@ -548,6 +548,7 @@ static void test_stream(void)
         fclose(b);
     test_condf(same && bytes > 1000000, "the streamed record's file is the whole one's, "
                "byte for byte (%ld bytes)", bytes);
+    msg[0] = '\0';
     test_condf(record_read(&fresh, path("spooled.csv"), msg, sizeof msg) == 0 &&
                fresh.nchunks == SYN_CHUNKS && fresh.chunks[7].done &&
                fresh.chunks[7].received > 3001 && !fresh.chunks[7000].done,
