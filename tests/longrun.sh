@@ -119,6 +119,25 @@ fi
 [ ! -s err.txt ] && grep -q "^pss: " out.txt
 check "sim: no progress when stderr is not a terminal" $?
 
+# ---- bin/chunks ----------------------------------------------------------------------
+run "chunks: pss over 9e18 iterations (1,800 years of counting): refused before the first chunk" 2 \
+    "chunks: pss over 9000000000000000000 iterations makes 9e+18 chunks at least (its largest is its first, 1), more than the 1e+12 a run may make" \
+    "$BIN/chunks" -s pss -I 9000000000000000000 -P 2 --count
+run "chunks: css --k 10^6 over 9e18 iterations: 9e12 chunks at least, refused (any scheme whose chunks never grow)" 2 \
+    "css over 9000000000000000000 iterations makes 9e+12 chunks at least (its largest is its first, 1000000)" \
+    "$BIN/chunks" -s css --k 1000000 -I 9000000000000000000 -P 2 --count
+"$BIN/chunks" -s tss --F 1 --L 1 -I 900000000000 -P 2 >ch.csv 2>err.txt &
+interrupt $! 1
+fields=$(awk -F, '{ print NF }' ch.csv | sort -u | tr '\n' ' ')
+[ $rc = 130 ] && [ "$fields" = "3 " ] && [ "$(tail -c 1 ch.csv | od -An -c | tr -d ' ')" = '\n' ] &&
+    grep -q "^chunks: interrupted (SIGINT): the lines printed are whole chunks" err.txt
+check "chunks: Ctrl-C on 9e11 chunks: exit 130, the lines printed whole (fields: $fields, exit $rc)" $?
+rm -f ch.csv
+"$BIN/chunks" -s dtss --F 1 --L 1 -I 9000000000000000000 -P 2 --count >out.txt 2>err.txt &
+interrupt $! 1
+[ $rc = 130 ] && [ ! -s out.txt ] && grep -q "^chunks: interrupted (SIGINT): no count printed$" err.txt
+check "chunks: Ctrl-C on a count that cannot be bounded (dtss, F = L = 1): exit 130, no count (exit $rc)" $?
+
 # ---- bin/daggen --------------------------------------------------------------------
 run "daggen: 10^6 tasks with --outdeg v: refused before it is made, naming the limit" 2 \
     "v=1000000 tasks with out_degree=1000000 may make 1e+12 edges, more than the 100000000 a generated graph holds" \
@@ -170,7 +189,7 @@ check "dagsched: an unwritable --gantt refused before the graph is read (exit $r
 interrupt $! 1
 fields=$(awk -F, '{ print NF }' exp.csv | sort -u | tr '\n' ' ')
 [ $rc = 130 ] && [ "$fields" = "29 " ] && [ "$(tail -c 1 exp.csv | od -An -c | tr -d ' ')" = '\n' ] &&
-    grep -q "^dagexp: stopping after the current run" err.txt &&
+    grep -q "^dagexp: stopping at the next whole line of output" err.txt &&
     grep -q "^dagexp: interrupted (SIGINT): the lines printed are whole graphs" err.txt
 check "dagexp: Ctrl-C: exit 130, the lines printed whole (fields per line: $fields, exit $rc)" $?
 

@@ -199,7 +199,7 @@ static void interrupted(int sig)
             say("\n");
         line_open = 0;
         say(int_prog);
-        say(": stopping after the current run (again: at once)\n");
+        say(": stopping at the next whole line of output (Ctrl-C again: at once)\n");
         return;
     }
     die(sig);

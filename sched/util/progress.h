@@ -69,8 +69,8 @@ void progress_interrupt(const char *prog, const char *what);
 
 /* The same for a program that prints its results as it goes (a sweep's
  * lines on standard output, which a signal would cut in the middle of a
- * line): the first signal only asks to stop ("PROG: stopping after the
- * current run; Ctrl-C again stops at once"); the program looks at
+ * line): the first signal only asks to stop ("PROG: stopping at the next
+ * whole line of output (Ctrl-C again: at once)"); the program looks at
  * progress_stopping() where its output is whole (after a line) and calls
  * progress_stop() there, which flushes standard output, says
  * "PROG: interrupted (SIGINT): WHAT" and ends by the signal. A second
