@@ -70,7 +70,7 @@ check "sim: an unwritable --costs is refused before the costs are built (exit $r
 run "sim: pss over 10^13 iterations: more than the 1e12 chunks, refused" 2 \
     "pss over 10000000000000 iterations makes 1e+13 chunks at least (its largest is its first, 1), more than the simulator's limit of 1e+12" \
     "$BIN/sim" two.scn -s pss -w "uniform n=1e13 cost=1e-9"
-run "sim: the same with css --k 100: 1e11 chunks, not refused by that limit" 0 "^css: " \
+run "sim: css --k 10^10 over 10^13 iterations (1,000 chunks): the bound lets it run" 0 "^css: " \
     "$BIN/sim" two.scn -s css --k 10000000000 -w "uniform n=1e13 cost=1e-9"
 run "sim: a record of more than 1e8 chunks, refused before the run" 2 \
     "--record r.csv: the run makes 2e+08 chunks at least, more than the 1e+08 a run record holds" \
