@@ -4,6 +4,7 @@
  * the strips re-cut every K steps by a load-balancing strategy (sched/lb/lb.h;
  * none: never). The field is bit for bit bin/heat's whatever the cut
  * (compare the checksum lines). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <dtss.h>
 
 #include "heat/heat.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 
 #define PROG "heat-pvm"
@@ -142,6 +144,15 @@ int main(int argc, char **argv)
         dtss_strips_free(s);
         return parse_fail(PROG, "%s", err.msg);
     }
+    /* The outputs' paths, before the run: none is lost to a folder that
+     * does not exist after the steps are done. */
+    const char *paths[3] = {out, raw, record}, *names[3] = {"-o", "--raw", "--record"};
+    for (int i = 0; i < 3; i++)
+        if (paths[i] && strcmp(paths[i], "-") != 0 && outfile_check(paths[i]) != 0) {
+            dtss_strips_free(s);
+            return parse_fail(PROG, "%s %s: cannot write there: %s (nothing was run)",
+                              names[i], paths[i], strerror(errno));
+        }
     double *u = heat_field_new(&p, &err);
     if (!u) {
         fprintf(stderr, PROG ": %s\n", err.msg);

@@ -171,6 +171,16 @@ interrupt $! 1
 check "heat: Ctrl-C on 10^11 steps: exit 130, said, no picture or cells (exit $rc)" $?
 run "heat: an unwritable -o refused before the run" 2 "cannot write 'nodir/f.pgm'" \
     "$BIN/heat" --nx 1 --ny 1 --steps 100000000000 -o nodir/f.pgm
+# The PVM programs' outputs, refused before a virtual machine is looked for
+# (there is none here: the check is what stops them).
+for o in "-o nodir/f.pgm" "--raw nodir/f.raw" "--record nodir/r.csv"; do
+    # shellcheck disable=SC2086
+    run "heat-pvm: $o refused before the run" 2 "heat-pvm: ${o% *} ${o#* }: cannot write there: No such file or directory (nothing was run)" \
+        "$BIN/heat-pvm" --nx 8 --ny 8 --steps 10 $o
+done
+run "loop: -r refused before the costs are built and PVM is looked for" 2 \
+    "loop: -r nodir/r.csv: cannot write there: No such file or directory (nothing was run)" \
+    "$BIN/loop" -w "matrix n=100000000" -r nodir/r.csv
 
 # ---- bin/dagsched, bin/dagexp -----------------------------------------------------------
 "$BIN/daggen" -v 200000 -o g/mid.dag
