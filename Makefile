@@ -54,7 +54,7 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
               $(BIN)/test_matrix
 # The test programs' scripts, run by make test after $(TESTS), in this order
 # (the emulated cluster's last: they take longest).
-TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/league.sh tests/figures.sh \
+TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/longrun.sh tests/league.sh tests/figures.sh \
               tests/golden.sh \
               tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh tests/conventions.sh \
               tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \

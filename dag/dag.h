@@ -119,6 +119,12 @@ dag *dag_read_file(const char *path, int format, dag_err *err);
  * DOT; costs with 15 significant digits. DAG_EIO on a write error. */
 int dag_write(FILE *f, const dag *g, int format, dag_err *err);
 
+/* x as the shortest text that reads back as x (strtod): 6 significant
+ * digits when they do ("%g"), up to 17. Written into buf (32 bytes at
+ * least), which is returned: a generator's parameters, printed so that the
+ * command they make writes the very same graph. */
+const char *dag_num(char *buf, double x);
+
 /* ---- task graph generators (random.c, fft.c, gauss.c) ------------------
  * A generator is a type (its structure: one file each, listed in
  * dag_gen_types[], found by name); the costs are drawn alike for every type:
@@ -157,6 +163,12 @@ struct dag_gen_type {
 };
 
 #define DAG_GEN_MAX_TASKS 10000000
+/* The largest graph a generator makes, checked before it is made (memory:
+ * some 50 bytes an edge, 8 a cost; bin/dagsched reads it back): edges
+ * (random: the v - 1 + v min(out_degree, v - 1) it may make) and costs
+ * (tasks x processors). */
+#define DAG_GEN_MAX_EDGES 100000000L
+#define DAG_GEN_MAX_COSTS 100000000L
 
 /* The list of all generator types, NULL-terminated. */
 extern const dag_gen_type *const dag_gen_types[];

@@ -15,6 +15,7 @@
 #include "sched/util/conv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
+#include "sched/util/progress.h"
 
 #define MAXLIST 64
 
@@ -34,7 +35,9 @@ static void usage(FILE *f)
 "A_us: the scheduler's own running time in microseconds; A_dups: tasks\n"
 "duplicated). `daggen --graph G -v V (or --size M) --alpha .. --outdeg ..\n"
 "--ccr .. --wdag .. --beta .. --procs Q --seed SEED` writes that very graph.\n"
-"Progress goes to standard error.\n"
+"Progress goes to standard error: a line per group, and on a terminal the\n"
+"graphs of the group in progress. Ctrl-C stops after the graph in progress,\n"
+"the lines printed so far whole (exit status 130; Ctrl-C again: at once).\n"
 "\n"
 "options (LIST: comma-separated values):\n"
 "      --graph TYPE    random, fft or gauss (default random; daggen --help)\n"
@@ -231,11 +234,19 @@ int main(int argc, char **argv)
     printf("\n");
     int groups = X->n * alpha.n * ccr.n, group = 0;
     double t0 = now();
+    progress_interrupt_deferred("dagexp", "the lines printed are whole graphs, the rest "
+                                "was not run");
+    progress pr;
+    progress_start(&pr, "dagexp", 1);
     for (int a = 0; a < X->n; a++)
         for (int b = 0; b < alpha.n; b++)
             for (int k = 0; k < ccr.n; k++) {
                 double tg = now();
                 for (long n = 0; n < graphs; n++) {
+                    if (progress_stopping())
+                        progress_stop();    /* Ctrl-C: after a whole line */
+                    progress_tick(&pr, "[%d/%d] %ld of %ld graphs", group + 1, groups, n,
+                                  graphs);
                     dag_gen p;
                     dag_gen_init(&p);
                     p.type = type;
@@ -259,14 +270,18 @@ int main(int argc, char **argv)
                         fprintf(stderr, "dagexp: %s\n", err.msg);
                         return 1;
                     }
+                    /* The parameters as they read back: daggen with them
+                     * writes this very graph. */
+                    char n1[32], n2[32], n3[32], n4[32];
                     printf("%s,", type->name);
                     if (structured)
-                        printf("%d,%d,,%g,,", p.size, g->n_user, p.ccr);
+                        printf("%d,%d,,%s,,", p.size, g->n_user, dag_num(n1, p.ccr));
                     else
-                        printf(",%d,%g,%g,%d,", p.v, p.alpha, p.ccr, p.out_degree);
-                    printf("%g,%d,%g,%lu,%d,%d,%.10g,%.10g", p.beta, p.q, p.wdag,
-                           p.seed, height(g), g->m_user, dag_cp_min(g),
-                           dag_sequential(g));
+                        printf(",%d,%s,%s,%d,", p.v, dag_num(n1, p.alpha),
+                               dag_num(n2, p.ccr), p.out_degree);
+                    printf("%s,%d,%s,%lu,%d,%d,%.10g,%.10g", dag_num(n3, p.beta), p.q,
+                           dag_num(n4, p.wdag), p.seed, height(g), g->m_user,
+                           dag_cp_min(g), dag_sequential(g));
                     for (int i = 0; dag_algos[i]; i++) {
                         double ts = now();
                         dag_schedule *s = dag_schedule_new(dag_algos[i], g, &err);
@@ -298,6 +313,7 @@ int main(int argc, char **argv)
                 } else
                     snprintf(what, sizeof what, "v=%g alpha=%g ccr=%g", X->x[a],
                              alpha.x[b], ccr.x[k]);
+                progress_clear(&pr);
                 fprintf(stderr, "dagexp: [%d/%d] %s: %ld graphs in %.1f s (%.1f s "
                         "elapsed)\n", group, groups, what, graphs, now() - tg, now() - t0);
             }

@@ -10,6 +10,7 @@
 #include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/progress.h"
 #include "sched/util/quote.h"
 
 static void usage(FILE *f)
@@ -44,12 +45,26 @@ static void usage(FILE *f)
 "      --procs Q       processors (default %d)\n"
 "      --seed S        GSL mt19937 seed (default %lu)\n"
 "  -f, --format FMT    text or dot (default text)\n"
-"  -o, --output FILE   write to FILE (default standard output)\n"
+"  -o, --output FILE   write to FILE (default standard output), whole or not\n"
+"                      at all; checked before the graph is made\n"
+"  -q, --quiet         no progress (shown on a terminal only, on stderr)\n"
 "  -h, --help          this help\n"
+"The first line is the command that writes this very graph. A graph holds at\n"
+"most %.0e edges (random: v - 1 + v min(outdeg, v - 1) may be made) and\n"
+"%.0e costs (tasks x processors): more is refused before anything is made.\n"
+"Ctrl-C stops it and writes nothing (exit status 130).\n"
 "exit status: 0 done; 1 the graph could not be made or written, standard output\n"
 "included (said; no part of a file is left); 2 a bad option or value\n",
             d.type->name, d.v, d.alpha, d.out_degree, d.size, d.ccr, d.wdag, d.beta,
-            d.q, d.seed);
+            d.q, d.seed, (double)DAG_GEN_MAX_EDGES, (double)DAG_GEN_MAX_COSTS);
+}
+
+/* " --NAME X" with the shortest text of x that reads back as x: the
+ * header's command makes the very same graph again. */
+static void option(FILE *f, const char *name, double x)
+{
+    char buf[32];
+    fprintf(f, " --%s %s", name, dag_num(buf, x));
 }
 
 #define fail(...) parse_fail("daggen", __VA_ARGS__)
@@ -73,6 +88,7 @@ int main(int argc, char **argv)
         {"seed", required_argument, NULL, 1006},
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -82,11 +98,11 @@ int main(int argc, char **argv)
     const char *out = NULL, *outdeg = NULL;
     const char *random_only = NULL;     /* an option only the random type takes */
     int size_given = 0;
-    int format = DAG_FORMAT_TEXT, c;
+    int format = DAG_FORMAT_TEXT, quiet = 0, c;
     long seed;
     closeout_init("daggen");
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:S:b:f:o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":v:S:b:f:o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 1007: {
             dag_err e;
@@ -131,6 +147,7 @@ int main(int argc, char **argv)
             else return fail("--format '%s': expected text or dot", quote(optarg));
             break;
         case 'o': out = optarg; break;
+        case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("daggen", c, argv);
         }
@@ -151,43 +168,59 @@ int main(int argc, char **argv)
         return fail("%s", err.msg);
     if (closeout_output("--output", out, 0))           /* before the work */
         return 1;
+    progress_interrupt("daggen", "no graph written");
+    progress pr;
+    progress_start(&pr, "daggen", !quiet);
+    progress_tick(&pr, "making a graph of %ld tasks", d.type->tasks(&d));
     dag *g = dag_generate(&d, &err);
     if (!g) {
+        progress_end(&pr);
         fprintf(stderr, "daggen: %s\n", err.msg);
         return err.code == DAG_EINVAL ? 2 : 1;
     }
     /* The graph goes to out whole or not at all (outfile.h; none: stdout). */
+    progress_tick(&pr, "writing %d tasks, %d edges", g->n_user, g->m_user);
     outfile o;
     char msg[300];
     const char *call;
     if (!out)
         out = "-";
     if (outfile_open(&o, out, "w") != 0) {
+        progress_end(&pr);
         fprintf(stderr, "daggen: %s\n", outfile_msg(msg, sizeof msg, out, NULL, errno));
         dag_free(g);
         return 1;
     }
     FILE *f = o.f;
-    /* The command that writes this very graph. */
+    /* The command that writes this very graph: only options daggen takes,
+     * each value as it reads back. */
     const char *c0 = format == DAG_FORMAT_DOT ? "//" : "#";
-    if (d.type == &dag_gen_random)
-        fprintf(f, "%s daggen -v %d --alpha %g --outdeg %d", c0, d.v, d.alpha, d.out_degree);
-    else
+    if (d.type == &dag_gen_random) {
+        fprintf(f, "%s daggen -v %d", c0, d.v);
+        option(f, "alpha", d.alpha);
+        fprintf(f, " --outdeg %d", d.out_degree);
+    } else
         fprintf(f, "%s daggen --graph %s --size %d", c0, d.type->name, d.size);
-    fprintf(f, " --ccr %g --wdag %g --beta %g --procs %d --seed %lu\n", d.ccr, d.wdag,
-            d.beta, d.q, d.seed);
+    option(f, "ccr", d.ccr);
+    option(f, "wdag", d.wdag);
+    option(f, "beta", d.beta);
+    fprintf(f, " --procs %d --seed %lu%s\n", d.q, d.seed,
+            format == DAG_FORMAT_DOT ? " --format dot" : "");
     if (d.type != &dag_gen_random)
         fprintf(f, "%s %d tasks, %d edges\n", c0, g->n_user, g->m_user);
     int rc = dag_write(f, g, format, &err);
     dag_free(g);
     if (rc != DAG_OK && err.code != DAG_EIO) {          /* a name the format cannot hold */
+        progress_end(&pr);
         fprintf(stderr, "daggen: %s\n", err.msg);
         outfile_abort(&o);
         return 1;
     }
     if (outfile_close(&o, &call) != 0) {                /* a write error: said here */
+        progress_end(&pr);
         fprintf(stderr, "daggen: %s\n", outfile_msg(msg, sizeof msg, out, call, errno));
         return 1;
     }
+    progress_end(&pr);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "sched/util/closeout.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
+#include "sched/util/progress.h"
 #include "sched/util/quote.h"
 
 static void usage(FILE *f)
@@ -46,7 +47,10 @@ static void usage(FILE *f)
 "                      and CPOP's critical path\n"
 "      --summary       print only makespan, slr, speedup (and duplicates)\n"
 "  -f, --format FMT    read FILE as text or dot (default: by content)\n"
+"  -q, --quiet         no progress (shown on a terminal only, on stderr: what\n"
+"                      is being done, and for how long)\n"
 "  -h, --help          this help\n"
+"Ctrl-C stops it and leaves no picture half drawn (exit status 130).\n"
 "\n"
 "exit status: 0 done; 1 out of memory, or an output (standard output, the\n"
 "--gantt picture) could not be written (said; no part of a file is left);\n"
@@ -195,6 +199,12 @@ static int gantt(const dag_schedule *s, const char *out)
     snprintf(data, sizeof data, "%s/copies.tsv", dir);
     snprintf(script, sizeof script, "%s/gantt.gp", dir);
     snprintf(png, sizeof png, "%s/gantt.png", dir);
+    /* Ctrl-C: none of these left behind (the picture is copied to out
+     * whole or not at all). */
+    progress_remove_on_interrupt(dir);
+    progress_remove_on_interrupt(data);
+    progress_remove_on_interrupt(script);
+    progress_remove_on_interrupt(png);
     int rc = 1;
     FILE *f = fopen(data, "w");
     if (!f) {
@@ -240,10 +250,14 @@ static int gantt(const dag_schedule *s, const char *out)
     else
         rc = copy_png(png, out);
 out:
+    progress_forget(png);
     remove(data);
     remove(script);
     remove(png);
     rmdir(dir);
+    progress_forget(script);
+    progress_forget(data);
+    progress_forget(dir);
     return rc;
 }
 
@@ -255,20 +269,22 @@ int main(int argc, char **argv)
         {"ranks", no_argument, NULL, 1001},
         {"summary", no_argument, NULL, 1002},
         {"format", required_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *algo = "heft", *gantt_out = NULL, *fmt = NULL;
-    int ranks = 0, summary = 0, c;
+    int ranks = 0, summary = 0, quiet = 0, c;
     closeout_init("dagsched");
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":a:g:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":a:g:f:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'a': algo = optarg; break;
         case 'g': gantt_out = optarg; break;
         case 1001: ranks = 1; break;
         case 1002: summary = 1; break;
         case 'f': fmt = optarg; break;
+        case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("dagsched", c, argv);
         }
@@ -294,19 +310,40 @@ int main(int argc, char **argv)
     if (closeout_output("--gantt", gantt_out, 0))        /* before the work */
         return 1;
     const char *path = argv[optind];
+    struct stat sb;                     /* the picture's path, before the work */
+    if (gantt_out && stat(gantt_out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "dagsched: --gantt '%s' exists and is not a file\n", gantt_out);
+        return 1;
+    }
+    if (gantt_out && outfile_check(gantt_out) != 0) {
+        fprintf(stderr, "dagsched: --gantt %s: cannot write there: %s (nothing was "
+                "scheduled)\n", gantt_out, strerror(errno));
+        return 1;
+    }
+    progress_interrupt("dagsched", gantt_out ? "no picture drawn" : "nothing printed");
+    progress pr;
+    progress_start(&pr, "dagsched", !quiet);
+    progress_tick(&pr, "reading %.100s", path);
     dag *g = dag_read_file(path, format, &err);
     if (!g) {
+        progress_end(&pr);
         fprintf(stderr, "dagsched: %s\n", err.msg);
         return err.code == DAG_ENOMEM ? 1 : 2;          /* a missing or bad FILE: 2 */
     }
+    progress_tick(&pr, "%s on %d tasks, %d edges, %d processors", A->name, g->n_user,
+                  g->m_user, g->q);
     dag_schedule *s = dag_schedule_new(A, g, &err);
     if (!s) {
+        progress_end(&pr);
         fprintf(stderr, "dagsched: %s: %s\n", A->name, err.msg);
         dag_free(g);
         return err.code == DAG_ENOMEM ? 1 : 2;
     }
+    progress_tick(&pr, "checking the schedule of %d tasks", g->n_user);
+    int bad = dag_schedule_check(s, &err) != DAG_OK;
+    progress_end(&pr);
     /* Never print a wrong schedule: check it first. */
-    if (dag_schedule_check(s, &err) != DAG_OK) {
+    if (bad) {
         fprintf(stderr, "dagsched: %s produced an invalid schedule (a bug): %s\n",
                 A->name, err.msg);
         dag_schedule_free(s);

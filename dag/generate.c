@@ -76,6 +76,11 @@ int dag_gen_check(const dag_gen *p, dag_err *err)
                         2 * p->ccr * p->wdag, DAG_MAX_TOTAL);
     if (p->q < 1 || p->q > 1000000)
         return dag_fail(err, DAG_EINVAL, "q=%d processors: must be 1 to 10^6", p->q);
+    double costs = (double)p->type->tasks(p) * p->q;
+    if (costs > DAG_GEN_MAX_COSTS)
+        return dag_fail(err, DAG_EINVAL, "%ld tasks on q=%d processors are %.4g costs, "
+                        "more than the %ld a generated graph holds", p->type->tasks(p),
+                        p->q, costs, DAG_GEN_MAX_COSTS);
     return DAG_OK;
 }
 

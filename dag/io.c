@@ -449,6 +449,16 @@ static void dot_id(FILE *f, const char *s)
     fputc('"', f);
 }
 
+const char *dag_num(char *buf, double x)
+{
+    for (int digits = 6; digits <= 17; digits++) {
+        snprintf(buf, 32, "%.*g", digits, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return buf;
+}
+
 int dag_write(FILE *f, const dag *g, int format, dag_err *err)
 {
     int dot = format == DAG_FORMAT_DOT;

@@ -38,6 +38,13 @@ static int check(const dag_gen *p, dag_err *err)
         return dag_fail(err, DAG_EINVAL, "alpha=%g: the shape must be > 0", p->alpha);
     if (p->out_degree < 1)
         return dag_fail(err, DAG_EINVAL, "out_degree=%d: must be >= 1", p->out_degree);
+    /* A parent each below the top level, children up to out_degree. */
+    double kids = p->out_degree < p->v - 1 ? p->out_degree : p->v - 1;
+    double edges = (double)(p->v - 1) + (double)p->v * kids;
+    if (edges > DAG_GEN_MAX_EDGES)
+        return dag_fail(err, DAG_EINVAL, "v=%d tasks with out_degree=%d may make %.4g "
+                        "edges, more than the %ld a generated graph holds", p->v,
+                        p->out_degree, edges, DAG_GEN_MAX_EDGES);
     return DAG_OK;
 }
 

@@ -15,6 +15,7 @@
  * a link's transfer can be made to cost what an image row's does. Every
  * runtime option works:
  *   ./loop -w 'increasing n=1200 from=1e5 to=3e5' --scheme tss -r run.csv */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@
 #include "runtime/dtss.h"
 #include "sched/util/closeout.h"
 #include "sched/util/conv.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 #include "sim/sim.h"
@@ -303,6 +305,11 @@ int main(int argc, char **argv)
     if (!line) {
         dtss_master_free(m);
         return fail("no loop: -w WORKLOAD, e.g. -w 'uniform n=1000 cost=1e5' (try --help)");
+    }
+    if (recpath && !seq && outfile_check(recpath) != 0) {     /* before any work */
+        dtss_master_free(m);
+        return fail("-r %s: cannot write there: %s (nothing was run)", recpath,
+                    strerror(errno));
     }
     sim_workload wl;
     char msg[256], text[JOB_MAX + 64], num[32];

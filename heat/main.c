@@ -17,8 +17,15 @@
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
+#include "sched/util/progress.h"
 
 #define fail(...) parse_fail("heat", __VA_ARGS__)
+
+/* The most cell updates (cells x steps) a run may ask for: 10^17, some four
+ * years at the 8 x 10^8 a second of one core here (make bench's kernel);
+ * more is refused before the run, as work that would not end in a
+ * lifetime. Runs below it show their progress on a terminal. */
+#define MAX_UPDATES 1e17
 
 static void usage(FILE *f)
 {
@@ -56,7 +63,10 @@ static void usage(FILE *f)
 "      --raw FILE           write the field's cells, row by row, as 8-byte\n"
 "                           little-endian IEEE doubles, no header ('-' = stdout)\n"
 "      --checksum           print 'checksum' and the FNV-1a 64 of those bytes\n"
+"  -q, --quiet              no progress (shown on a terminal only, on stderr)\n"
 "  -h, --help               this help\n"
+"At most 1e17 cell updates (nx ny steps: years of computing), refused before\n"
+"the run. Ctrl-C stops a run and writes nothing (exit status 130).\n"
 "exit status: 0 done; 1 out of memory, or an output that cannot be written,\n"
 "standard output included (said; no part of a file is left); 2 a bad option or\n"
 "value\n",
@@ -96,16 +106,17 @@ int main(int argc, char **argv)
         {"out", required_argument, NULL, 'o'},
         {"raw", required_argument, NULL, OPT_RAW},
         {"checksum", no_argument, NULL, OPT_CHECKSUM},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
-    int nx = 0, ny = 0, strips = 0, checksum = 0, c;
+    int nx = 0, ny = 0, strips = 0, checksum = 0, quiet = 0, c;
     long steps = -1, every = 0, seed = -1;
     double r = 0.2;
     const char *r_text = "0.2", *out = NULL, *raw = NULL;
     closeout_init("heat");
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
         switch (c) {
         case OPT_NX:
             if (parse_int_in(optarg, 1, HEAT_MAX_SIDE, &nx) != 0)
@@ -143,6 +154,7 @@ int main(int argc, char **argv)
         case 'o': out = optarg; break;
         case OPT_RAW: raw = optarg; break;
         case OPT_CHECKSUM: checksum = 1; break;
+        case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("heat", c, argv);
         }
@@ -169,6 +181,18 @@ int main(int argc, char **argv)
         return fail("-o and --raw cannot both write standard output");
     if (closeout_output("--out", out, 0) || closeout_output("--raw", raw, 0))
         return 1;                                       /* before the work */
+    if ((double)nx * ny * (double)steps > MAX_UPDATES)
+        return fail("--steps %ld on %d x %d cells: more than the %.0e cell updates "
+                    "(nx ny steps) a run may make, years of computing", steps, nx, ny,
+                    MAX_UPDATES);
+    progress_interrupt("heat", "nothing written");
+    progress pr;
+    progress_start(&pr, "heat", !quiet);
+    /* Steps in batches of some 2^25 cell updates (a tenth of a second),
+     * each the same arithmetic as one call: the progress between them. */
+    long batch = (1L << 25) / ((long)nx * ny);
+    if (batch < 1)
+        batch = 1;
 
     double *u = heat_field_new(&p, &err);
     if (!u) {
@@ -178,7 +202,14 @@ int main(int argc, char **argv)
     long recuts = 0, transfers = 0, rounds = 0, moved = 0;
     int rc = SCHED_OK;
     if (!strips) {
-        rc = heat_run(&p, u, steps, &err);
+        for (long done = 0; rc == SCHED_OK && done < steps;) {
+            long k = steps - done < batch ? steps - done : batch;
+            rc = heat_run(&p, u, k, &err);
+            done += k;
+            if (progress_due(&pr))
+                progress_show(&pr, "step %ld of %ld (%.1f%%)", done, steps,
+                              100.0 * (double)done / (double)steps);
+        }
     } else {
         static int count[HEAT_MAX_STRIPS];
         int *rows = malloc((size_t)ny * sizeof *rows);
@@ -196,7 +227,14 @@ int main(int argc, char **argv)
             gsl_rng_set(rng, (unsigned long)(seed >= 0 ? seed : 1));
         for (long done = 0; rc == SCHED_OK && done < steps;) {
             long k = every && steps - done > every ? every : steps - done;
-            heat_strips_step(s, k);
+            for (long left = k; left > 0;) {
+                long b = left < batch ? left : batch;
+                heat_strips_step(s, b);
+                left -= b;
+                if (progress_due(&pr))
+                    progress_show(&pr, "step %ld of %ld (%.1f%%)", done + k - left, steps,
+                                  100.0 * (double)(done + k - left) / (double)steps);
+            }
             done += k;
             if (every && done < steps) {
                 heat_moved mv;
@@ -214,6 +252,7 @@ int main(int argc, char **argv)
         gsl_rng_free(rng);
         free(rows);
     }
+    progress_end(&pr);
     if (rc != SCHED_OK) {
         free(u);
         fprintf(stderr, "heat: %s\n", err.msg);

@@ -4,6 +4,7 @@
  * the strips re-cut every K steps by a load-balancing strategy (sched/lb/lb.h;
  * none: never). The field is bit for bit bin/heat's whatever the cut
  * (compare the checksum lines). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "heat/heat.h"
 #include "sched/util/closeout.h"
+#include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 

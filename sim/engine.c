@@ -214,39 +214,107 @@ static int describe(run *r)
     return 0;
 }
 
-int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
+int sim_too_many(run *r)
+{
+    snprintf(r->msg, r->len, "the run passed %.0e chunks, the simulator's limit "
+             "(SIM_MAX_CHUNKS: days of computing; docs/sim.md): a scheme of chunks "
+             "this small on this many iterations cannot be simulated in a lifetime",
+             SIM_MAX_CHUNKS);
+    return -1;
+}
+
+struct sim {
+    run r;
+};
+
+sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len)
 {
     const sim_platform *pf = c->platform;
-    run r = {.c = c, .pf = pf, .wl = c->workload, .rec = rec, .n = pf->nhosts,
-             .msg = msg, .len = len};
     if (pf->nhosts < 1 || rec->nw != pf->nhosts) {
         snprintf(msg, len, "record for %d workers, platform has %d hosts", rec->nw,
                  pf->nhosts);
-        return -1;
+        return NULL;
     }
+    sim *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(msg, len, "out of memory");
+        return NULL;
+    }
+    run *r = &s->r;
+    *r = (run){.c = c, .pf = pf, .wl = c->workload, .rec = rec, .n = pf->nhosts,
+               .msg = msg, .len = len, .state = 1};
     int fed = !c->tree && sched_type_fed(c->sched.type);
-    r.w = calloc((size_t)r.n, sizeof *r.w);
+    r->w = calloc((size_t)r->n, sizeof *r->w);
     if (fed)
-        r.meas = calloc((size_t)r.n, sizeof *r.meas);
-    if (!r.w || (fed && !r.meas)) {
-        free(r.w);
-        free(r.meas);
-        snprintf(msg, len, "out of memory for %d workers", r.n);
-        return -1;
+        r->meas = calloc((size_t)r->n, sizeof *r->meas);
+    heap_init(&r->h, sizeof(key), before, NULL);
+    if (!r->w || (fed && !r->meas)) {
+        sim_close(s);
+        snprintf(msg, len, "out of memory for %d workers", pf->nhosts);
+        return NULL;
     }
-    heap_init(&r.h, sizeof(key), before, NULL);
-    for (int i = 0; i < r.n; i++)
-        r.w[i].h = &pf->hosts[i];
-    int rc = describe(&r);
-    if (rc == 0)
-        rc = c->tree ? sim_tree(&r) : sim_self(&r);
-    policy_free(r.p);
-    tree_free(r.t);
-    heap_free(&r.h);
-    free(r.pool);
-    free(r.free_slots);
-    free(r.w);
-    free(r.meas);
-    free(r.tw);
-    return rc;
+    for (int i = 0; i < r->n; i++)
+        r->w[i].h = &pf->hosts[i];
+    if (describe(r) != 0 || (c->tree ? sim_tree_start(r) : sim_self_start(r)) != 0) {
+        sim_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+int sim_iterate(sim *s, long events)
+{
+    run *r = &s->r;
+    event ev;
+    for (long k = 0; r->state == 1 && k < events; k++) {
+        if (r->finished || !sim_pop(r, &ev)) {
+            r->state = (r->c->tree ? sim_tree_end(r) : sim_self_end(r)) == 0 ? 0 : -1;
+            break;
+        }
+        r->now = ev.t;
+        r->events++;
+        if ((r->c->tree ? sim_tree_event(r, &ev) : sim_self_event(r, &ev)) != 0)
+            r->state = -1;
+    }
+    if (r->state == 1 && r->finished)
+        r->state = 0;
+    return r->state;
+}
+
+void sim_status_get(const sim *s, sim_status *st)
+{
+    const run *r = &s->r;
+    long done = 0;
+    for (int w = 0; w < r->n; w++)
+        done += r->rec->w[w].iters;
+    *st = (sim_status){.iterations = r->wl->n, .done = done, .chunks = r->rec->nchunks,
+                       .events = r->events, .t = r->now};
+}
+
+void sim_close(sim *s)
+{
+    if (!s)
+        return;
+    run *r = &s->r;
+    policy_free(r->p);
+    tree_free(r->t);
+    heap_free(&r->h);
+    free(r->pool);
+    free(r->free_slots);
+    free(r->w);
+    free(r->meas);
+    free(r->tw);
+    free(s);
+}
+
+int sim_run(const sim_config *c, record *rec, char *msg, size_t len)
+{
+    sim *s = sim_open(c, rec, msg, len);
+    if (!s)
+        return -1;
+    int rc;
+    while ((rc = sim_iterate(s, 1L << 20)) == 1)
+        ;
+    sim_close(s);
+    return rc == 0 ? 0 : -1;
 }

@@ -1,7 +1,8 @@
 /* engine.h: what the simulator's engine files share (not part of sim.h).
  *
  *   engine.c   events, the hosts' speed under load, message delays, the
- *              master's one-at-a-time service, and sim_run
+ *              master's one-at-a-time service, and a run: sim_open,
+ *              sim_iterate, sim_close (sim_run)
  *   self.c     self-scheduling (Xu & Chronopoulos Sec. 5.3) on the policy
  *   tree.c     Tree-Scheduling on sched/loop/tree.c
  */
@@ -65,6 +66,9 @@ typedef struct run {
      * (they never report again), the first of them and since when */
     int stuck, stuck_w;
     double stuck_t;
+    double now;                     /* the time of the latest event taken */
+    long events;                    /* taken so far */
+    int state;                      /* 1 running, 0 ended, -1 failed */
     char *msg;
     size_t len;
 } run;
@@ -90,8 +94,17 @@ double sim_from_master(const run *r, int w, double t, double bytes);
  * posted again for when it is free), -1 (out of memory). */
 int sim_master_take(run *r, event *ev);
 
-/* self.c and tree.c: the run. Return 0, or -1 with r->msg. */
-int sim_self(run *r);
-int sim_tree(run *r);
+/* The run has made SIM_MAX_CHUNKS chunks: -1 with the message. */
+int sim_too_many(run *r);
+
+/* self.c and tree.c: the run, set up (start: the first events posted),
+ * event by event (the one just taken from the queue), and its end (once no
+ * event is left, or the run finished). Return 0, or -1 with r->msg. */
+int sim_self_start(run *r);
+int sim_self_event(run *r, event *ev);
+int sim_self_end(run *r);
+int sim_tree_start(run *r);
+int sim_tree_event(run *r, event *ev);
+int sim_tree_end(run *r);
 
 #endif

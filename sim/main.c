@@ -19,10 +19,13 @@
 #include <getopt.h>
 #include <limits.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "sched/records/record.h"
 #include "sched/util/closeout.h"
@@ -30,6 +33,7 @@
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
+#include "sched/util/progress.h"
 #include "sim/sim.h"
 
 #define fail(...) parse_fail("sim", __VA_ARGS__)
@@ -66,13 +70,22 @@ static void usage(FILE *f)
 "      --chunks          print the number of chunks too\n"
 "      --stats           print the simulation's own cost: CPU seconds, peak\n"
 "                        memory (for make bench)\n"
-"  -q, --quiet           print nothing but errors (with --record)\n"
+"  -q, --quiet           print nothing but errors (with --record), no progress\n"
 "  -h, --help            this help\n"
+"Memory stays the same however long the run: without --record only the\n"
+"summary is kept; with it the record goes to spool files beside FILE\n"
+"(~100 bytes a chunk on that disk, removed at once: nothing is left behind).\n"
+"On a terminal a long run shows its progress on stderr; Ctrl-C stops it and\n"
+"writes nothing (exit status 130). Limits, refused before the run: a run\n"
+"whose hosts cannot do its work within 1e9 simulated seconds, a scheme that\n"
+"must make more than 1e12 chunks (pss over more than 1e12 iterations), a\n"
+"record of more than 1e8 chunks (~10 GB) or more than its disk has room for\n"
+"(a run that passes 1e12 chunks, or 1e8 with --record, stops: exit 1).\n"
 "Exit status: 0; 1 when the run cannot end (every host failed, A_i = 0 for\n"
-"good under the integer rule, a time past 1e9 s), out of memory, or an output\n"
-"(the record, the costs, standard output) could not be written (said; no part\n"
-"of a file is left); 2 for bad input (the message names the value, the file\n"
-"and line).\n");
+"good under the integer rule, a time past 1e9 s, more than 1e12 chunks), out of\n"
+"memory, or an output (the record, the costs, standard output) could not be\n"
+"written (said; no part of a file is left); 2 for bad input (the message names\n"
+"the value, the file and line), the limits above included.\n");
 }
 
 typedef struct scenario {
@@ -217,7 +230,8 @@ bad:
  * iteration k and its cost, then the iteration the scheduled loop visits k-th
  * (sched_sample, the order every run uses) and its cost. Returns 0, or -1
  * with the reason in msg (the file is then as it was). */
-static int write_costs(const char *path, const sim_workload *w, char *msg, size_t len)
+static int write_costs(const char *path, const sim_workload *w, progress *pr, char *msg,
+                       size_t len)
 {
     outfile o;
     if (outfile_open(&o, path, "w") != 0) {
@@ -226,16 +240,154 @@ static int write_costs(const char *path, const sim_workload *w, char *msg, size_
     }
     long n = w->n, R = w->sample;
     fprintf(o.f, "index,iteration,cost,sampled_iteration,sampled_cost\n");
-    for (long k = 0; k < n && !ferror(o.f); k++)
+    for (long k = 0; k < n && !ferror(o.f); k++) {
         fprintf(o.f, "%ld,%ld,%.12g,%ld,%.12g\n", k, k,
                 sim_work(w, sched_unsample(k, n, R), 1), sched_sample(k, n, R),
                 sim_work(w, k, 1));
+        if ((k & 0xffff) == 0 && progress_due(pr))
+            progress_show(pr, "--costs: %ld of %ld iterations written", k, n);
+    }
+    progress_end(pr);
     const char *call;
     if (outfile_close(&o, &call) != 0) {
         outfile_msg(msg, len, path, call, errno);
         return -1;
     }
     return 0;
+}
+
+/* The folder for the record's spool files (sched/records/record.h): the
+ * record's own, so that they take room where the record will; $TMPDIR (or
+ * /tmp) for standard output or a path that is not a regular file. Owned by
+ * the caller. */
+static char *spool_dir(const char *rec_path)
+{
+    struct stat st;
+    if (strcmp(rec_path, "-") == 0 || (stat(rec_path, &st) == 0 && !S_ISREG(st.st_mode))) {
+        const char *t = getenv("TMPDIR");
+        return strdup(t && t[0] ? t : "/tmp");
+    }
+    char *copy = strdup(rec_path);
+    if (!copy)
+        return NULL;
+    char *d = strdup(dirname(copy));
+    free(copy);
+    return d;
+}
+
+/* The most chunks bin/sim writes in a run record (--record): 10^8, a file
+ * of some 10 GB, its spool files as much again while the run lasts; the
+ * tools that read a record (bin/tabulate, bin/record) hold it in memory.
+ * Refused before the run when the scheme must pass it (as SIM_MAX_CHUNKS),
+ * or when the disk has not the room for the chunks it must make; a run
+ * that passes it anyway stops (exit 1). Without --record no limit but
+ * SIM_MAX_CHUNKS: the memory stays the same. */
+#define RECORD_MAX_CHUNKS 1e8
+/* Bytes a chunk takes on disk while its record is made: in the spool file
+ * (sizeof (rec_chunk)), then in the record (some 120 characters). */
+#define RECORD_CHUNK_BYTES (sizeof(rec_chunk) + 120.0)
+
+/* Refuses, before the run, what the limits of sim.h make hopeless; *least
+ * is set to the chunks the run must make at least (0: unknown). Returns
+ * 0, or -1 with the reason in msg (the numbers named):
+ *  - the run cannot end within SIM_TIME_MAX: its hosts, however unloaded,
+ *    need total cost / the sum of their speeds seconds at least;
+ *  - the scheme must make more than SIM_MAX_CHUNKS chunks: for a scheme
+ *    whose chunks never grow and that never re-plans, the first chunk is
+ *    the largest (asked by the fastest host), so I / first chunks at least
+ *    (pss: I). */
+static int hopeless(const sim_config *c, double *least_chunks, char *msg, size_t len)
+{
+    *least_chunks = 0;
+    const sim_platform *pf = c->platform;
+    const sim_workload *wl = c->workload;
+    double speed = 0, fastest = 0, least;
+    for (int i = 0; i < pf->nhosts; i++) {
+        speed += pf->hosts[i].speed;
+        fastest = fmax(fastest, pf->hosts[i].speed);
+    }
+    least = wl->total / speed;
+    if (!(least <= SIM_TIME_MAX)) {
+        snprintf(msg, len, "the run cannot end within the limit of %g simulated seconds: "
+                 "the workload's cost %g over the hosts' total speed %g is %g s at "
+                 "least", SIM_TIME_MAX, wl->total, speed, least);
+        return -1;
+    }
+    const sched_type *T = c->sched.type;
+    if (c->tree || !T->monotone || T->replan || sched_type_fed(T))
+        return 0;
+    sched_err err;
+    sched *s = sched_new(&c->sched, &err);
+    if (!s)
+        return 0;                       /* said by the run */
+    double slowest = fastest;           /* V_i of the fastest (sched_speeds) */
+    for (int i = 0; i < pf->nhosts; i++)
+        slowest = fmin(slowest, pf->hosts[i].speed);
+    long start, first = sched_next(s, slowest > 0 ? fastest / slowest : 1, &start);
+    sched_free(s);
+    double chunks = first > 0 ? ceil((double)wl->n / (double)first) : 0;
+    *least_chunks = chunks;
+    if (chunks > SIM_MAX_CHUNKS) {
+        snprintf(msg, len, "%s over %ld iterations makes %.3g chunks at least (its "
+                 "largest is its first, %ld), more than the simulator's limit of %.0e "
+                 "(SIM_MAX_CHUNKS: days of computing; docs/sim.md)", T->name, wl->n,
+                 chunks, first, SIM_MAX_CHUNKS);
+        return -1;
+    }
+    return 0;
+}
+
+/* A run record of at least 'chunks' chunks, to be made in folder dir:
+ * refused when it passes RECORD_MAX_CHUNKS or dir's free room. 0, or -1
+ * with msg. */
+static int record_room(const char *path, const char *dir, double chunks, char *msg,
+                       size_t len)
+{
+    struct statvfs fs;
+    double need = chunks * RECORD_CHUNK_BYTES;
+    if (chunks > RECORD_MAX_CHUNKS) {
+        snprintf(msg, len, "--record %s: the run makes %.3g chunks at least, more than "
+                 "the %.0e a run record holds (some 10 GB; docs/sim.md); run without "
+                 "--record for the summary", path, chunks, RECORD_MAX_CHUNKS);
+        return -1;
+    }
+    if (statvfs(dir, &fs) == 0 && need > (double)fs.f_bavail * (double)fs.f_frsize) {
+        snprintf(msg, len, "--record %s: the run makes %.3g chunks at least, %.3g bytes "
+                 "of record and spool, and %s has %.3g bytes free", path, chunks, need, dir,
+                 (double)fs.f_bavail * (double)fs.f_frsize);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs c into rec, showing its progress; a run with a record stops past
+ * RECORD_MAX_CHUNKS chunks. Returns 0, or -1 with msg. */
+static int run(const sim_config *c, record *rec, const char *rec_path, progress *pr,
+               char *msg, size_t len)
+{
+    sim *s = sim_open(c, rec, msg, len);
+    if (!s)
+        return -1;
+    int rc;
+    while ((rc = sim_iterate(s, 65536)) == 1) {
+        if (rec_path && rec->nchunks > RECORD_MAX_CHUNKS) {
+            snprintf(msg, len, "--record %s: the run passed %.0e chunks, the most a run "
+                     "record holds (some 10 GB; docs/sim.md): stopped, nothing written; "
+                     "run without --record for the summary", rec_path, RECORD_MAX_CHUNKS);
+            rc = -1;
+            break;
+        }
+        if (progress_due(pr)) {
+            sim_status st;
+            sim_status_get(s, &st);
+            progress_show(pr, "%ld of %ld iterations in (%.1f%%), %ld chunks, "
+                          "simulated %.6g s", st.done, st.iterations,
+                          100.0 * (double)st.done / (double)st.iterations, st.chunks, st.t);
+        }
+    }
+    sim_close(s);
+    progress_end(pr);
+    return rc == 0 ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -327,6 +479,10 @@ int main(int argc, char **argv)
     if (acp_int)
         sc.acp_integer = 1;
 
+    progress_interrupt("sim", costs_path ? "no costs written"
+                              : rec_path ? "no run record written" : "nothing printed");
+    progress pr;
+    progress_start(&pr, "sim", !quiet);
     if (costs_path) {               /* the costs alone: no platform, no run */
         const char *line = o_workload ? o_workload : sc.workload;
         sim_workload cw;
@@ -335,7 +491,7 @@ int main(int argc, char **argv)
             crc = fail("--workload '' is empty (give 'KIND key=value ...')");
         else if (!line || !line[0])
             crc = fail("%s: no 'workload KIND ...' line (or --workload)", quote(path));
-        else if (closeout_output("--costs", costs_path, 0))
+        else if (closeout_output("--costs", costs_path, 0))   /* before the costs are made */
             crc = 1;
         else if (sim_workload_parse(&cw, line, sc.seed, o_workload ? "." : dir, msg,
                                     sizeof msg) != 0)
@@ -343,7 +499,7 @@ int main(int argc, char **argv)
         else {
             if (sim_workload_sample(&cw, (int)sc.sample, msg, sizeof msg) != 0)
                 crc = fail("%s", msg);
-            else if (write_costs(costs_path, &cw, msg, sizeof msg) != 0) {
+            else if (write_costs(costs_path, &cw, &pr, msg, sizeof msg) != 0) {
                 fail("%s", msg);
                 crc = 1;                /* an output that could not be written */
             }
@@ -357,6 +513,8 @@ int main(int argc, char **argv)
     const char *pf_file = o_platform ? o_platform : sc.platform;
     if (!pf_file || !pf_file[0])
         return fail("%s: no 'platform FILE' line (or --platform)", quote(path));
+    if (closeout_output("--record", rec_path, 0))      /* before anything is built */
+        return 1;
     int rel = !o_platform && pf_file[0] != '/';
     size_t plen = strlen(dir) + strlen(pf_file) + 2;
     char *platform_path = malloc(plen);
@@ -433,18 +591,36 @@ int main(int argc, char **argv)
         rc = fail("tree takes no scheme parameters");
         goto out;
     }
-    if (closeout_output("--record", rec_path, 0)) {    /* before a long run */
+    double least;
+    if (hopeless(&cfg, &least, msg, sizeof msg) != 0) {
+        rc = fail("%s", msg);
+        goto out;
+    }
+    /* The memory of a run does not grow with it: the record's entries go
+     * to spool files beside the record, or are not kept at all. */
+    char *sdir = rec_path ? spool_dir(rec_path) : NULL;
+    if (rec_path && !sdir) {
+        fail("out of memory");
         rc = 1;
         goto out;
     }
-    if (record_init(&rec, pf.nhosts) != 0) {
-        fail("out of memory for %d hosts", pf.nhosts);
+    if (rec_path && record_room(rec_path, sdir, least, msg, sizeof msg) != 0) {
+        free(sdir);
+        rc = fail("%s", msg);
+        goto out;
+    }
+    if (record_init(&rec, pf.nhosts) != 0 || record_stream(&rec, sdir, msg, sizeof msg) != 0) {
+        free(sdir);
+        fprintf(stderr, "sim: %s\n", rec.w ? msg : "out of memory");
         rc = 1;
         goto out;
     }
-    if (sim_run(&cfg, &rec, msg, sizeof msg) != 0 ||
-        (rec_path && record_write(&rec, rec_path, msg, sizeof msg) != 0)) {
-        fail("%s", msg);
+    free(sdir);
+    int ran = run(&cfg, &rec, rec_path, &pr, msg, sizeof msg);
+    if (ran == 0 && rec_path && rec.nchunks > 1000000 && pr.on)
+        fprintf(stderr, "sim: writing the run record (%ld chunks)\n", rec.nchunks);
+    if (ran != 0 || (rec_path && record_write(&rec, rec_path, msg, sizeof msg) != 0)) {
+        fprintf(stderr, "sim: %s\n", msg);
         rc = 1;
         goto out;
     }

@@ -42,6 +42,7 @@
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
+#include "sched/util/progress.h"
 #include "sim/sim.h"
 
 #define PROG "readings"
@@ -148,7 +149,8 @@ static int run(sweep *s, const reading *rd, const char *scase, const char *schem
         }
     }
     record rec = {0};
-    if (record_init(&rec, NHOST) != 0) {
+    if (record_init(&rec, NHOST) != 0 || record_stream(&rec, NULL, msg, len) != 0) {
+        record_free(&rec);              /* the summary is all a reading needs */
         snprintf(msg, len, "out of memory");
         return -1;
     }
@@ -610,8 +612,9 @@ static void usage(FILE *f)
 "      --rate R          cost units (escape iterations) a second of a whole core\n"
 "                        (default 1.4e8; bin/mandel prints this machine's)\n"
 "      --midrun-at X     the mid-run load at X x DTSS's dedicated finish (0.3)\n"
-"  -q, --quiet           no progress\n"
+"  -q, --quiet           no progress (shown on a terminal only, on stderr)\n"
 "  -h, --help            this help\n"
+"Ctrl-C stops the sweep and leaves no file in DIR (exit status 130).\n"
 "exit status: 0 done; 1 a run or an output failed (said; no part of a file is\n"
 "left); 2 a bad option or value\n");
 }
@@ -734,6 +737,9 @@ int main(int argc, char **argv)
     static sweep s;
     s.o = &o;
     make_orders(&s);
+    progress_interrupt(PROG, "no file written in the output folder");
+    progress pr;
+    progress_start(&pr, PROG, !o.quiet);
     static char path[NOUT][4200];
     char msg[512];
     static outfile out[NOUT];
@@ -759,8 +765,9 @@ int main(int argc, char **argv)
             char line[128];
             snprintf(line, sizeof line, "mandel size=%ld maxiter=%ld loop=%s", o.size,
                      o.maxiter[mi], o.loops[li] ? "columns" : "rows");
-            if (!o.quiet)
-                fprintf(stderr, PROG ": %s: the costs ...\n", line);
+            if (pr.on)
+                progress_show(&pr, "%ld of %ld readings done; the costs of %s", done,
+                              readings, line);
             sim_workload base;
             if (sim_workload_parse(&base, line, 1, NULL, msg, sizeof msg) != 0) {
                 fprintf(stderr, PROG ": %s\n", msg);
@@ -790,11 +797,12 @@ int main(int argc, char **argv)
                     done++;
                 }
                 sim_workload_free(&wl);
-                if (!o.quiet && !rc)
-                    fprintf(stderr, PROG ": %ld of %ld readings done\n", done, readings);
+                if (!rc)
+                    progress_show(&pr, "%ld of %ld readings done", done, readings);
             }
             sim_workload_free(&base);
         }
+    progress_end(&pr);
     if (!rc) {
         write_md(&s, out[OUT_MD].f);
         write_dat(&s, out[OUT_DAT].f, out[OUT_X].f, out[OUT_Y].f, out[OUT_GROUPS].f);

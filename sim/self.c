@@ -121,9 +121,11 @@ static int serve(run *r)
     policy_chunk pc;
     int got;
     while ((got = policy_assign(r->p, &pc, &err)) == 1) {
+        if (r->rec->nchunks >= SIM_MAX_CHUNKS)
+            return sim_too_many(r);
         rec_chunk *c = record_chunk(r->rec);
         if (!c)
-            return sim_fail(r, "out of memory for the run record");
+            return sim_fail(r, record_error(r->rec));
         *c = (rec_chunk){.id = pc.id, .worker = pc.worker, .start = pc.start,
                          .size = pc.size, .acp = pc.acp, .sent = t,
                          .reissue = pc.reissue};
@@ -140,11 +142,12 @@ static int on_report(run *r, const event *ev, double t)
 {
     int w = ev->w;
     if (ev->has_result &&
-        policy_done_w(r->p, w, ev->id, ev->t_end - ev->t_start, NULL) == 0)
-        record_done(r->rec, &r->rec->chunks[ev->id], ev->t_recv, ev->t_start,
-                    ev->t_end, t);
+        policy_done_w(r->p, w, ev->id, ev->t_end - ev->t_start, NULL) == 0 &&
+        record_done_id(r->rec, ev->id, w, ev->size, ev->t_recv, ev->t_start, ev->t_end,
+                       t) != 0)
+        return sim_fail(r, record_error(r->rec));
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
-        return sim_fail(r, "out of memory for the run record");
+        return sim_fail(r, record_error(r->rec));
     int replans = policy_replans(r->p);
     sched_request rq = r->meas ? r->meas[w] : (sched_request){0};
     rq.worker = w;
@@ -153,7 +156,7 @@ static int on_report(run *r, const event *ev, double t)
         return 0;
     if (policy_replans(r->p) > replans &&
         record_replan(r->rec, t, policy_alive(r->p), policy_power(r->p)) != 0)
-        return sim_fail(r, "out of memory for the run record");
+        return sim_fail(r, record_error(r->rec));
     if (policy_finished(r->p)) {
         r->finished = 1;
         r->rec->finish = t - r->rec->t0;
@@ -162,7 +165,7 @@ static int on_report(run *r, const event *ev, double t)
     return serve(r);
 }
 
-int sim_self(run *r)
+int sim_self_start(run *r)
 {
     sched_err err;
     r->p = policy_new(&r->c->sched, r->n, &err);
@@ -178,58 +181,53 @@ int sim_self(run *r)
         if (report(r, w, 0, NULL, 1) != 0)
             return -1;
     }
-    event ev;
-    while (!r->finished && sim_pop(r, &ev)) {
-        sworker *x = &r->w[ev.w];
-        switch (ev.type) {
-        case EV_REPORT:
-        case EV_NOTICE: {
-            int now = sim_master_take(r, &ev);
-            if (now <= 0) {
-                if (now < 0)
-                    return -1;
-                break;
-            }
-            if (ev.type == EV_REPORT) {
-                if (on_report(r, &ev, ev.t) != 0)
-                    return -1;
-                break;
-            }
-            if (policy_lost(r->p, ev.w, &err) < 0)
-                return sim_fail(r, err.msg);
-            if (policy_alive(r->p) == 0)
-                return sim_fail(r, "every worker's host failed before the end");
-            if (serve(r) != 0)
-                return -1;
-            break;
-        }
-        case EV_WORK:
-            if (x->dead)
-                break;
-            ev.t_recv = ev.t_start = ev.t;
-            if (r->meas)
-                ev.t_end = timed(r, x->h, &ev);
-            else
-                ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
-            ev.type = EV_DONE;
-            ev.has_result = 1;
-            ev.t = ev.t_end;
-            if (sim_post(r, ev) != 0)
-                return -1;
-            break;
-        case EV_DONE:
-        case EV_REMEASURE:
-            if (!x->dead && report(r, ev.w, ev.t, &ev, 0) != 0)
-                return -1;
-            break;
-        case EV_FAIL:
-            x->dead = 1;
-            if (sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t, 0),
-                                    .type = EV_NOTICE, .w = ev.w}) != 0)
-                return -1;
-            break;
-        }
+    return 0;
+}
+
+int sim_self_event(run *r, event *e)
+{
+    sched_err err;
+    event ev = *e;
+    sworker *x = &r->w[ev.w];
+    switch (ev.type) {
+    case EV_REPORT:
+    case EV_NOTICE: {
+        int now = sim_master_take(r, &ev);
+        if (now <= 0)
+            return now;
+        if (ev.type == EV_REPORT)
+            return on_report(r, &ev, ev.t);
+        if (policy_lost(r->p, ev.w, &err) < 0)
+            return sim_fail(r, err.msg);
+        if (policy_alive(r->p) == 0)
+            return sim_fail(r, "every worker's host failed before the end");
+        return serve(r);
     }
+    case EV_WORK:
+        if (x->dead)
+            return 0;
+        ev.t_recv = ev.t_start = ev.t;
+        if (r->meas)
+            ev.t_end = timed(r, x->h, &ev);
+        else
+            ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
+        ev.type = EV_DONE;
+        ev.has_result = 1;
+        ev.t = ev.t_end;
+        return sim_post(r, ev);
+    case EV_DONE:
+    case EV_REMEASURE:
+        return !x->dead ? report(r, ev.w, ev.t, &ev, 0) : 0;
+    case EV_FAIL:
+        x->dead = 1;
+        return sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t, 0),
+                                   .type = EV_NOTICE, .w = ev.w});
+    }
+    return 0;
+}
+
+int sim_self_end(run *r)
+{
     if (!r->finished && r->stuck) {
         const sim_host *h = r->w[r->stuck_w].h;
         int Q = 1 + sim_extra_at(h, r->stuck_t);

@@ -42,6 +42,12 @@
 #define SIM_COST_MAX 1e300
 #define SIM_MAX_HOSTS 1000000
 #define SIM_MAX_EXTRA 1000000
+/* The most chunks a run may make (Tree-Scheduling: ranges): 10^12, some
+ * three days of computing at the simulator's 4 x 10^6 chunks a second
+ * (make bench). bin/sim refuses before the run a scheme that must pass it
+ * (pss, chunks of 1, over more than 10^12 iterations); a run that passes it
+ * anyway ends with exit 1. */
+#define SIM_MAX_CHUNKS 1e12
 
 /* ---- the platform (platform.c) ------------------------------------------- */
 
@@ -147,7 +153,34 @@ typedef struct sim_config {
 void sim_config_init(sim_config *c);
 
 /* Runs the simulation and fills the run record (rec: record_init'ed by the
- * caller with the platform's host count). Returns 0, or -1 with msg. */
+ * caller with the platform's host count; record_stream'ed too, when the
+ * run is long: its memory then stays the same). Returns 0, or -1 with msg.
+ * sim_open, sim_iterate and sim_close below, in one call. */
 int sim_run(const sim_config *c, record *rec, char *msg, size_t len);
+
+/* A run in steps, for a program that shows its progress or stops it:
+ *
+ *     sim *s = sim_open(&cfg, &rec, msg, sizeof msg);
+ *     while ((rc = sim_iterate(s, 65536)) == 1)
+ *         ... sim_status_get(s, &st): show it ...
+ *     sim_close(s);                       (rc 0: rec is whole; -1: msg)
+ *
+ * sim_open sets the run up (NULL with msg); c, rec and msg are used until
+ * sim_close. sim_iterate takes up to 'events' more events: 1 the run goes on,
+ * 0 it ended (rec is complete), -1 it failed (msg says why). */
+typedef struct sim sim;
+
+typedef struct sim_status {
+    long iterations;        /* the loop's */
+    long done;              /* iterations whose results are in */
+    long chunks;            /* handed out */
+    long events;            /* taken */
+    double t;               /* simulated seconds: the latest event's time */
+} sim_status;
+
+sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len);
+int sim_iterate(sim *s, long events);
+void sim_status_get(const sim *s, sim_status *st);
+void sim_close(sim *s);
 
 #endif

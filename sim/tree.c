@@ -80,9 +80,11 @@ static int recover(run *r, double t)
     sched_err err;
     int got;
     while ((got = tree_recover(r->t, &pc, &err)) == 1) {
+        if (r->rec->nchunks >= SIM_MAX_CHUNKS)
+            return sim_too_many(r);
         rec_chunk *c = record_chunk(r->rec);
         if (!c)
-            return sim_fail(r, "out of memory for the run record");
+            return sim_fail(r, record_error(r->rec));
         *c = (rec_chunk){.id = r->rec->nchunks - 1, .worker = pc.worker,
                          .start = pc.start, .size = pc.size, .sent = t, .reissue = 1};
         if (sim_post(r, (event){.t = sim_from_master(r, pc.worker, t, r->c->message_bytes),
@@ -98,17 +100,20 @@ static int on_result(run *r, const event *ev, double t)
 {
     if (r->w[ev->w].dead || tree_result(r->t, ev->w, ev->start, ev->size, NULL) != 0)
         return 0;                       /* refused, as the PVM master does */
-    rec_chunk *c;
-    if (ev->id >= 0) {
-        c = &r->rec->chunks[ev->id];
-        c->size = ev->size;             /* less what it gave away */
-    } else {
-        if (!(c = record_chunk(r->rec)))
-            return sim_fail(r, "out of memory for the run record");
+    long id = ev->id;                   /* a range served again, its size less */
+    if (id < 0) {                       /* what it gave away; or a new one */
+        if (r->rec->nchunks >= SIM_MAX_CHUNKS)
+            return sim_too_many(r);
+        rec_chunk *c = record_chunk(r->rec);
+        if (!c)
+            return sim_fail(r, record_error(r->rec));
         *c = (rec_chunk){.id = r->rec->nchunks - 1, .worker = ev->w, .start = ev->start,
                          .size = ev->size, .sent = ev->t_recv};
+        id = c->id;
     }
-    record_done(r->rec, c, ev->t_recv, ev->t_start, ev->t_end, t);
+    if (record_done_id(r->rec, id, ev->w, ev->size, ev->t_recv, ev->t_start, ev->t_end,
+                       t) != 0)
+        return sim_fail(r, record_error(r->rec));
     if (tree_finished(r->t)) {
         r->finished = 1;
         r->rec->finish = t;
@@ -135,7 +140,7 @@ static int at_master(run *r, event *ev)
     return recover(r, r->master_free);
 }
 
-int sim_tree(run *r)
+int sim_tree_start(run *r)
 {
     sched_err err;
     const long I = r->wl->n;
@@ -165,57 +170,63 @@ int sim_tree(run *r)
     }
     if (I == 0)
         r->finished = 1;
-    event ev;
-    while (!r->finished && sim_pop(r, &ev)) {
-        sworker *x = &r->w[ev.w];
-        tworker *y = &r->tw[ev.w];
-        int rc = 0;
-        switch (ev.type) {
-        case EV_GIVE:                   /* work (or none) arrives */
-            if (x->dead)
-                break;
-            if (ev.size > 0)
-                rc = begin(r, ev.w, ev.t, ev.id, ev.start, ev.size);
-            else if (ev.from >= 0)      /* the partner had none: idle */
-                rc = sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t,
-                                                            r->c->message_bytes),
-                                         .type = EV_IDLE, .w = ev.w});
-            else
-                rc = ask(r, ev.w, ev.t);    /* an empty initial range */
+    return 0;
+}
+
+int sim_tree_event(run *r, event *e)
+{
+    event ev = *e;
+    sworker *x = &r->w[ev.w];
+    tworker *y = &r->tw[ev.w];
+    int rc = 0;
+    switch (ev.type) {
+    case EV_GIVE:                   /* work (or none) arrives */
+        if (x->dead)
             break;
-        case EV_STEAL:
-            rc = on_steal(r, ev.w, &ev);
-            break;
-        case EV_DONE: {
-            if (x->dead || ev.version != y->version || !y->busy)
-                break;                  /* superseded by a steal */
-            y->busy = 0;
-            long n = y->end - y->piece_start;
-            double bytes = r->c->message_bytes + r->c->result_bytes * (double)n;
-            event res = {.t = sim_to_master(r, ev.w, ev.t, bytes), .type = EV_RESULT,
-                         .w = ev.w, .id = y->piece_id, .start = y->piece_start,
-                         .size = n, .t_recv = y->piece_recv, .t_start = y->piece_t0,
-                         .t_end = ev.t};
-            rc = n > 0 ? sim_post(r, res) : 0;
-            if (rc == 0)
-                rc = ask(r, ev.w, ev.t);
-            break;
-        }
-        case EV_RESULT:
-        case EV_IDLE:
-        case EV_NOTICE:
-            rc = at_master(r, &ev);
-            break;
-        case EV_FAIL:
-            x->dead = 1;
-            y->busy = 0;
-            rc = sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t, 0),
-                                     .type = EV_NOTICE, .w = ev.w});
-            break;
-        }
-        if (rc < 0)
-            return -1;
+        if (ev.size > 0)
+            rc = begin(r, ev.w, ev.t, ev.id, ev.start, ev.size);
+        else if (ev.from >= 0)      /* the partner had none: idle */
+            rc = sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t,
+                                                        r->c->message_bytes),
+                                     .type = EV_IDLE, .w = ev.w});
+        else
+            rc = ask(r, ev.w, ev.t);    /* an empty initial range */
+        break;
+    case EV_STEAL:
+        rc = on_steal(r, ev.w, &ev);
+        break;
+    case EV_DONE: {
+        if (x->dead || ev.version != y->version || !y->busy)
+            return 0;               /* superseded by a steal */
+        y->busy = 0;
+        long n = y->end - y->piece_start;
+        double bytes = r->c->message_bytes + r->c->result_bytes * (double)n;
+        event res = {.t = sim_to_master(r, ev.w, ev.t, bytes), .type = EV_RESULT,
+                     .w = ev.w, .id = y->piece_id, .start = y->piece_start,
+                     .size = n, .t_recv = y->piece_recv, .t_start = y->piece_t0,
+                     .t_end = ev.t};
+        rc = n > 0 ? sim_post(r, res) : 0;
+        if (rc == 0)
+            rc = ask(r, ev.w, ev.t);
+        break;
     }
+    case EV_RESULT:
+    case EV_IDLE:
+    case EV_NOTICE:
+        rc = at_master(r, &ev);
+        break;
+    case EV_FAIL:
+        x->dead = 1;
+        y->busy = 0;
+        rc = sim_post(r, (event){.t = sim_to_master(r, ev.w, ev.t, 0),
+                                 .type = EV_NOTICE, .w = ev.w});
+        break;
+    }
+    return rc;
+}
+
+int sim_tree_end(run *r)
+{
     if (!r->finished)
         return sim_fail(r, "the simulation stalled: no event left before the end");
     return 0;

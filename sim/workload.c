@@ -251,6 +251,50 @@ fail:
     return -1;
 }
 
+/* Each kind's keys, checked before anything is built (a cost array of 10^8
+ * entries, a Mandelbrot image): an unknown or repeated key is refused at
+ * once. A kind not listed is refused later, by name. */
+static const struct { const char *kind, *keys[7]; } kind_keys[] = {
+    {"uniform", {"n", "cost"}},
+    {"increasing", {"n", "from", "to"}},
+    {"decreasing", {"n", "from", "to"}},
+    {"conditional", {"n", "lo", "hi", "p"}},
+    {"matrix", {"n", "min", "max", "scale"}},
+    {"mandel", {"costs", "size", "maxiter", "loop"}},
+    {"costs", {"file", "column"}},
+};
+
+static int check_keys(const char *kind, const kv *kvs, int n, char *msg, size_t len)
+{
+    for (size_t k = 0; k < sizeof kind_keys / sizeof kind_keys[0]; k++) {
+        if (strcmp(kind, kind_keys[k].kind) != 0)
+            continue;
+        const char *const *keys = kind_keys[k].keys;
+        for (int i = 0; i < n; i++) {
+            int known = 0;
+            for (int j = 0; j < 7 && keys[j] && !known; j++)
+                known = strcmp(kvs[i].k, keys[j]) == 0;
+            for (int j = 0; j < i && known; j++)
+                if (strcmp(kvs[i].k, kvs[j].k) == 0) {
+                    snprintf(msg, len, "workload %s: key '%.40s' given twice", kind,
+                             kvs[i].k);
+                    return -1;
+                }
+            if (!known) {
+                char list[100] = "";
+                for (int j = 0; j < 7 && keys[j]; j++)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s=",
+                             j ? ", " : "", keys[j]);
+                snprintf(msg, len, "workload %s: unknown key '%.40s' (%s takes %s)", kind,
+                         kvs[i].k, kind, list);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    return 0;
+}
+
 /* dir/file (file alone when it is absolute or dir is NULL), malloc'ed:
  * however long, never cut short. */
 static char *join(const char *dir, const char *file)
@@ -296,6 +340,8 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
                  "conditional, matrix, mandel, costs)");
         goto out;
     }
+    if (check_keys(kind, kvs, n, msg, len) != 0)
+        goto out;                       /* before anything is built */
     if (strcmp(kind, "uniform") == 0) {
         double c;
         if (count(kvs, n, &w->n, msg, len) || num(kvs, n, "cost", 1, 0, &c, msg, len))
@@ -402,6 +448,11 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
     } else if (strcmp(kind, "mandel") == 0) {
         const char *file = get(kvs, n, "costs");
         double size, maxiter;
+        if (file && (get(kvs, n, "size") || get(kvs, n, "maxiter") || get(kvs, n, "loop"))) {
+            snprintf(msg, len, "workload mandel: costs= takes no size=, maxiter= or loop= "
+                     "(the costs file has them)");
+            goto out;
+        }
         if (file) {
             if (!(path = join(dir, file))) {
                 snprintf(msg, len, "workload: out of memory");

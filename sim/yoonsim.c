@@ -17,6 +17,7 @@
 #include "sched/util/closeout.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
+#include "sched/util/progress.h"
 #include "sim/lb.h"
 
 #define PROG "yoon-sim"
@@ -61,9 +62,13 @@ static void usage(FILE *f)
 "      --rbar LIST         the nodes' mean task times r_i in seconds instead of\n"
 "                          drawn ones (P is their number; E(r) their mean)\n"
 "      --csv               the sweep's CSV even for one point\n"
-"      --progress          a line on stderr as each (nodes, tasks) is done\n"
+"      --progress          a line on stderr as each (nodes, tasks) is done, even\n"
+"                          off a terminal (on one, a sweep's runs are counted\n"
+"                          in place anyway)\n"
 "  -l, --list              the strategies, one a line\n"
 "  -h, --help              this help\n"
+"Ctrl-C stops it (exit status 130); a sweep stops after the run in progress,\n"
+"its lines printed so far whole (Ctrl-C again: at once).\n"
 "exit status: 0; 1 a run failed (out of memory), or standard output could not be\n"
 "written (said); 2 a bad option or value\n"
 "(the message names it)\n",
@@ -235,6 +240,19 @@ typedef struct point {
     double *g, et_nolb, et_lb, moved, migrations, balancings, messages;
 } point;
 
+/* The runs of a sweep done so far, on a terminal (sched/util/progress.h). */
+static progress pr;
+static long runs_done, runs_all;
+
+static void tick(long P, long n, unsigned long seed)
+{
+    if (progress_stopping())
+        progress_stop();                /* Ctrl-C: standard output holds whole lines */
+    if (progress_due(&pr))
+        progress_show(&pr, "%ld of %ld runs done (now nodes %ld, tasks %ld, seed %lu)",
+                      runs_done, runs_all, P, n, seed);
+}
+
 static int sweep(const options *o)
 {
     int npts = o->nc * o->np * o->ns;
@@ -252,6 +270,7 @@ static int sweep(const options *o)
     printf("nodes,tasks,cmsg,ctask,period_frac,strategy,seeds,gain_mean,gain_sd,gain_ci95,"
            "et_nolb,et_lb,moved,migrations,balancings,messages,dgain_mean,dgain_ci95\n");
     int rc = 0, done = 0;
+    runs_all = (long)o->nn * o->nt * K * (1 + npts);
     for (int a = 0; a < o->nn && !rc; a++)
         for (int b = 0; b < o->nt && !rc; b++) {
             long P = o->nodes[a], n = o->tasks[b];
@@ -262,16 +281,20 @@ static int sweep(const options *o)
                 sim_lb_config c;
                 sim_lb_result r0, r;
                 configure(&c, o, &lb_none, P, n, o->cmsg[0], o->pfrac[0], seed);
+                tick(P, n, seed);
                 if ((rc = run(&c, &r0)))
                     break;
+                runs_done++;
                 int q = 0;
                 for (int ci = 0; ci < o->nc && !rc; ci++)
                     for (int pi = 0; pi < o->np && !rc; pi++)
                         for (int si = 0; si < o->ns && !rc; si++, q++) {
                             configure(&c, o, o->strat[si], P, n, o->cmsg[ci], o->pfrac[pi],
                                       seed);
+                            tick(P, n, seed);
                             if ((rc = run(&c, &r)))
                                 break;
+                            runs_done++;
                             point *x = &pt[q];
                             x->g[s] = (r0.et - r.et) / r.et;
                             x->et_nolb += r0.et / (double)K;
@@ -286,6 +309,7 @@ static int sweep(const options *o)
             }
             if (rc)
                 break;
+            progress_clear(&pr);
             int q = 0;
             for (int ci = 0; ci < o->nc; ci++)
                 for (int pi = 0; pi < o->np; pi++)
@@ -320,10 +344,13 @@ static int sweep(const options *o)
             fflush(stdout);
             closeout_check();           /* a reader gone: stop now */
             done++;
-            if (o->progress)
+            if (o->progress) {
+                progress_end(&pr);
                 fprintf(stderr, PROG ": nodes %ld, tasks %ld: %d points x %ld seeds done "
                         "(%d of %d)\n", P, n, npts, K, done, o->nn * o->nt);
+            }
         }
+    progress_end(&pr);
     free(pt);
     free(gs);
     free(diff);
@@ -439,5 +466,11 @@ int main(int argc, char **argv)
 
     int single = o.nn == 1 && o.nt == 1 && o.nc == 1 && o.np == 1 && o.ns == 1 &&
                  o.seeds == 1 && !o.csv;
+    if (single)
+        progress_interrupt(PROG, "nothing printed");
+    else
+        progress_interrupt_deferred(PROG, "the lines printed are whole points, the rest "
+                                    "was not run");
+    progress_start(&pr, PROG, 1);
     return single ? one(&o) : sweep(&o);       /* standard output: checked at exit */
 }

@@ -39,3 +39,33 @@ if "$BIN/sim" big.scn -q --stats >out.txt; then
 else
     echo "  bin/sim failed: target NOT met"
 fi
+
+# Memory against the run's length (issue 27): PSS (a chunk per iteration,
+# the most chunks a scheme makes) over 10^5 to 10^7 iterations on two
+# hosts. Without --record only the summary is kept; with it the record's
+# entries go to spool files beside it. Peak memory (getrusage's maxrss,
+# --stats) should not grow with the iterations: the ratio of the longest
+# run's peak to the shortest's says so. A measure, never an assertion.
+echo "simulator: peak memory against the iterations (pss, 2 hosts)"
+printf 'host a speed=1\nhost b speed=2\nlink * * latency=0.001\n' >two.plat
+printf 'platform two.plat\nworkload uniform n=100 cost=1\nscheme pss\n' >two.scn
+printf '  %-16s %11s %10s %10s\n' run iterations "cpu s" "peak KiB"
+for rec in none record; do
+    first= last=
+    for I in 100000 1000000 10000000; do
+        [ $rec = record ] && [ $I = 10000000 ] && continue     # a 1.2 GB file: enough at 10^6
+        if [ $rec = record ]; then
+            "$BIN/sim" two.scn -w "uniform n=$I cost=1e-6" -q --stats -r rec.csv >out.txt || exit 1
+            rm -f rec.csv
+        else
+            "$BIN/sim" two.scn -w "uniform n=$I cost=1e-6" -q --stats >out.txt || exit 1
+        fi
+        peak=$(awk '{ print $11 }' out.txt)
+        awk -v r="$rec" -v I=$I '{ printf "  %-16s %11d %10.3f %10d\n", (r == "none" ? "no --record" : "--record FILE"), I, $8, $11 }' out.txt
+        [ -z "$first" ] && first=$peak fi=$I
+        last=$peak la=$I
+    done
+    awk -v a="$first" -v b="$last" -v i="$fi" -v j="$la" -v r="$rec" 'BEGIN {
+        printf "  %s: peak x%.2f for x%d iterations (%d -> %d KiB)\n",
+               r == "none" ? "no --record" : "--record FILE", b / a, j / i, a, b }'
+done

@@ -137,6 +137,22 @@ run "daggen --outdeg 0" 2 "--outdeg '0' must be 'v' or an integer in \[1, 214748
 run "daggen --outdeg 2^31 - 1 taken" 0 "^task t3 " "$BIN/daggen" -v 3 --outdeg 2147483647
 run "dagexp --procs 1e8 refused" 2 "--procs: '1e+08' must be a whole number in \[0, 10000000\]" \
     "$BIN/dagexp" --procs 1e8
+# The header is the command that writes this very graph: only options daggen
+# takes, each value as it reads back (with %g, 0.123456789 came back as
+# 0.123457: another graph), and the graph it writes is read by dagsched.
+rt=1
+for opts in "-v 40 --alpha 0.123456789 --outdeg 4 --ccr 0.3333333333333333 --wdag 12.3456789 --beta 1.23456789012345 --procs 3 --seed 77" \
+            "--graph fft --size 8 --ccr 0.7071067811865476 --procs 5 --seed 4 -f dot" \
+            "--graph gauss --size 6 --wdag 33.33333333 --seed 9"; do
+    # shellcheck disable=SC2086
+    "$BIN/daggen" $opts -o "$tmp/rt1.dag" || rt=0
+    cmd=$(head -n 1 "$tmp/rt1.dag" | sed -e 's,^# daggen ,,' -e 's,^// daggen ,,')
+    # shellcheck disable=SC2086
+    "$BIN/daggen" $cmd -o "$tmp/rt2.dag" || { rt=0; echo "   the header's command failed: $cmd"; }
+    cmp -s "$tmp/rt1.dag" "$tmp/rt2.dag" || { rt=0; echo "   another graph from: $cmd"; }
+    [ -n "$(makespan heft "$tmp/rt2.dag")" ] || rt=0
+done
+[ $rt = 1 ]; check "daggen's header writes the very same graph again (text and DOT), which dagsched reads" $?
 # The costs' total: at most DAG_MAX_TOTAL = 1e300 (dag/dag.h), refused past it as
 # bad input naming the task or edge (two tasks of 1e308 once summed to inf and
 # every schedule failed its check, "produced an invalid schedule (a bug)").

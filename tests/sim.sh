@@ -121,8 +121,15 @@ run "costs that add up to infinity: refused" 2 "n=1000000000000000000 times cost
 printf 'host a speed=1\nlink * * latency=1e300\n' >lat.plat
 run "a link of latency 1e300: refused with its line" 2 "lat.plat:2: latency=1e300" \
     $T two.scn -p lat.plat
+run "a run whose hosts cannot do its work in 1e9 s: refused before it, naming the numbers" 2 \
+    "the run cannot end within the limit of 1e+09 simulated seconds: the workload's cost 1e+12 over the hosts' total speed 3 is 3.33333e+11 s at least" \
+    $T two.scn -w "uniform n=1e12 cost=1"
+# Loads the bound above cannot see (it takes the hosts unloaded): the run
+# itself stops at the limit.
+printf 'host a speed=1 load=0:1000000\n' >slow.plat
 run "a run past 1e9 simulated seconds: stopped, saying why" 1 \
-    "the run cannot end: simulated time .* past the limit of 1e+09 s" $T two.scn -w "uniform n=1e12 cost=1"
+    "the run cannot end: simulated time .* past the limit of 1e+09 s" $T two.scn -p slow.plat \
+    -w "uniform n=100000 cost=1"
 run "mandel size=1e20: refused before any conversion" 2 "size=1e+20" \
     $T two.scn -w "mandel size=1e20 maxiter=10"
 run "--sample beyond an int: refused" 2 "sample '4294967297'" $T two.scn -R 4294967297

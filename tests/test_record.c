@@ -99,7 +99,7 @@ static void sample(record *r)
 static void test_round_trip(void)
 {
     record r, back;
-    char msg[300];
+    char msg[300] = "";
     sample(&r);
     test_cond("write", record_write(&r, path("a.csv"), msg, sizeof msg) == 0);
     test_condf(record_read(&back, path("a.csv"), msg, sizeof msg) == 0, "read (%s)", msg);
@@ -683,6 +683,129 @@ static void test_closeout(void)
               strcmp(outfile_name("a\nb"), "a\\nb") == 0);
 }
 
+/* One synthetic run, the same events on any kind of record: 3 workers,
+ * 20,000 chunks (five times the window of RECORD_WINDOW), a report per
+ * chunk, a re-plan every 1,000; most chunks done at once, every 7th only
+ * at the end (long out of the window: read and rewritten in the spool),
+ * but every 7,000th never. */
+#define SYN_CHUNKS 20000L
+
+static int synthetic(record *r)
+{
+    int rc = 0;
+    snprintf(r->scheme, sizeof r->scheme, "pss");
+    r->iters = SYN_CHUNKS;
+    r->t0 = 0.5;
+    for (int w = 0; w < 3; w++)
+        r->w[w].V = w + 1;
+    for (long i = 0; i < SYN_CHUNKS && rc == 0; i++) {
+        int w = (int)(i % 3);
+        double t = 1 + (double)i / 8;
+        rec_chunk *c = record_chunk(r);
+        if (!c)
+            return -1;
+        *c = (rec_chunk){.id = i, .worker = w, .start = i, .size = 1, .acp = 1,
+                         .sent = t, .reissue = i % 13 == 0};
+        rc |= record_report(r, w, 1 + (int)(i % 4), 1.0 / (1 + (double)(i % 4)), t);
+        if (i % 1000 == 999)
+            rc |= record_replan(r, t, 3, 2.5);
+        if (i % 7 != 0)
+            rc |= record_done_id(r, i, w, 1, t + 0.01, t + 0.02, t + 0.1, t + 0.11);
+    }
+    for (long i = 0; i < SYN_CHUNKS && rc == 0; i += 7)
+        if (i % 1000 != 0)
+            rc |= record_done_id(r, i, (int)(i % 3), 1, 3000, 3000 + i * 1e-4,
+                                 3001 + i * 1e-4, 3002 + i * 1e-4);
+    r->finish = 3002 + SYN_CHUNKS * 1e-4 - r->t0;
+    return rc;
+}
+
+/* record_stream: the same run kept whole, streamed through a spool, and
+ * summed up only. Known answer: the whole record, written by the code that
+ * kept every entry in memory. */
+static void test_stream(void)
+{
+    record whole, spooled, summed, fresh;
+    char msg[300], sa[512], sb[512], sc[512];
+    int before = entries();
+    record_init(&whole, 3);
+    record_init(&spooled, 3);
+    record_init(&summed, 3);
+    int rc = record_stream(&spooled, dir, msg, sizeof msg);
+    test_condf(rc == 0, "record_stream into a folder (%s)", rc ? msg : "");
+    test_cond("record_stream without a folder: summed up only",
+              record_stream(&summed, NULL, msg, sizeof msg) == 0);
+    test_condf(entries() == before, "the spool files are removed as they are made "
+               "(%d entries, expected %d)", entries(), before);
+    test_cond("the same events on the three records", synthetic(&whole) == 0 &&
+              synthetic(&spooled) == 0 && synthetic(&summed) == 0);
+    test_cond("streamed: the counts kept, no entries in memory",
+              spooled.nchunks == SYN_CHUNKS && spooled.nreports == SYN_CHUNKS &&
+              spooled.replans == 20 && !spooled.chunks && !spooled.reports &&
+              !spooled.replan && summed.nchunks == SYN_CHUNKS &&
+              summed.nreports == SYN_CHUNKS && summed.replans == 20 && !summed.chunks);
+    FILE *f;
+    if ((f = fmemopen(sa, sizeof sa, "w"))) {
+        record_summary(&whole, f);
+        fclose(f);
+    }
+    if ((f = fmemopen(sb, sizeof sb, "w"))) {
+        record_summary(&spooled, f);
+        fclose(f);
+    }
+    if ((f = fmemopen(sc, sizeof sc, "w"))) {
+        record_summary(&summed, f);
+        fclose(f);
+    }
+    test_condf(strcmp(sa, sb) == 0 && strcmp(sa, sc) == 0 && strstr(sa, "Finish 3003.50"),
+               "the summary line streamed = kept (%.100s)", sc);
+    test_cond("the workers' totals streamed = kept",
+              whole.w[1].chunks == summed.w[1].chunks && whole.w[1].iters == summed.w[1].iters &&
+              whole.w[1].finish == summed.w[1].finish &&
+              whole.w[2].finish == spooled.w[2].finish);
+    test_cond("write the whole record and the streamed one",
+              record_write(&whole, path("whole.csv"), msg, sizeof msg) == 0 &&
+              record_write(&spooled, path("spooled.csv"), msg, sizeof msg) == 0);
+    FILE *a = fopen(path("whole.csv"), "r"), *b = fopen(path("spooled.csv"), "r");
+    int same = a && b, ca, cb;
+    long bytes = 0;
+    while (same) {
+        ca = getc(a);
+        cb = getc(b);
+        same = ca == cb;
+        if (ca == EOF || cb == EOF)
+            break;
+        bytes++;
+    }
+    if (a)
+        fclose(a);
+    if (b)
+        fclose(b);
+    test_condf(same && bytes > 1000000, "the streamed record's file is the whole one's, "
+               "byte for byte (%ld bytes)", bytes);
+    msg[0] = '\0';
+    test_condf(record_read(&fresh, path("spooled.csv"), msg, sizeof msg) == 0 &&
+               fresh.nchunks == SYN_CHUNKS && fresh.chunks[7].done &&
+               fresh.chunks[7].received > 3001 && !fresh.chunks[7000].done,
+               "the streamed record reads back: a chunk done late, one never (%s)", msg);
+    record_free(&fresh);
+    rc = record_write(&summed, path("summed.csv"), msg, sizeof msg);
+    test_condf(rc == -1 && strstr(msg, "summary only") && access(path("summed.csv"), F_OK) != 0,
+               "a record summed up only is not written (%s)", msg);
+    record_free(&whole);
+    record_free(&spooled);
+    record_free(&summed);
+    test_condf(entries() == before + 2, "nothing left but the two records (%d entries, "
+               "expected %d)", entries(), before + 2);
+    record r;
+    record_init(&r, 1);
+    rc = record_stream(&r, path("none"), msg, sizeof msg);
+    test_condf(rc == -1 && strstr(msg, "cannot make a spool file in") &&
+               strstr(msg, "No such file"), "a spool folder that does not exist: "
+               "refused (%s)", msg);
+    record_free(&r);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -699,6 +822,7 @@ int main(void)
     test_outfile();
     test_quote();
     test_closeout();
+    test_stream();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

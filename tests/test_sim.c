@@ -30,6 +30,11 @@ static const char *file(const char *name, const char *text)
 /* One run: platform text, workload line, scheme (NULL = tree), sample R.
  * Fills rec (record_init'ed here); returns 0 or -1 (message in msg). */
 static double master_overhead;      /* for the next simulate() */
+/* How simulate() keeps the record: 0 whole in memory, 1 streamed through
+ * spool files in dir, 2 summed up only (record_stream); 3 whole, the run
+ * taken one event at a time (sim_open, sim_iterate, sim_close). */
+static int keep;
+static sim_status last;             /* sim_status_get at the end of mode 3 */
 
 static int simulate(const char *plat, const char *workload, const char *scheme,
                     const char *const *params, int R, record *rec, char *msg,
@@ -57,7 +62,20 @@ static int simulate(const char *plat, const char *workload, const char *scheme,
             sched_config_set(&c.sched, params[i], params[i + 1], &err);
     }
     record_init(rec, pf.nhosts);
-    int rc = sim_run(&c, rec, msg, len);
+    int rc = 0;
+    if (keep == 1 || keep == 2)
+        rc = record_stream(rec, keep == 1 ? dir : NULL, msg, len);
+    if (rc == 0 && keep == 3) {
+        sim *s = sim_open(&c, rec, msg, len);
+        rc = -1;
+        if (s) {
+            while ((rc = sim_iterate(s, 1)) == 1)
+                ;
+            sim_status_get(s, &last);
+            sim_close(s);
+        }
+    } else if (rc == 0)
+        rc = sim_run(&c, rec, msg, len);
     sim_workload_free(&wl);
     sim_platform_free(&pf);
     return rc;
@@ -634,6 +652,100 @@ static void test_many_hosts(void)
                "the first duplicate in file order is named with its line (%s)", msg);
 }
 
+/* The file's bytes (malloc'ed, NULL: none); *n its length. */
+static char *slurp(const char *path, long *n)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    *n = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (*n = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)*n + 1)) &&
+        fread(buf, 1, (size_t)*n, f) != (size_t)*n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* A record streamed (spool files, or the summary only) and one taken an
+ * event at a time are the record kept whole: the same file byte for byte,
+ * the same summary line and counts. Known answer: the whole record, as the
+ * simulator kept it before it could stream. The runs: chunks of 1 on hosts
+ * 10^5 apart in speed (the slow host's chunks come in some 10^5 chunks
+ * later, long out of the window) with a host failing (a chunk served
+ * again, the lost one never done); DTSS re-planning under load changes;
+ * Tree-Scheduling losing a range; a scheme fed measurements. */
+static void test_streamed(void)
+{
+    static const struct { const char *plat, *wl, *scheme; } runs[] = {
+        {"host a speed=1\nhost b speed=100000\nhost c speed=3 fail=2.5\n"
+         "link * * latency=0.00001\n", "uniform n=300000 cost=1", "pss"},
+        {"host a speed=1e6 load=0:2,0.02:0,0.05:3\nhost b speed=2e6 load=0.01:4\n"
+         "host c speed=1e6\nlink * * latency=0.001\n", "mandel size=200 maxiter=500", "dtss"},
+        {"host a speed=2e6\nhost b speed=1e6 fail=0.02\nhost c speed=1e6\n"
+         "link * * latency=0.001\n", "mandel size=80 maxiter=500", NULL},
+        {"host a speed=1e6\nhost b speed=3e6\nlink * * latency=0.001\n",
+         "conditional n=20000 lo=1 hi=30 p=0.1", "awf-b"},
+    };
+    char msg[256], path[300], sum[4][600];
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        const char *name = runs[k].scheme ? runs[k].scheme : "tree";
+        record r[4];
+        long n[4] = {0}, chunks[4], reports[4];
+        int replans[4], rc[4];
+        char *bytes[4] = {NULL};
+        for (keep = 0; keep < 4; keep++) {
+            rc[keep] = simulate(runs[k].plat, runs[k].wl, runs[k].scheme, NULL, 1,
+                                &r[keep], msg, sizeof msg);
+            chunks[keep] = r[keep].nchunks;
+            reports[keep] = r[keep].nreports;
+            replans[keep] = r[keep].replans;
+            FILE *f = fmemopen(sum[keep], sizeof sum[keep], "w");
+            if (f) {
+                record_summary(&r[keep], f);
+                fclose(f);
+            }
+            snprintf(path, sizeof path, "%s/r%d.csv", dir, keep);
+            if (keep != 2 && rc[keep] == 0 &&
+                record_write(&r[keep], path, msg, sizeof msg) == 0)
+                bytes[keep] = slurp(path, &n[keep]);
+            record_free(&r[keep]);
+        }
+        keep = 0;
+        test_condf(rc[0] == 0 && rc[1] == 0 && rc[2] == 0 && rc[3] == 0,
+                   "%s: runs with the record whole, streamed, summed up, stepped", name);
+        test_condf(bytes[0] && bytes[1] && bytes[3] && n[0] == n[1] && n[0] == n[3] &&
+                   memcmp(bytes[0], bytes[1], (size_t)n[0]) == 0 &&
+                   memcmp(bytes[0], bytes[3], (size_t)n[0]) == 0,
+                   "%s: the streamed and the stepped record's file are the whole one's, "
+                   "byte for byte (%ld chunks, %ld bytes)", name, chunks[0], n[0]);
+        test_condf(strcmp(sum[0], sum[1]) == 0 && strcmp(sum[0], sum[2]) == 0 &&
+                   strcmp(sum[0], sum[3]) == 0 && chunks[0] == chunks[1] &&
+                   chunks[0] == chunks[2] && reports[0] == reports[2] &&
+                   replans[0] == replans[1] && replans[0] == replans[2],
+                   "%s: the same summary and counts, summed up only (%.60s)", name, sum[2]);
+        test_condf(last.chunks == chunks[0] && last.done == last.iterations &&
+                   last.events > chunks[0],
+                   "%s: sim_status_get at the end: every iteration in, every chunk", name);
+        for (int i = 0; i < 4; i++)
+            free(bytes[i]);
+    }
+    /* What the runs are said to be: chunks far past the window, re-plans. */
+    record r;
+    keep = 2;
+    int rc = simulate(runs[0].plat, runs[0].wl, "pss", NULL, 1, &r, msg, sizeof msg);
+    test_condf(rc == 0 && r.nchunks >= 300000 && !r.chunks,
+               "pss on hosts 10^5 apart: %ld chunks, none kept in memory", r.nchunks);
+    record_free(&r);
+    keep = 1;
+    rc = simulate(runs[1].plat, runs[1].wl, "dtss", NULL, 1, &r, msg, sizeof msg);
+    test_condf(rc == 0 && r.replans > 0, "DTSS under load changes re-plans (%d)", r.replans);
+    record_free(&r);
+    keep = 0;
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -653,6 +765,7 @@ int main(void)
     test_ranges();
     test_cost_files();
     test_many_hosts();
+    test_streamed();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "sched/records/record.h"
+#include "sched/records/spool.h"
 #include "sched/util/lines.h"
 #include "sched/util/outfile.h"
 #include "sched/util/parse.h"
@@ -70,8 +71,73 @@ int record_text(char **field, const char *s, size_t max)
     return 0;
 }
 
+/* A streamed record's chunks, reports and re-plans (record_stream). */
+struct rec_stream {
+    rec_chunk *ring;            /* chunk id at ring[id % size] while id >= nchunks - size */
+    long size;                  /* a power of two */
+    spool *chunks;              /* ids 0 .. nchunks - size - 1 (NULL: not kept) */
+    spool *reports, *replans;   /* all of them (NULL: not kept) */
+    char err[400];
+};
+
+static void stream_free(rec_stream *s)
+{
+    if (!s)
+        return;
+    spool_close(s->chunks);
+    spool_close(s->reports);
+    spool_close(s->replans);
+    free(s->ring);
+    free(s);
+}
+
+int record_stream(record *r, const char *dir, char *msg, size_t len)
+{
+    if (r->stream || r->nchunks || r->nreports || r->replans) {
+        snprintf(msg, len, "record_stream: the record is already streamed or has entries");
+        return -1;
+    }
+    rec_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(msg, len, "out of memory");
+        return -1;
+    }
+    /* Summed up only: one entry, for the caller to fill. Kept: a window
+     * that holds the chunks of a round of every worker. */
+    s->size = 1;
+    if (dir)
+        for (s->size = RECORD_WINDOW; s->size < r->nw && s->size < (1L << 20);)
+            s->size *= 2;
+    if (!(s->ring = calloc((size_t)s->size, sizeof *s->ring))) {
+        snprintf(msg, len, "out of memory for a window of %ld chunks", s->size);
+        stream_free(s);
+        return -1;
+    }
+    if (dir && (!(s->chunks = spool_open(dir, sizeof(rec_chunk), msg, len)) ||
+                !(s->reports = spool_open(dir, sizeof(rec_report), msg, len)) ||
+                !(s->replans = spool_open(dir, sizeof(rec_replan), msg, len)))) {
+        stream_free(s);
+        return -1;
+    }
+    r->stream = s;
+    return 0;
+}
+
+const char *record_error(const record *r)
+{
+    return r->stream && r->stream->err[0] ? r->stream->err : "out of memory";
+}
+
+/* A spool's failure, kept for record_error; returns -1. */
+static int spool_failed(rec_stream *s, const spool *sp)
+{
+    snprintf(s->err, sizeof s->err, "the run record: %s", spool_error(sp));
+    return -1;
+}
+
 void record_free(record *r)
 {
+    stream_free(r->stream);
     for (int w = 0; r->w && w < r->nw; w++) {
         free(r->w[w].host);
         free(r->w[w].seen_host);
@@ -137,6 +203,18 @@ const char *record_get(const record *r, const char *key)
 
 rec_chunk *record_chunk(record *r)
 {
+    rec_stream *s = r->stream;
+    if (s) {
+        long id = r->nchunks;
+        rec_chunk *c = &s->ring[id & (s->size - 1)];
+        if (id >= s->size && s->chunks && spool_append(s->chunks, c) != 0) {
+            spool_failed(s, s->chunks);     /* chunk id - size leaves the window */
+            return NULL;
+        }
+        memset(c, 0, sizeof *c);
+        r->nchunks++;
+        return c;
+    }
     if (r->nchunks == r->capchunks) {
         long cap = r->capchunks ? 2 * r->capchunks : 64;
         rec_chunk *c = realloc(r->chunks, sizeof *c * (size_t)cap);
@@ -152,6 +230,15 @@ rec_chunk *record_chunk(record *r)
 
 int record_report(record *r, int w, int Q, double A, double time)
 {
+    if (r->stream) {
+        rec_report p;
+        memset(&p, 0, sizeof p);        /* no padding of unknown bytes in the spool */
+        p = (rec_report){w, Q, time, A};
+        if (r->stream->reports && spool_append(r->stream->reports, &p) != 0)
+            return spool_failed(r->stream, r->stream->reports);
+        r->nreports++;
+        return 0;
+    }
     if (r->nreports == r->capreports) {
         long cap = r->capreports ? 2 * r->capreports : 64;
         rec_report *p = realloc(r->reports, sizeof *p * (size_t)cap);
@@ -166,6 +253,15 @@ int record_report(record *r, int w, int Q, double A, double time)
 
 int record_replan(record *r, double time, int workers, double A)
 {
+    if (r->stream) {
+        rec_replan p;
+        memset(&p, 0, sizeof p);
+        p = (rec_replan){time, A, workers};
+        if (r->stream->replans && spool_append(r->stream->replans, &p) != 0)
+            return spool_failed(r->stream, r->stream->replans);
+        r->replans++;
+        return 0;
+    }
     if (r->replans == r->capreplan) {
         int cap = r->capreplan ? 2 * r->capreplan : 8;
         rec_replan *p = realloc(r->replan, sizeof *p * (size_t)cap);
@@ -190,6 +286,36 @@ void record_done(record *r, rec_chunk *c, double recv, double started,
     w->chunks++;
     w->iters += c->size;
     w->finish = received;
+}
+
+int record_done_id(record *r, long id, int worker, long size, double recv,
+                   double started, double finished, double received)
+{
+    rec_stream *s = r->stream;
+    rec_chunk *c, tmp;
+    if (id < 0 || id >= r->nchunks) {
+        if (s)
+            snprintf(s->err, sizeof s->err, "the run record has no chunk %ld", id);
+        return -1;
+    }
+    if (!s)
+        c = &r->chunks[id];
+    else if (id >= r->nchunks - s->size)
+        c = &s->ring[id & (s->size - 1)];
+    else if (s->chunks) {
+        if (spool_get(s->chunks, id, &tmp) != 0)
+            return spool_failed(s, s->chunks);
+        c = &tmp;
+    } else {
+        tmp = (rec_chunk){.id = id};    /* summed up only: the totals */
+        c = &tmp;
+    }
+    c->worker = worker;
+    c->size = size;
+    record_done(r, c, recv, started, finished, received);
+    if (c == &tmp && s->chunks && spool_put(s->chunks, id, &tmp) != 0)
+        return spool_failed(s, s->chunks);
+    return 0;
 }
 
 double record_imbalance(const record *r)
@@ -238,6 +364,67 @@ static void text(FILE *f, const char *s)
         fputc(strchr(",\n\r", *s) ? '_' : *s, f);
 }
 
+static void print_report(FILE *f, const rec_report *p, double t0)
+{
+    fprintf(f, "report,%d,%.6f,%d,%g\n", p->worker + 1, p->time - t0, p->Q, p->A);
+}
+
+static void print_chunk(FILE *f, const rec_chunk *c, double t0)
+{
+    if (c->done)
+        fprintf(f, "chunk,%ld,%d,%ld,%ld,%g,%.6f,%.6f,%.6f,%.6f,%.6f,%d,1\n",
+                c->id, c->worker + 1, c->start, c->size, c->acp, c->sent - t0,
+                c->recv - t0, c->started - t0, c->finished - t0,
+                c->received - t0, c->reissue);
+    else
+        fprintf(f, "chunk,%ld,%d,%ld,%ld,%g,%.6f,,,,,%d,0\n", c->id,
+                c->worker + 1, c->start, c->size, c->acp, c->sent - t0,
+                c->reissue);
+}
+
+static void print_replan(FILE *f, const rec_replan *p, double t0)
+{
+    fprintf(f, "replan,%.6f,%d,%g\n", p->time - t0, p->workers, p->A);
+}
+
+/* The reports, chunks and re-plans of a streamed record, from its spools
+ * and its window, as record_print prints a whole one. */
+static int print_streamed(const record *r, FILE *f)
+{
+    rec_stream *s = r->stream;
+    const double t0 = r->t0;
+    if (!s->chunks) {
+        snprintf(s->err, sizeof s->err, "the run record was kept as its summary "
+                 "only (record_stream without a folder)");
+        return -1;
+    }
+    char buf[SPOOL_BUFFER];
+    long n;
+    for (long at = 0; (n = spool_read(s->reports, at, buf, SPOOL_BUFFER / sizeof(rec_report))) > 0;
+         at += n)
+        for (long i = 0; i < n; i++)
+            print_report(f, (const rec_report *)buf + i, t0);
+    if (n < 0)
+        return spool_failed(s, s->reports);
+    header(f, K_CHUNK);
+    for (long at = 0; (n = spool_read(s->chunks, at, buf, SPOOL_BUFFER / sizeof(rec_chunk))) > 0;
+         at += n)
+        for (long i = 0; i < n; i++)
+            print_chunk(f, (const rec_chunk *)buf + i, t0);
+    if (n < 0)
+        return spool_failed(s, s->chunks);
+    for (long id = r->nchunks > s->size ? r->nchunks - s->size : 0; id < r->nchunks; id++)
+        print_chunk(f, &s->ring[id & (s->size - 1)], t0);
+    header(f, K_REPLAN);
+    for (long at = 0; (n = spool_read(s->replans, at, buf, SPOOL_BUFFER / sizeof(rec_replan))) > 0;
+         at += n)
+        for (long i = 0; i < n; i++)
+            print_replan(f, (const rec_replan *)buf + i, t0);
+    if (n < 0)
+        return spool_failed(s, s->replans);
+    return ferror(f) ? -1 : 0;
+}
+
 int record_print(const record *r, FILE *f)
 {
     const double t0 = r->t0;
@@ -267,27 +454,16 @@ int record_print(const record *r, FILE *f)
         fprintf(f, "\n");
     }
     header(f, K_REPORT);
-    for (long i = 0; i < r->nreports; i++) {
-        const rec_report *p = &r->reports[i];
-        fprintf(f, "report,%d,%.6f,%d,%g\n", p->worker + 1, p->time - t0, p->Q, p->A);
-    }
+    if (r->stream)
+        return print_streamed(r, f);
+    for (long i = 0; i < r->nreports; i++)
+        print_report(f, &r->reports[i], t0);
     header(f, K_CHUNK);
-    for (long i = 0; i < r->nchunks; i++) {
-        const rec_chunk *c = &r->chunks[i];
-        if (c->done)
-            fprintf(f, "chunk,%ld,%d,%ld,%ld,%g,%.6f,%.6f,%.6f,%.6f,%.6f,%d,1\n",
-                    c->id, c->worker + 1, c->start, c->size, c->acp, c->sent - t0,
-                    c->recv - t0, c->started - t0, c->finished - t0,
-                    c->received - t0, c->reissue);
-        else
-            fprintf(f, "chunk,%ld,%d,%ld,%ld,%g,%.6f,,,,,%d,0\n", c->id,
-                    c->worker + 1, c->start, c->size, c->acp, c->sent - t0,
-                    c->reissue);
-    }
+    for (long i = 0; i < r->nchunks; i++)
+        print_chunk(f, &r->chunks[i], t0);
     header(f, K_REPLAN);
     for (int i = 0; r->replan && i < r->replans; i++)
-        fprintf(f, "replan,%.6f,%d,%g\n", r->replan[i].time - t0, r->replan[i].workers,
-                r->replan[i].A);
+        print_replan(f, &r->replan[i], t0);
     return ferror(f) ? -1 : 0;
 }
 
@@ -300,7 +476,13 @@ int record_write(const record *r, const char *path, char *msg, size_t len)
         outfile_msg(msg, len, path, NULL, errno);
         return -1;
     }
-    record_print(r, o.f);               /* a write error: outfile_close says */
+    if (r->stream)
+        r->stream->err[0] = '\0';
+    if (record_print(r, o.f) != 0 && r->stream && r->stream->err[0]) {
+        outfile_abort(&o);              /* a spool's failure */
+        snprintf(msg, len, "%s: %s", path, r->stream->err);
+        return -1;
+    }                                   /* a write error: outfile_close says */
     if (outfile_close(&o, &call) != 0) {
         outfile_msg(msg, len, path, call, errno);
         return -1;

@@ -83,6 +83,8 @@ typedef struct rec_field {
     char value[128];
 } rec_field;
 
+typedef struct rec_stream rec_stream;    /* record_stream's (record.c) */
+
 typedef struct record {
     char scheme[32];
     long iters;                     /* the loop's iterations */
@@ -103,6 +105,7 @@ typedef struct record {
     long nreports, capreports;
     rec_replan *replan;             /* replans of them, with their times */
     int capreplan;
+    rec_stream *stream;             /* NULL: all of it in memory (record_stream) */
 } record;
 
 /* Sets r up for nworkers workers (zeroed). Returns 0, or -1 out of memory. */
@@ -139,15 +142,48 @@ int record_replan(record *r, double time, int workers, double A);
 void record_done(record *r, rec_chunk *c, double recv, double started,
                  double finished, double received);
 
+/* ---- a record too long to keep in memory ----------------------------------
+ * A record keeps its chunks, reports and re-plans in memory, growing with the
+ * run. record_stream, called on a new record (record_init, before its first
+ * chunk), keeps in memory only what its summary needs -- the run line, the
+ * workers and their totals, the counts (nchunks, nreports, replans) -- and a
+ * window of the latest chunks, those a worker is likely still to report:
+ *   dir NULL   nothing more: the record can be summed up (record_summary,
+ *              record_imbalance, finish, the counts), not written;
+ *   dir        the chunks, reports and re-plans go to spool files made in
+ *              folder dir and removed from it at once (nothing is left
+ *              behind, however the program ends); record_write reads them
+ *              back, and writes the very bytes the whole record in memory
+ *              would. They take about 100 bytes a chunk on dir's disk.
+ * Memory then stays the same however long the run (a window of
+ * RECORD_WINDOW chunks, more for a run of more workers, at most 2^20).
+ * In a streamed record r->chunks, r->reports and r->replan stay NULL: make
+ * chunks with record_chunk (the entry is valid until the next call) and end
+ * them with record_done_id. Returns 0, or -1 with the reason in msg (out of
+ * memory, a spool file that cannot be made in dir). */
+#define RECORD_WINDOW 4096
+int record_stream(record *r, const char *dir, char *msg, size_t len);
+/* Chunk id (made by record_chunk, in either kind of record) came in, done by
+ * 'worker' with 'size' iterations (its size less what it gave away):
+ * record_done on its entry, wherever it is kept. Returns 0, or -1 when a
+ * spool file failed (record_error says how). */
+int record_done_id(record *r, long id, int worker, long size, double recv,
+                   double started, double finished, double received);
+/* Why the last call on a streamed record failed ("out of memory" when it is
+ * not streamed). */
+const char *record_error(const record *r);
+
 /* Imbalance = max - min of the W_i over the workers with chunks (or, for a
  * record read back, the value the file holds: exactly what was written). */
 double record_imbalance(const record *r);
 /* The paper's line: "SCHEME: W1 t ... Finish t Imbalance t". */
 void record_summary(const record *r, FILE *f);
-/* Writes the record to path ("-": stdout). Returns 0, or -1 with the failing
- * call in msg. */
+/* Writes the record to path ("-": stdout), whole or not at all
+ * (sched/util/outfile.h). Returns 0, or -1 with the failing call in msg (or
+ * a record streamed without a spool: it has only its summary). */
 int record_write(const record *r, const char *path, char *msg, size_t len);
-/* Writes it to an open stream. Returns 0, or -1 on a write error. */
+/* Writes it to an open stream. Returns 0, or -1 on a write error (or a
+ * failed spool file: record_error). */
 int record_print(const record *r, FILE *f);
 
 /* Reads a record written by record_write into r (t0 = 0). Columns are found

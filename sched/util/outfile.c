@@ -1,5 +1,6 @@
 /* outfile.c: an output written whole or not at all (outfile.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,43 +8,6 @@
 
 #include "sched/util/outfile.h"
 #include "sched/util/quote.h"
-
-/* The new files of the outputs open now, removed at exit (copies of their
- * names: the caller's outfile may be gone by then). */
-#define OPEN_MAX 64
-static char *open_tmp[OPEN_MAX];
-
-static void forget(const char *tmp)
-{
-    for (int i = 0; i < OPEN_MAX; i++)
-        if (open_tmp[i] && strcmp(open_tmp[i], tmp) == 0) {
-            free(open_tmp[i]);
-            open_tmp[i] = NULL;
-            return;
-        }
-}
-
-static void remember(const char *tmp)
-{
-    static int registered;
-    if (!registered && atexit(outfile_cleanup) == 0)
-        registered = 1;
-    for (int i = 0; i < OPEN_MAX; i++)
-        if (!open_tmp[i]) {
-            open_tmp[i] = strdup(tmp);      /* NULL: not removed at exit */
-            return;
-        }
-}
-
-void outfile_cleanup(void)
-{
-    for (int i = 0; i < OPEN_MAX; i++)
-        if (open_tmp[i]) {
-            unlink(open_tmp[i]);
-            free(open_tmp[i]);
-            open_tmp[i] = NULL;
-        }
-}
 
 const char *outfile_name(const char *path)
 {
@@ -59,6 +23,67 @@ char *outfile_msg(char *msg, size_t len, const char *path, const char *call, int
                  strcmp(call, "write") == 0 ? "" : call, strcmp(call, "write") == 0 ? "" : ": ",
                  strerror(e));
     return msg;
+}
+
+/* The new files being written now, removed at exit (atexit), by
+ * outfile_cleanup and by outfile_remove_made (a signal handler): slots
+ * holding copies of their names (the caller's outfile may be gone by then),
+ * listed from the file's making to its rename. Signals are held while a slot
+ * changes, so the handler never misses a file nor reads half a name. More
+ * than MADE at once are written all the same, unlisted. */
+#define MADE 16
+static char made[MADE][4096];
+static volatile sig_atomic_t used[MADE];
+
+static void hold(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigprocmask(SIG_BLOCK, &s, old);
+}
+
+/* Lists tmp (signals held by the caller). */
+static void list(const char *tmp)
+{
+    static int registered;
+    if (!registered && atexit(outfile_cleanup) == 0)
+        registered = 1;
+    for (int i = 0; i < MADE; i++)
+        if (!used[i] && strlen(tmp) < sizeof made[i]) {
+            strcpy(made[i], tmp);
+            used[i] = 1;
+            return;
+        }
+}
+
+static void unlist(const char *tmp)
+{
+    sigset_t old;
+    hold(&old);
+    for (int i = 0; i < MADE; i++)
+        if (used[i] && strcmp(made[i], tmp) == 0)
+            used[i] = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void outfile_remove_made(void)
+{
+    for (int i = 0; i < MADE; i++)
+        if (used[i])
+            unlink(made[i]);
+}
+
+void outfile_cleanup(void)
+{
+    sigset_t old;
+    hold(&old);
+    outfile_remove_made();
+    for (int i = 0; i < MADE; i++)
+        used[i] = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Where path would be written: 1 directly (not a regular file), 0 through a
@@ -105,9 +130,13 @@ int outfile_open(outfile *o, const char *path, const char *mode)
         errno = 0;
         return 0;
     }
+    sigset_t old;
+    hold(&old);
     int fd = mkstemp(o->tmp);
+    if (fd >= 0)
+        list(o->tmp);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd >= 0 && fchmod(fd, m) == 0 && (o->f = fdopen(fd, mode))) {
-        remember(o->tmp);
         errno = 0;
         return 0;
     }
@@ -115,6 +144,7 @@ int outfile_open(outfile *o, const char *path, const char *mode)
     if (fd >= 0) {
         close(fd);
         unlink(o->tmp);
+        unlist(o->tmp);
     }
     o->tmp[0] = '\0';
     errno = e;
@@ -141,7 +171,7 @@ int outfile_close(outfile *o, const char **call)
     if (e && o->tmp[0])
         unlink(o->tmp);
     if (o->tmp[0])
-        forget(o->tmp);
+        unlist(o->tmp);             /* renamed or removed: no longer made */
     errno = e;
     return e ? -1 : 0;
 }
@@ -153,12 +183,17 @@ int outfile_check(const char *path)
     int direct = where(path, tmp, sizeof tmp, &m);
     if (direct != 0)
         return direct > 0 ? 0 : -1;
+    sigset_t old;
+    hold(&old);
     int fd = mkstemp(tmp);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    unlink(tmp);
-    return 0;
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    }
+    int e = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd < 0 ? -1 : 0;
 }
 
 void outfile_abort(outfile *o)
@@ -170,6 +205,6 @@ void outfile_abort(outfile *o)
     o->f = NULL;
     if (o->tmp[0]) {
         unlink(o->tmp);
-        forget(o->tmp);
+        unlist(o->tmp);
     }
 }

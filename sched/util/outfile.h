@@ -40,6 +40,10 @@ int outfile_close(outfile *o, const char **call);
 /* Gives up: closes o and removes the new file, path as it was (a run that
  * failed half way; nothing half made is kept). Harmless on a closed o. */
 void outfile_abort(outfile *o);
+/* Removes every new file of an outfile open now (not yet renamed over its
+ * path), for a signal handler that ends the program (sched/util/progress.h):
+ * async-signal-safe. */
+void outfile_remove_made(void);
 /* Could path be written so? Checked before a long run, so that no run is lost
  * to a path it cannot write: creates and removes a file beside it. Returns
  * 0, or -1 with errno set. */
