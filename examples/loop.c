@@ -306,10 +306,9 @@ int main(int argc, char **argv)
         dtss_master_free(m);
         return fail("no loop: -w WORKLOAD, e.g. -w 'uniform n=1000 cost=1e5' (try --help)");
     }
-    if (recpath && !seq && outfile_check(recpath) != 0) {     /* before any work */
+    if (!seq && closeout_output("--record", recpath, 1)) {     /* before any work */
         dtss_master_free(m);
-        return fail("-r %s: cannot write there: %s (nothing was run)", recpath,
-                    strerror(errno));
+        return 1;
     }
     sim_workload wl;
     char msg[256], text[JOB_MAX + 64], num[32];
@@ -326,11 +325,6 @@ int main(int argc, char **argv)
         int r = sequential(&wl, quiet);
         sim_workload_free(&wl);
         return r;
-    }
-    if (closeout_output("--record", recpath, 1)) {     /* before the run */
-        dtss_master_free(m);
-        sim_workload_free(&wl);
-        return 1;
     }
     int n = snprintf(text, sizeof text, "loop1 %lu %ld\n%s", seed, bytes, line);
     snprintf(num, sizeof num, "%ld", wl.n);

@@ -1,6 +1,7 @@
 /* progress.c: a progress line on a terminal and a clean Ctrl-C
  * (progress.h). */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "sched/util/outfile.h"
+#include "sched/util/conv.h"
 #include "sched/util/progress.h"
 
 /* Whether a progress line is on the screen, for the handler's message. */
@@ -109,7 +111,7 @@ static void ticked(int sig)
     int e = errno;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    long secs = (long)((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - tick_t0);
+    long secs = conv_clamp((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - tick_t0, 0, LONG_MAX);
     char num[24], *q = num + sizeof num;
     *--q = '\0';
     do
