@@ -310,16 +310,6 @@ int main(int argc, char **argv)
     if (closeout_output("--gantt", gantt_out, 0))        /* before the work */
         return 1;
     const char *path = argv[optind];
-    struct stat sb;                     /* the picture's path, before the work */
-    if (gantt_out && stat(gantt_out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        fprintf(stderr, "dagsched: --gantt '%s' exists and is not a file\n", gantt_out);
-        return 1;
-    }
-    if (gantt_out && outfile_check(gantt_out) != 0) {
-        fprintf(stderr, "dagsched: --gantt %s: cannot write there: %s (nothing was "
-                "scheduled)\n", gantt_out, strerror(errno));
-        return 1;
-    }
     progress_interrupt("dagsched", gantt_out ? "no picture drawn" : "nothing printed");
     progress pr;
     progress_start(&pr, "dagsched", !quiet);

@@ -338,8 +338,9 @@ static int hopeless(const sim_config *c, double *least_chunks, char *msg, size_t
 }
 
 /* A run record of at least 'chunks' chunks, to be made in folder dir:
- * refused when it passes RECORD_MAX_CHUNKS or dir's free room. 0, or -1
- * with msg. */
+ * refused when it passes RECORD_MAX_CHUNKS (-1: a limit, bad input) or
+ * dir's free room (-2: an output that cannot be written). 0, or those with
+ * msg. */
 static int record_room(const char *path, const char *dir, double chunks, char *msg,
                        size_t len)
 {
@@ -352,10 +353,13 @@ static int record_room(const char *path, const char *dir, double chunks, char *m
         return -1;
     }
     if (statvfs(dir, &fs) == 0 && need > (double)fs.f_bavail * (double)fs.f_frsize) {
-        snprintf(msg, len, "--record %s: the run makes %.3g chunks at least, %.3g bytes "
-                 "of record and spool, and %s has %.3g bytes free", path, chunks, need, dir,
+        char where[300];
+        snprintf(where, sizeof where, "%s", quote(dir));
+        snprintf(msg, len, "writing %s: %s (before the run: it makes %.3g chunks at least, "
+                 "%.3g bytes of record and spool, and %s has %.3g bytes free)", quote(path),
+                 strerror(ENOSPC), chunks, need, where,
                  (double)fs.f_bavail * (double)fs.f_frsize);
-        return -1;
+        return -2;
     }
     return 0;
 }
@@ -604,9 +608,12 @@ int main(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if (rec_path && record_room(rec_path, sdir, least, msg, sizeof msg) != 0) {
+    int room = rec_path ? record_room(rec_path, sdir, least, msg, sizeof msg) : 0;
+    if (room != 0) {
         free(sdir);
         rc = fail("%s", msg);
+        if (room == -2)
+            rc = 1;                     /* an output that cannot be written */
         goto out;
     }
     if (record_init(&rec, pf.nhosts) != 0 || record_stream(&rec, sdir, msg, sizeof msg) != 0) {
