@@ -159,6 +159,21 @@ for _ in $(seq 30); do [ -n "$victim" ] && ! kill -0 "$victim" 2>/dev/null && { 
 check "tree: the stopped worker was ended" $gone
 [ -n "$victim" ] && { cont "$victim"; kill "$victim" 2>/dev/null; }
 
+# ---- Tree-Scheduling: a worker killed ----------------------------------------------
+# Lost: its range is served again once every live worker is idle.
+start treek --scheme tree --late 0
+[ -n "$victim" ] && kill -9 "$victim" && cont "$victim"
+[ -n "$victim" ]; check "tree: a worker killed mid-run (pid $victim)" $?
+wait "$coord"
+rc=$?
+[ "$rc" = 0 ]; check "tree, killed: the coordinator finishes (exit $rc: $(tail -n 1 treek.txt))" $?
+cmp -s ref.pgm treek.pgm; check "tree, killed: image identical to bin/mandel's" $?
+again=$("$BIN/record" treek.csv chunk reissue,done 2>/dev/null |
+        awk -F, '$1 == 1 && $2 == 1 { n++ } END { print n + 0 }')
+grep -q "worker [0-9] on .* exited" treek.txt && [ "$again" -ge 1 ]
+check "tree, killed: the log says it exited; its range served again and done ($again)" $?
+[ "$(cover treek.csv)" = 0 ]; check "tree, killed: done chunks cover every row once" $?
+
 # ---- --late 0: the master waits for the hung worker (as before) ----------------------
 start off --late 0
 sleep 6

@@ -535,8 +535,11 @@ static void refuse(dtss_strips *s, int i, const tr_event *e)
     if (e->tag == WIRE_WAIT && s->w[i].said)
         return;
     s->w[i].said = 1;
-    rt_log(&s->h, 0, "worker %d's %s of step %ld (epoch %ld) refused: it was taken for %s",
-           i + 1, wire_tag_name(e->tag), step, epoch,
+    char when[64] = "";                 /* a message not read here: no step */
+    if (step >= 0)
+        snprintf(when, sizeof when, " of step %ld (epoch %ld)", step, epoch);
+    rt_log(&s->h, 0, "worker %d's %s%s refused: it was taken for %s", i + 1,
+           wire_tag_name(e->tag), when,
            s->w[i].lost == LOST_HUNG ? "hung, its rows restored without it" : "lost");
 }
 
