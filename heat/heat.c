@@ -58,9 +58,9 @@ int heat_plate_check(const heat_plate *p, sched_err *err)
     const double edge[4] = {p->top, p->bottom, p->left, p->right};
     static const char *const name[4] = {"top", "bottom", "left", "right"};
     for (int k = 0; k < 4; k++)
-        if (!isfinite(edge[k]))
-            return sched_fail(err, SCHED_EINVAL, "the %s edge's value %g must be finite",
-                              name[k], edge[k]);
+        if (!(fabs(edge[k]) <= HEAT_MAX_EDGE))
+            return sched_fail(err, SCHED_EINVAL, "the %s edge's value %g must be finite, "
+                              "at most %g in magnitude", name[k], edge[k], HEAT_MAX_EDGE);
     return SCHED_OK;
 }
 

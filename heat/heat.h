@@ -104,6 +104,10 @@
 /* The default edges. */
 #define HEAT_TOP 100.0
 #define HEAT_OTHERS 0.0
+/* An edge's value: at most this in magnitude, so that a step's sums (at
+ * most 8 times the largest value, a field staying within its edges' and
+ * its start's values) stay finite: 8e300 < DBL_MAX, 1.8e308. */
+#define HEAT_MAX_EDGE 1e300
 
 typedef struct heat_plate {
     int nx, ny;                         /* cells a row, rows */
@@ -116,7 +120,7 @@ typedef struct heat_plate {
  * Returns SCHED_OK, or SCHED_EINVAL with err naming the bad value. */
 int heat_plate_init(heat_plate *p, int nx, int ny, double r, sched_err *err);
 /* Checks p: nx, ny in 1..HEAT_MAX_SIDE, nx * ny <= HEAT_MAX_CELLS,
- * 0 < r <= 0.25, the edges finite. Returns SCHED_OK or SCHED_EINVAL
+ * 0 < r <= 0.25, the edges finite and at most HEAT_MAX_EDGE in magnitude. Returns SCHED_OK or SCHED_EINVAL
  * ("r=0.3 must be in (0, 0.25]: ..."). The functions below expect a checked
  * plate. */
 int heat_plate_check(const heat_plate *p, sched_err *err);

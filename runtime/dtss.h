@@ -182,7 +182,10 @@ dtss_master *dtss_master_new(void);
  *                     mid-write, is cut off first). The run record's run
  *                     line gets resumed=N, the iterations taken from FILE.
  *                     DTSS_ENOENT: no FILE; DTSS_EINVAL: not a journal, or
- *                     a damaged header. Not with journal; not under tree.
+ *                     a damaged header (one that names anything but the
+ *                     scheme's parameters and min: a journal never sets
+ *                     worker, hosts, resume...). Not with journal; not
+ *                     under tree.
  * Returns DTSS_OK, DTSS_ENOENT for an unknown name, or DTSS_EINVAL for a bad
  * value. Parameter ranges that depend on I are checked by dtss_master_check
  * (and dtss_master_start).

@@ -41,7 +41,7 @@ static const char *const programs[] = {
     "chunks", "mandel", "coordinator", "worker", "integral", "loop", "tabulate", "record",
     "sim", "stats", "dagsched", "daggen", "dagexp", "matrix", "pooltrace", "thin",
     "thin-images", "thin-pool", "yoon-plan", "netpipe", "heat", "yoon-tasks",
-    "yoon-sim", "jacobi", NULL
+    "yoon-sim", "jacobi", "heat-pvm", "readings", NULL
 };
 
 static char longword[5001];

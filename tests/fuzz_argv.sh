@@ -15,7 +15,7 @@ rc=$?
 cat "$tmp/out"
 for p in chunks mandel coordinator worker integral loop tabulate record sim stats dagsched \
          daggen dagexp matrix pooltrace thin thin-images thin-pool yoon-plan netpipe heat yoon-tasks \
-         yoon-sim jacobi; do
+         yoon-sim jacobi heat-pvm readings; do
     line=$(awk -v p="$p" '$1 == p' "$tmp/out")
     [ -n "$line" ] && [ "$(echo "$line" | awk '{ print $NF }')" = 0 ]
     check "$p: 60 fuzzed command lines, none crashed ($line)" $?

@@ -410,6 +410,25 @@ static void test_errors(void)
     int rc = heat_plate_check(&p, &err);
     test_condf(rc == SCHED_EINVAL && strstr(err.msg, "left edge's value inf"),
                "an infinite edge: '%s'", err.msg);
+    /* A finite edge whose step overflowed (tests/fuzz/crashes/heat-1): the
+     * sums of a step reach 8 times the largest value. */
+    p = plate(4, 4, 0.2);
+    p.top = 1e308;
+    rc = heat_plate_check(&p, &err);
+    test_condf(rc == SCHED_EINVAL && strstr(err.msg, "top edge's value 1e+308 must be finite, "
+                                            "at most 1e+300 in magnitude"),
+               "an edge of 1e308 refused: '%s'", err.msg);
+    p.top = p.left = 1e300;
+    p.bottom = p.right = -1e300;
+    double w[16] = {0};
+    rc = heat_plate_check(&p, &err);
+    if (rc == SCHED_OK)
+        rc = heat_run(&p, w, 20, &err);
+    int finite = 1;
+    for (int i = 0; i < 16; i++)
+        finite &= isfinite(w[i]) && fabs(w[i]) <= 1e300;
+    test_condf(rc == SCHED_OK && finite, "edges of +-1e300: 20 steps stay finite, within "
+               "the edges (%g)", w[0]);
     p = plate(4, 4, 0.2);
     double u[16] = {0};
     rc = heat_run(&p, u, -1, &err);

@@ -276,17 +276,48 @@ static void j_sum(jbuf *j)          /* FNV-1a 64 of j->b[from .. n) */
     j->from = j->n;
 }
 
-static void j_head(jbuf *j, long I)
+/* A header of I iterations sampled with R, and one parameter "name=value"
+ * (NULL: none). */
+static void j_head_r(jbuf *j, long I, long R, const char *param)
 {
     j->n = j->from = 0;
     j_bytes(j, "DTSS-JNL", 8);
     j_u(j, 1);                          /* version */
     j_u(j, (unsigned long long)I);
-    j_u(j, 1);                          /* R */
+    j_u(j, (unsigned long long)R);
     j_u(j, 4);
     j_bytes(j, "dtss", 4);
-    j_u(j, 0);                          /* parameters */
+    j_u(j, param != NULL);              /* parameters */
+    if (param) {
+        j_u(j, strlen(param));
+        j_bytes(j, param, strlen(param));
+    }
     j_u(j, 0);                          /* job */
+    j_sum(j);
+}
+
+static void j_head(jbuf *j, long I)
+{
+    j_head_r(j, I, 1, NULL);
+}
+
+/* An R entry of [start, +size) in n pieces {start, size} of 8 bytes an
+ * iteration. */
+static void j_pieces(jbuf *j, long start, long size, int n, const long (*piece)[2])
+{
+    static const unsigned char zeros[256];
+    j_bytes(j, "R", 1);
+    j_u(j, (unsigned long long)start);
+    j_u(j, (unsigned long long)size);
+    j_u(j, (unsigned long long)n);
+    long bytes = 0;
+    for (int i = 0; i < n; i++) {
+        j_u(j, (unsigned long long)piece[i][0]);
+        j_u(j, (unsigned long long)piece[i][1]);
+        j_u(j, (unsigned long long)(8 * piece[i][1]));
+        bytes += 8 * piece[i][1];
+    }
+    j_bytes(j, zeros, (size_t)bytes);
     j_sum(j);
 }
 
@@ -399,6 +430,43 @@ static void test_journal(void)
     test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_EINVAL &&
                strstr(msg, "the journal's run has 12 iterations, this one 10"),
                "journal: another I refused at the check (%s)", msg);
+
+    /* The pieces are the chunk's iterations, in the order its worker takes
+     * them (tests/fuzz/crashes/journal-1): counts that add up are not
+     * enough. I = 10 sampled with R = 5 runs 0 5 1 6 2 7 3 8 4 9
+     * (sched_sample), so chunk [0, +4) is the pieces 0, 5, 1, 6. */
+    static const long twice[2][2] = {{0, 2}, {0, 2}}, sampled[4][2] = {{0, 1}, {5, 1},
+        {1, 1}, {6, 1}}, whole[1][2] = {{0, 4}};
+    j_head(&t, 10);
+    j_pieces(&t, 0, 4, 2, twice);
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_EINVAL &&
+               strstr(msg, "entry 1 (at byte 68): a piece is not its chunk's next "
+                      "iterations"),
+               "journal: pieces [0, +2) twice for chunk [0, +4): refused (%s)", msg);
+    j_head_r(&t, 10, 5, NULL);
+    j_pieces(&t, 0, 4, 4, sampled);
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_OK,
+               "journal: R = 5, chunk [0, +4) as pieces 0, 5, 1, 6: taken (%s)", msg);
+    j_head_r(&t, 10, 5, NULL);
+    j_pieces(&t, 0, 4, 1, whole);
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_EINVAL &&
+               strstr(msg, "a piece is not its chunk's next iterations"),
+               "journal: R = 5, chunk [0, +4) as the piece [0, +4): refused (%s)", msg);
+    /* A header sets the run, nothing else (tests/fuzz/crashes/journal-2, -3):
+     * resume= naming the journal itself recursed until the stack overflowed,
+     * worker= set the program the workers run. */
+    char self[80];
+    snprintf(self, sizeof self, "resume=%s", path);
+    const char *hostile[] = {"worker=/bin/sh", "local=3", self};
+    for (int k = 0; k < 3; k++) {
+        j_head_r(&t, 10, 1, hostile[k]);
+        test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_EINVAL &&
+                   strstr(msg, "its header names a parameter that is no scheme's"),
+                   "journal: a header naming %s refused (%s)", hostile[k], msg);
+    }
+    j_head_r(&t, 10, 1, "min=2");
+    test_condf(j_check(&t, path, 8, msg, sizeof msg) == DTSS_OK,
+               "journal: a header's min=2 taken (the scheme's) (%s)", msg);
 
     /* dtss_master_result_bytes at its limits: 2^31 - 1 (WIRE_MAX_RESULT) */
     dtss_master *m = dtss_master_new();

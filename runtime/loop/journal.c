@@ -18,10 +18,13 @@
  * is wrong, ends the journal there (what follows is ignored, and cut off
  * before a resumed run appends). A whole entry whose checksum is right but
  * whose numbers are not the run's -- a range outside the loop, pieces that
- * do not add up to it, results of other sizes than the application's
- * (dtss_master_result_bytes), iterations another entry holds -- is no crash's
- * doing: the journal is refused, naming the entry, before anything runs. Each entry is written with one fwrite and
- * flushed (in the kernel, it survives the master's or the pvmd's crash),
+ * are not its iterations (in the order the worker takes them), results of
+ * other sizes than the application's (dtss_master_result_bytes),
+ * iterations another entry holds -- is no crash's doing: the journal is
+ * refused, naming the entry, before anything runs; so is a header naming
+ * a parameter no scheme has (a journal sets its run's scheme, parameters,
+ * I, R and job, never --worker, --hosts or --resume). Each entry is
+ * written with one fwrite and flushed (in the kernel, it survives the master's or the pvmd's crash),
  * fsync'd at most once a second and at the end (a crash of the machine
  * itself loses at most the last second's).
  *
@@ -305,6 +308,8 @@ static int read_head(dtss_master *m, const char *path, journal_head *h, rd *r)
         for (uint64_t i = 0; i < np && !what; i++)
             if (!(h->param[h->nparam++] = get_text(r, 500)) || !strchr(h->param[i], '='))
                 what = "its header is damaged";
+            else if (!master_is_param(h->param[i]))    /* (not --worker, --resume...) */
+                what = "its header names a parameter that is no scheme's";
         if (!what && (get_len(r, WIRE_MAX_JOB, &jl) != 0 ||
                       !(h->job = malloc(jl ? jl : 1)) || get(r, h->job, jl) != 0))
             what = "its header is damaged";
@@ -322,14 +327,16 @@ static int read_head(dtss_master *m, const char *path, journal_head *h, rd *r)
 }
 
 /* Reads the next entry: first its whole extent and its checksum, then
- * whether it is this run's (I iterations, results of 'bytes' each, 0:
- * unknown). 1: an entry (kind 'A': *res untouched; 'R': *res filled when res
+ * whether it is this run's (I iterations sampled with R, results of 'bytes'
+ * each, 0: unknown): a chunk's pieces are its iterations in the order the
+ * worker takes them (worker.c: from the chunk's start, each piece a run
+ * consecutive in the original order, sched_sample_run), nothing else. 1: an entry (kind 'A': *res untouched; 'R': *res filled when res
  * is not NULL, wire_result_free it); 0: the end, or a torn or damaged entry
  * -- cut short, not a kind, over the limits, or its checksum wrong -- where
  * the journal ends; -1: a whole entry, its checksum right, that is not this
  * run's (why: a static string). */
-static int read_entry(rd *r, long I, long bytes, int *kind, long *start, long *size,
-                      wire_result *res, const char **why)
+static int read_entry(rd *r, long I, long R, long bytes, int *kind, long *start,
+                      long *size, wire_result *res, const char **why)
 {
     unsigned char k;
     uint64_t s, n, np = 0;
@@ -360,7 +367,7 @@ static int read_entry(rd *r, long I, long bytes, int *kind, long *start, long *s
     }
     /* whole and checksummed: is it this run's? */
     *why = NULL;
-    uint64_t iters = 0;
+    uint64_t at = s;                    /* the chunk's next iteration (scheduled) */
     if (n < 1 || s > (uint64_t)I || n > (uint64_t)I - s)
         *why = "its range is outside the loop";
     for (uint64_t i = 0; !*why && i < np; i++) {
@@ -370,9 +377,14 @@ static int read_entry(rd *r, long I, long bytes, int *kind, long *start, long *s
         else if (bytes > 0 && (h[1] > WIRE_MAX_RESULT / (uint64_t)bytes ||
                                h[2] != h[1] * (uint64_t)bytes))
             *why = "a piece's results are not its iterations times the result bytes";
-        iters += h[1];
+        else if (at >= s + n || h[1] > s + n - at)
+            *why = "its pieces' iterations do not add up to its range";
+        else if (h[0] != (uint64_t)sched_sample((long)at, I, R) ||
+                 h[1] > (uint64_t)sched_sample_run((long)at, (long)(s + n), I, R))
+            *why = "a piece is not its chunk's next iterations";
+        at += h[1];
     }
-    if (!*why && k == 'R' && iters != n)
+    if (!*why && k == 'R' && at != s + n)
         *why = "its pieces' iterations do not add up to its range";
     if (*why) {
         wire_result_free(&w);
@@ -547,12 +559,12 @@ int journal_scan(dtss_master *m)
     long start, size;
     const char *why = NULL;
     while (rc == DTSS_OK &&
-           (got = read_entry(&r, m->iters, m->result_bytes, &kind, &start, &size, NULL,
-                             &why)) != 0) {
+           (got = read_entry(&r, m->iters, m->sample, m->result_bytes, &kind, &start,
+                             &size, NULL, &why)) != 0) {
         entry++;
         if (got < 0) {
             rc = master_fail(m, DTSS_EINVAL, "--resume %s: entry %ld (at byte %ld): %s: "
-                             "a damaged journal, or another run's", m->journal_path,
+                             "a damaged journal, or another run's", quote(m->journal_path),
                              entry, j->good_end, why);
             break;
         }
@@ -590,8 +602,8 @@ int journal_scan(dtss_master *m)
                 const held *b = a == &hd[i] ? &hd[i - 1] : &hd[i];
                 rc = master_fail(m, DTSS_EINVAL, "--resume %s: entry %ld (at byte %ld): "
                                  "results of iterations entry %ld holds too: a damaged "
-                                 "journal, or another run's", m->journal_path, b->entry,
-                                 b->at, a->entry);
+                                 "journal, or another run's", quote(m->journal_path),
+                                 b->entry, b->at, a->entry);
             }
     }
     free(hd);
@@ -658,8 +670,8 @@ int journal_next_result(dtss_master *m, wire_result *res)
     int kind, got;
     long start, size;
     const char *why;
-    while ((got = read_entry(&r, m->iters, m->result_bytes, &kind, &start, &size, res,
-                             &why)) == 1 && kind != 'R')
+    while ((got = read_entry(&r, m->iters, m->sample, m->result_bytes, &kind, &start,
+                             &size, res, &why)) == 1 && kind != 'R')
         ;
     j->in_left = r.left;
     if (got == 1) {

@@ -114,6 +114,9 @@ struct dtss_master {
 #define master_log(m, ...) rt_log(&(m)->h, __VA_ARGS__)
 /* options.c: -1 not an option of the master, 0 a flag, 1 takes a value. */
 int master_opt(const char *name);
+/* 1 when "NAME=VALUE" (or NAME) names a scheme's parameter or min: what a
+ * journal's header may set (journal.c). */
+int master_is_param(const char *name_value);
 /* Worker w is gone (once): tells the policy and the log. */
 int master_lose(dtss_master *m, int w, const char *why);
 /* The worker whose task id is tid, or -1. */
@@ -138,7 +141,8 @@ int master_resume_from(dtss_master *m, const char *path);
 int journal_check(dtss_master *m);
 /* --resume: reads the entries (m->jw: done, counts, where they end),
  * afresh on each call. A whole entry (its checksum holds) that is not this
- * run's -- a range outside the loop, pieces that do not add up to it or
+ * run's -- a range outside the loop, pieces that are not its iterations
+ * (in the order the worker takes them: sched_sample, sched_sample_run) or
  * results of other sizes than result_bytes, results of iterations another
  * entry holds -- is DTSS_EINVAL naming the file and the entry. */
 int journal_scan(dtss_master *m);

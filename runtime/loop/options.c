@@ -42,6 +42,17 @@ static const char *scheme_param(const char *name)
     return NULL;
 }
 
+int master_is_param(const char *name_value)
+{
+    char name[64];
+    size_t n = strcspn(name_value, "=");
+    if (n >= sizeof name)
+        return 0;
+    memcpy(name, name_value, n);
+    name[n] = '\0';
+    return strcmp(name, "min") == 0 || scheme_param(name) != NULL;
+}
+
 static int parse_count(const char *s, long lo, long hi, long *out)
 {
     return s ? parse_long_in(s, lo, hi, out) : -1;
