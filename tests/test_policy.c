@@ -770,6 +770,10 @@ static void test_late_rule(void)
     test_cond("a worker with no rate: the run's", late_limit(&f3, &fresh, &run, 50) == 15);
     test_cond("late_is: 15.01 s out is late, 15 s is not",
               late_is(&f3, &own, &run, 50, 100, 115.01) && !late_is(&f3, &own, &run, 50, 100, 115));
+    test_cond("late_over: 30 s out of a 15 s limit is 2 limits; 10 s is not late",
+              late_over(&f3, &own, &run, 50, 100, 130) == 2 &&
+              late_over(&f3, &own, &run, 50, 100, 110) == 0 &&
+              late_over(&off, &own, &run, 50, 100, 1e9) == 0);
     late_rule m1 = {3, 1}, m100 = {3, 100}, m0 = {3, 0};
     test_cond("poll: MIN/8 within [0.05, 1] s", late_poll(&m1) == 0.125 && late_poll(&m100) == 1 &&
               late_poll(&m0) == 0.05 && late_poll(&off) < 0);

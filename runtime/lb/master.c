@@ -461,9 +461,9 @@ static int check_late(dtss_lb *b)
     for (int i = 0; i < b->m.crew.P; i++) {
         if (b->gone[i] || b->held[i] <= 0)
             continue;
-        double limit = late_limit(&b->m.o.late, &b->rate[i], &b->run_rate, 1);
-        if (t - b->since[i] > limit && (t - b->since[i]) / limit > worst) {
-            worst = (t - b->since[i]) / limit;
+        double over = late_over(&b->m.o.late, &b->rate[i], &b->run_rate, 1, b->since[i], t);
+        if (over > worst) {
+            worst = over;
             late = i;
         }
     }

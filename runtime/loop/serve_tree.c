@@ -141,10 +141,11 @@ static int check_late(dtss_master *m)
     int late = -1;
     for (int w = 0; w < m->nw; w++) {
         long owes = m->w[w].owes > 0 ? m->w[w].owes : largest;
-        double limit = late_limit(&m->late, &m->w[w].rate, &m->late_run, (double)owes);
-        if (!m->w[w].lost && tree_busy(m->t, w) && now - m->w[w].since > limit &&
-            (now - m->w[w].since) / limit > worst) {
-            worst = (now - m->w[w].since) / limit;
+        double over = m->w[w].lost || !tree_busy(m->t, w) ? 0 :
+                      late_over(&m->late, &m->w[w].rate, &m->late_run, (double)owes,
+                                m->w[w].since, now);
+        if (over > worst) {
+            worst = over;
             late = w;
         }
     }

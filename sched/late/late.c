@@ -56,6 +56,13 @@ int late_is(const late_rule *r, const late_rate *own, const late_rate *run, doub
     return now - sent > late_limit(r, own, run, units);
 }
 
+double late_over(const late_rule *r, const late_rate *own, const late_rate *run, double units,
+                 double sent, double now)
+{
+    double limit = late_limit(r, own, run, units);
+    return now - sent > limit ? (now - sent) / limit : 0;
+}
+
 double late_poll(const late_rule *r)
 {
     if (!(r->factor > 0))

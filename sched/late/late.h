@@ -58,6 +58,11 @@ double late_limit(const late_rule *r, const late_rate *own, const late_rate *run
 /* 1 when a piece handed out at time sent is late at time now. */
 int late_is(const late_rule *r, const late_rate *own, const late_rate *run, double units,
             double sent, double now);
+/* How many limits past due a piece handed out at time sent is at time now:
+ * above 1 when it is late (late_is), 0 when it is not or cannot be. Masters
+ * that take one worker at a time take the largest. */
+double late_over(const late_rule *r, const late_rate *own, const late_rate *run, double units,
+                 double sent, double now);
 /* How often a master with nothing to read looks for late pieces: an eighth
  * of MIN, between 50 ms and 1 s; -1 (wait for a message) when off. */
 double late_poll(const late_rule *r);
