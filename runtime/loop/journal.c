@@ -39,93 +39,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/core/jnl.h"
 #include "runtime/loop/master.h"
 #include "sched/util/quote.h"
 
 #define MAGIC "DTSS-JNL"
 #define VERSION 1
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-#define FNV0 14695981039346656037ULL
-
 /* ---- writing ----------------------------------------------------------------- */
 
-typedef struct buf { unsigned char *b; size_t n, cap; int oom; } buf;
-
-static void put(buf *o, const void *p, size_t n)
-{
-    if (o->oom)
-        return;
-    if (o->n + n > o->cap) {
-        size_t cap = o->cap ? o->cap : 256;
-        while (cap < o->n + n)
-            cap *= 2;
-        unsigned char *b = realloc(o->b, cap);
-        if (!b) {
-            o->oom = 1;
-            return;
-        }
-        o->b = b;
-        o->cap = cap;
-    }
-    memcpy(o->b + o->n, p, n);
-    o->n += n;
-}
-
-static void put_u(buf *o, uint64_t v)
-{
-    unsigned char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (unsigned char)(v >> (8 * i));
-    put(o, b, 8);
-}
-
-static void put_text(buf *o, const char *s)
-{
-    put_u(o, strlen(s));
-    put(o, s, strlen(s));
-}
-
-/* The checksum of o's bytes from 'from' on, appended. */
-static void put_sum(buf *o, size_t from)
-{
-    if (!o->oom)
-        put_u(o, fnv(FNV0, o->b + from, o->n - from));
-}
-
-/* Writes o's bytes as one entry: fwrite, fflush, fsync when the last was a
- * second ago (or 'sync'). On failure the journal is closed, and removed
- * unless resumed (logged once): the run goes on without it. */
-static void emit(dtss_master *m, buf *o, int sync)
+/* Writes o as one entry (jnl_emit). On failure the journal is closed, and
+ * removed unless resumed (logged once): the run goes on without it. */
+static void emit(dtss_master *m, jnl_buf *o, int sync)
 {
     journal *j = &m->jw;
-    const char *what = o->oom ? "out of memory" : NULL;
-    if (!j->f) {
+    if (!j->w.f) {
         free(o->b);
         return;
     }
-    if (!what && (fwrite(o->b, 1, o->n, j->f) != o->n || fflush(j->f) != 0))
-        what = strerror(errno);
-    double now = wire_now();
-    if (!what && (sync || now - j->synced >= 1)) {
-        if (fsync(fileno(j->f)) != 0)
-            what = strerror(errno);
-        j->synced = now;
-    }
-    free(o->b);
+    const char *what = jnl_emit(&j->w, o, sync);
     if (what) {     /* removed (a full disk: room for the outputs), but a resumed */
         master_log(m, 0, "journal %s: cannot write (%s): %s; the run goes on without "
                    "it", quote(m->journal_path), what, m->resume ? "closed" : "removed");
-        fclose(j->f);                           /* one's earlier results stay */
-        j->f = NULL;
+        fclose(j->w.f);                         /* one's earlier results stay */
+        j->w.f = NULL;
         if (!m->resume)
             unlink(m->journal_path);
     }
@@ -134,138 +71,67 @@ static void emit(dtss_master *m, buf *o, int sync)
 int journal_create(dtss_master *m)
 {
     journal *j = &m->jw;
-    j->f = fopen(m->journal_path, "wb");
-    if (!j->f)
+    if (jnl_create(&j->w, m->journal_path) != 0)
         return master_fail(m, DTSS_EINVAL, "--journal %s: cannot create it: %s",
                            quote(m->journal_path), strerror(errno));
-    buf o = {0};
-    put(&o, MAGIC, 8);
-    put_u(&o, VERSION);
-    put_u(&o, (uint64_t)m->iters);
-    put_u(&o, (uint64_t)m->sample);
-    put_text(&o, m->scheme);
-    put_u(&o, (uint64_t)(m->nparam + (m->min_text != NULL)));
+    jnl_buf o = {0};
+    jnl_put(&o, MAGIC, 8);
+    jnl_put_u(&o, VERSION);
+    jnl_put_u(&o, (uint64_t)m->iters);
+    jnl_put_u(&o, (uint64_t)m->sample);
+    jnl_put_text(&o, m->scheme);
+    jnl_put_u(&o, (uint64_t)(m->nparam + (m->min_text != NULL)));
     char kv[512];
     for (int i = 0; i < m->nparam; i++) {
         snprintf(kv, sizeof kv, "%s=%s", m->pname[i], m->pvalue[i]);
-        put_text(&o, kv);
+        jnl_put_text(&o, kv);
     }
     if (m->min_text) {
         snprintf(kv, sizeof kv, "min=%s", m->min_text);
-        put_text(&o, kv);
+        jnl_put_text(&o, kv);
     }
-    put_u(&o, m->h.job_len);
-    put(&o, m->h.job, m->h.job_len);
-    put_sum(&o, 0);
+    jnl_put_u(&o, m->h.job_len);
+    jnl_put(&o, m->h.job, m->h.job_len);
+    jnl_put_sum(&o, 0);
     emit(m, &o, 1);
-    return j->f ? DTSS_OK : master_fail(m, DTSS_EINVAL, "--journal %s: cannot write "
+    return j->w.f ? DTSS_OK : master_fail(m, DTSS_EINVAL, "--journal %s: cannot write "
                                         "its header", quote(m->journal_path));
 }
 
 void journal_assigned(dtss_master *m, long start, long size)
 {
-    if (!m->jw.f)
+    if (!m->jw.w.f)
         return;
-    buf o = {0};
-    put(&o, "A", 1);
-    put_u(&o, (uint64_t)start);
-    put_u(&o, (uint64_t)size);
-    put_sum(&o, 0);
+    jnl_buf o = {0};
+    jnl_put(&o, "A", 1);
+    jnl_put_u(&o, (uint64_t)start);
+    jnl_put_u(&o, (uint64_t)size);
+    jnl_put_sum(&o, 0);
     emit(m, &o, 0);
 }
 
 void journal_result(dtss_master *m, const wire_result *r)
 {
-    if (!m->jw.f)
+    if (!m->jw.w.f)
         return;
-    buf o = {0};
-    put(&o, "R", 1);
-    put_u(&o, (uint64_t)r->start);
-    put_u(&o, (uint64_t)r->size);
-    put_u(&o, (uint64_t)r->npieces);
+    jnl_buf o = {0};
+    jnl_put(&o, "R", 1);
+    jnl_put_u(&o, (uint64_t)r->start);
+    jnl_put_u(&o, (uint64_t)r->size);
+    jnl_put_u(&o, (uint64_t)r->npieces);
     for (long i = 0; i < 3 * r->npieces; i++)
-        put_u(&o, (uint64_t)r->hdr[i]);
-    put(&o, r->data, r->len);
-    put_sum(&o, 0);
+        jnl_put_u(&o, (uint64_t)r->hdr[i]);
+    jnl_put(&o, r->data, r->len);
+    jnl_put_sum(&o, 0);
     emit(m, &o, 0);
 }
 
 void journal_close(dtss_master *m)
 {
-    if (!m->jw.f)
-        return;
-    fflush(m->jw.f);
-    fsync(fileno(m->jw.f));
-    fclose(m->jw.f);
-    m->jw.f = NULL;
+    jnl_close(&m->jw.w);
 }
 
 /* ---- reading ----------------------------------------------------------------- */
-
-/* A reader of one file: where it is, how much is left, the running sum. */
-typedef struct rd {
-    FILE *f;
-    long left;          /* bytes to the end of the file */
-    uint64_t sum;
-} rd;
-
-static int get(rd *r, void *p, size_t n)
-{
-    if ((long)n > r->left || fread(p, 1, n, r->f) != n)
-        return -1;
-    r->left -= (long)n;
-    r->sum = fnv(r->sum, p, n);
-    return 0;
-}
-
-static int get_u(rd *r, uint64_t *v)
-{
-    unsigned char b[8];
-    if (get(r, b, 8) != 0)
-        return -1;
-    *v = 0;
-    for (int i = 0; i < 8; i++)
-        *v |= (uint64_t)b[i] << (8 * i);
-    return 0;
-}
-
-/* A length of at most max and of the bytes left. */
-static int get_len(rd *r, uint64_t max, uint64_t *v)
-{
-    return get_u(r, v) == 0 && *v <= max && *v <= (uint64_t)r->left ? 0 : -1;
-}
-
-/* The checksum: equal to the sum so far. */
-static int get_sum(rd *r)
-{
-    uint64_t want = r->sum, got;
-    unsigned char b[8];
-    if ((long)sizeof b > r->left || fread(b, 1, 8, r->f) != 8)
-        return -1;
-    r->left -= 8;
-    got = 0;
-    for (int i = 0; i < 8; i++)
-        got |= (uint64_t)b[i] << (8 * i);
-    return got == want ? 0 : -1;
-}
-
-static char *get_text(rd *r, size_t max)
-{
-    uint64_t n;
-    char *s;
-    if (get_len(r, max, &n) != 0 || !(s = malloc(n + 1)))
-        return NULL;
-    if (get(r, s, n) != 0) {
-        free(s);
-        return NULL;
-    }
-    s[n] = '\0';
-    if (strlen(s) != n) {
-        free(s);
-        return NULL;
-    }
-    return s;
-}
 
 void journal_head_free(journal_head *h)
 {
@@ -278,43 +144,32 @@ void journal_head_free(journal_head *h)
 
 /* Opens path and reads its header into h: DTSS_OK with r->f positioned
  * after it (r->left: the bytes after it), or an error (m's message set). */
-static int read_head(dtss_master *m, const char *path, journal_head *h, rd *r)
+static int read_head(dtss_master *m, const char *path, journal_head *h, jnl_rd *r)
 {
-    struct stat st;
-    char magic[8];
-    uint64_t version, I, R, np, jl = 0;
+    uint64_t I, R, np, jl = 0;
+    char why[160];
     memset(h, 0, sizeof *h);
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))     /* (a FIFO would block) */
-        return master_fail(m, DTSS_EINVAL, "--resume %s: not a journal (not a "
-                           "regular file)", quote(path));
-    r->f = fopen(path, "rb");
-    if (!r->f)
+    if (jnl_open(r, path, MAGIC, VERSION, why, sizeof why) != 0)
         return master_fail(m, errno == ENOENT ? DTSS_ENOENT : DTSS_EINVAL,
-                           "--resume %s: %s", quote(path), strerror(errno));
-    r->left = fstat(fileno(r->f), &st) == 0 ? (long)st.st_size : 0;
-    r->sum = FNV0;
+                           "--resume %s: %s", quote(path), why);
     const char *what = NULL;
-    if (get(r, magic, 8) != 0 || memcmp(magic, MAGIC, 8) != 0)
-        what = "not a journal (no DTSS-JNL at its start)";
-    else if (get_u(r, &version) != 0 || version != VERSION)
-        what = "a journal of another version";
-    else if (get_u(r, &I) != 0 || I > WIRE_MAX_ITERS || get_u(r, &R) != 0 ||
-             R < 1 || R > 1000000 || !(h->scheme = get_text(r, 31)) ||
-             get_u(r, &np) != 0 || np > MASTER_MAX_PARAMS + 1)
+    if (jnl_get_u(r, &I) != 0 || I > WIRE_MAX_ITERS || jnl_get_u(r, &R) != 0 ||
+             R < 1 || R > 1000000 || !(h->scheme = jnl_get_text(r, 31)) ||
+             jnl_get_u(r, &np) != 0 || np > MASTER_MAX_PARAMS + 1)
         what = "its header is damaged";
     else {
         h->iters = (long)I;
         h->sample = (int)R;
         for (uint64_t i = 0; i < np && !what; i++)
-            if (!(h->param[h->nparam++] = get_text(r, 500)) || !strchr(h->param[i], '='))
+            if (!(h->param[h->nparam++] = jnl_get_text(r, 500)) || !strchr(h->param[i], '='))
                 what = "its header is damaged";
             else if (!master_is_param(h->param[i]))    /* (not --worker, --resume...) */
                 what = "its header names a parameter that is no scheme's";
-        if (!what && (get_len(r, WIRE_MAX_JOB, &jl) != 0 ||
-                      !(h->job = malloc(jl ? jl : 1)) || get(r, h->job, jl) != 0))
+        if (!what && (jnl_get_len(r, WIRE_MAX_JOB, &jl) != 0 ||
+                      !(h->job = malloc(jl ? jl : 1)) || jnl_get(r, h->job, jl) != 0))
             what = "its header is damaged";
         h->job_len = (size_t)jl;
-        if (!what && get_sum(r) != 0)
+        if (!what && jnl_get_sum(r) != 0)
             what = "its header is damaged (checksum)";
     }
     if (what) {
@@ -335,33 +190,33 @@ static int read_head(dtss_master *m, const char *path, journal_head *h, rd *r)
  * -- cut short, not a kind, over the limits, or its checksum wrong -- where
  * the journal ends; -1: a whole entry, its checksum right, that is not this
  * run's (why: a static string). */
-static int read_entry(rd *r, long I, long R, long bytes, int *kind, long *start,
+static int read_entry(jnl_rd *r, long I, long R, long bytes, int *kind, long *start,
                       long *size, wire_result *res, const char **why)
 {
     unsigned char k;
     uint64_t s, n, np = 0;
-    r->sum = FNV0;
-    if (get(r, &k, 1) != 0 || (k != 'A' && k != 'R') || get_u(r, &s) != 0 ||
-        get_u(r, &n) != 0)
+    jnl_begin(r);
+    if (jnl_get(r, &k, 1) != 0 || (k != 'A' && k != 'R') || jnl_get_u(r, &s) != 0 ||
+        jnl_get_u(r, &n) != 0)
         return 0;
     wire_result w = {.id = -1};
     uint64_t total = 0;
     int ok = 1;
     if (k == 'R') {
-        ok = get_u(r, &np) == 0 && np <= (uint64_t)r->left / 24 &&
+        ok = jnl_get_u(r, &np) == 0 && np <= (uint64_t)r->left / 24 &&
              (w.hdr = malloc(sizeof *w.hdr * 3 * (np ? np : 1))) != NULL;
         uint64_t *u = (uint64_t *)w.hdr;        /* (read as u first: 64 bits) */
         for (uint64_t i = 0; ok && i < 3 * np; i++) {
-            ok = get_u(r, &u[i]) == 0;
+            ok = jnl_get_u(r, &u[i]) == 0;
             if (ok && i % 3 == 2) {
                 ok = u[i] <= WIRE_MAX_RESULT - total;
                 total += u[i];
             }
         }
         ok = ok && total <= (uint64_t)r->left &&
-             (w.data = malloc(total ? total : 1)) != NULL && get(r, w.data, total) == 0;
+             (w.data = malloc(total ? total : 1)) != NULL && jnl_get(r, w.data, total) == 0;
     }
-    if (!ok || get_sum(r) != 0) {
+    if (!ok || jnl_get_sum(r) != 0) {
         wire_result_free(&w);
         return 0;
     }
@@ -409,7 +264,7 @@ static int read_entry(rd *r, long I, long R, long bytes, int *kind, long *start,
 int master_resume_from(dtss_master *m, const char *path)
 {
     journal_head h;
-    rd r;
+    jnl_rd r;
     int rc = read_head(m, path, &h, &r);
     if (rc != DTSS_OK)
         return rc;
@@ -545,7 +400,7 @@ int journal_scan(dtss_master *m)
     j->done = NULL;
     j->ndone = j->results = j->done_iters = j->handed = j->out_iters = 0;
     journal_head h;
-    rd r;
+    jnl_rd r;
     int rc = read_head(m, m->journal_path, &h, &r);
     if (rc != DTSS_OK)
         return rc;
@@ -642,11 +497,9 @@ int journal_scan(dtss_master *m)
 int journal_reopen(dtss_master *m)
 {
     journal *j = &m->jw;
-    if (truncate(m->journal_path, j->good_end) != 0 ||
-        !(j->f = fopen(m->journal_path, "ab")))
+    if (jnl_reopen(&j->w, m->journal_path, j->good_end) != 0)
         return master_fail(m, DTSS_EINVAL, "--resume %s: cannot append to it: %s",
                            quote(m->journal_path), strerror(errno));
-    j->synced = wire_now();
     return DTSS_OK;
 }
 
@@ -666,7 +519,7 @@ int journal_next_result(dtss_master *m, wire_result *res)
     journal *j = &m->jw;
     if (!j->in)
         return 0;
-    rd r = {.f = j->in, .left = j->in_left};
+    jnl_rd r = {.f = j->in, .left = j->in_left};
     int kind, got;
     long start, size;
     const char *why;

@@ -21,6 +21,7 @@
 
 #include "runtime/dtss.h"
 #include "runtime/core/handle.h"
+#include "runtime/core/jnl.h"
 #include "runtime/core/place.h"
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
@@ -56,8 +57,7 @@ typedef struct journal_head {
 
 /* The journal of the run (journal.c). */
 typedef struct journal {
-    FILE *f;                    /* appending (NULL: no journal, or it failed) */
-    double synced;              /* when it was last fsync'd */
+    jnl_w w;                    /* appending (w.f NULL: no journal, or it failed) */
     /* a resumed journal, as read (journal_scan) */
     long data_start, good_end;  /* the first entry; the end of the last whole one */
     long torn;                  /* bytes after it, ignored */

@@ -1,0 +1,85 @@
+/* jnl.h: the bytes of a journal -- an append-only file of checksummed
+ * entries that a master writes as its run goes and a resumed run reads back
+ * (docs/runtime.md, "The journal"). Every model's journal is made of them
+ * (runtime/loop/journal.c, runtime/pool/journal.c, ...); each says what its
+ * header and its entries hold.
+ *
+ *   u      an unsigned 64-bit integer, little-endian
+ *   text   u length, then the bytes (no NUL)
+ *   sum    u FNV-1a 64 (sched/util/fnv.h) of the header's, or the entry's,
+ *          bytes from its first on
+ *
+ * A file is a header (8 magic bytes, u version, the model's fields, sum)
+ * then entries (a kind byte, the kind's fields, sum). An entry cut short by
+ * a crash mid-write, or whose sum is wrong, ends the journal there: what
+ * follows is ignored, and cut off (jnl_reopen) before a resumed run appends.
+ *
+ * Writing: each entry is built in a jnl_buf (never fails midway: out of
+ * memory is kept and reported by jnl_emit), written with one fwrite and
+ * flushed -- in the kernel, it survives the master's or the pvmd's crash --
+ * and fsync'd at most once a second and at the end (a crash of the machine
+ * itself loses at most the last second's).
+ *
+ * Reading: a jnl_rd knows how many bytes are left in the file and checks
+ * every length against them, so a damaged length never allocates more than
+ * the file holds.
+ *
+ * No PVM here. */
+#ifndef JNL_H
+#define JNL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- writing ----------------------------------------------------------- */
+
+typedef struct jnl_buf { unsigned char *b; size_t n, cap; int oom; } jnl_buf;
+
+void jnl_put(jnl_buf *o, const void *p, size_t n);
+void jnl_put_u(jnl_buf *o, uint64_t v);
+void jnl_put_text(jnl_buf *o, const char *s);
+/* Appends the sum of o's bytes from 'from' on (0: an entry's or a header's). */
+void jnl_put_sum(jnl_buf *o, size_t from);
+
+typedef struct jnl_w { FILE *f; double synced; } jnl_w;
+
+/* A new file at path (truncated): 0, or -1 with errno set. */
+int jnl_create(jnl_w *w, const char *path);
+/* The journal at path, cut to its first 'good_end' bytes, opened to append. */
+int jnl_reopen(jnl_w *w, const char *path, long good_end);
+/* Writes o's bytes (and frees them): fwrite, fflush, then fsync when 'sync'
+ * or the last was a second ago. NULL, or why it failed (a static string or
+ * strerror's): the caller closes the journal and says so. */
+const char *jnl_emit(jnl_w *w, jnl_buf *o, int sync);
+/* fflush, fsync and close (no-op if closed). */
+void jnl_close(jnl_w *w);
+
+/* ---- reading ----------------------------------------------------------- */
+
+typedef struct jnl_rd {
+    FILE *f;
+    long left;          /* bytes to the end of the file */
+    uint64_t sum;       /* of the bytes read since the last jnl_begin */
+} jnl_rd;
+
+/* Opens path, checks it is a regular file beginning with 'magic' (8 bytes)
+ * and 'version', and begins the header's sum with them: 0; or -1 with why
+ * it is not (in why[len]; errno is ENOENT when the file is not there). */
+int jnl_open(jnl_rd *r, const char *path, const char *magic, uint64_t version,
+             char *why, size_t len);
+/* The next entry's sum starts here. */
+void jnl_begin(jnl_rd *r);
+/* Each: 0, or -1 when the file ends first (or a check fails). */
+int jnl_get(jnl_rd *r, void *p, size_t n);
+int jnl_get_u(jnl_rd *r, uint64_t *v);
+/* A length of at most max and of the bytes left. */
+int jnl_get_len(jnl_rd *r, uint64_t max, uint64_t *v);
+/* The sum, equal to the sum of the bytes since jnl_begin. */
+int jnl_get_sum(jnl_rd *r);
+/* A text of at most max bytes, without NULs (malloc'd; NULL: damaged). */
+char *jnl_get_text(jnl_rd *r, size_t max);
+/* Where r is in the file (the end of the last whole entry, after one). */
+long jnl_tell(const jnl_rd *r);
+
+#endif
