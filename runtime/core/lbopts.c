@@ -19,6 +19,8 @@ void lb_opts_init(lb_opts *o)
 void lb_opts_free(lb_opts *o)
 {
     rt_place_free(&o->place);
+    free(o->journal);
+    o->journal = NULL;
 }
 
 int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
@@ -41,6 +43,7 @@ int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
 int lb_opts_known(const char *name)
 {
     return strcmp(name, "strategy") == 0 || strcmp(name, "ct") == 0 || strcmp(name, "late") == 0 ||
+           strcmp(name, "journal") == 0 || strcmp(name, "resume") == 0 ||
            rt_place_opt(name, 0) >= 0;
 }
 
@@ -66,6 +69,26 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
             snprintf(msg, len, "%s", err.msg);
             return DTSS_EINVAL;
         }
+    } else if (strcmp(name, "journal") == 0 || strcmp(name, "resume") == 0) {
+        int resume = name[0] == 'r';
+        if (o->journal && o->resume != resume) {
+            snprintf(msg, len, "--journal with --resume: a resumed run appends to the "
+                     "journal it resumes");
+            return DTSS_EINVAL;
+        }
+        if (!*value || (resume && strcmp(value, "none") == 0)) {
+            snprintf(msg, len, "--%s '%s': name a file%s", name, quote(value),
+                     resume ? "" : ", or none");
+            return DTSS_EINVAL;
+        }
+        char *copy = NULL;
+        if (strcmp(value, "none") != 0 && !(copy = strdup(value))) {
+            snprintf(msg, len, "out of memory");
+            return DTSS_ENOMEM;
+        }
+        free(o->journal);
+        o->journal = copy;
+        o->resume = copy ? resume : 0;
     } else {
         return DTSS_ENOENT;
     }
@@ -84,7 +107,11 @@ void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const cha
 "                       0.001; bin/netpipe measures a + b m for m bytes)\n"
 "  --late F[,MIN]     a worker silent longer than max(F x its expected time,\n"
 "                       MIN s) is taken for hung: its %ss are served again\n"
-"                       without it (default 3,30; 0 = off)\n", unit, unit);
+"                       without it (default 3,30; 0 = off)\n"
+"  --journal FILE     write the run's results to FILE as they arrive, for\n"
+"                       --resume ('none': no journal, the default)\n"
+"  --resume FILE      continue the broken run journaled in FILE: only what\n"
+"                       it lacks is computed\n", unit, unit);
     rt_place_usage(f, 0);
     fprintf(f, "  %s\n", own);
 }

@@ -18,11 +18,13 @@ typedef struct lb_opts {
     double ct;                  /* C_t, seconds; default 0.001 */
     rt_place place;             /* --hosts, --local, --worker */
     late_rule late;             /* --late (sched/late/late.h) */
+    char *journal;              /* --journal FILE / --resume FILE (NULL: none) */
+    int resume;                 /* 1: --resume, continue the journal */
 } lb_opts;
 
 void lb_opts_init(lb_opts *o);
 void lb_opts_free(lb_opts *o);
-/* Sets strategy, ct, late, hosts, local or worker: DTSS_OK; DTSS_ENOENT for a name
+/* Sets strategy, ct, late, journal, resume, hosts, local or worker: DTSS_OK; DTSS_ENOENT for a name
  * that is none of them (msg untouched: the caller may know it) or an unknown
  * strategy; DTSS_EINVAL, DTSS_ENOMEM with msg naming the value. */
 int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size_t len);
