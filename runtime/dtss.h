@@ -165,7 +165,8 @@ dtss_master *dtss_master_new(void);
  *                     write that fails (a full disk) is logged and ends the
  *                     journal, not the run: the file is removed (a resumed
  *                     one closed: its torn end is ignored on the next
- *                     resume). Under tree: none (logged when verbose).
+ *                     resume). Under tree: the ranges the master sends and
+ *                     the results, the same format.
  *   resume FILE       continue the run journaled in FILE, broken by a crash
  *                     of the master, its host or the pvmd: reads FILE's
  *                     header now and takes its run as if set here (scheme,
@@ -184,8 +185,9 @@ dtss_master *dtss_master_new(void);
  *                     DTSS_ENOENT: no FILE; DTSS_EINVAL: not a journal, or
  *                     a damaged header (one that names anything but the
  *                     scheme's parameters and min: a journal never sets
- *                     worker, hosts, resume...). Not with journal; not
- *                     under tree.
+ *                     worker, hosts, resume...). Not with journal. Under
+ *                     tree, the iterations the journal lacks are split
+ *                     among the workers by their speeds (tree_resume).
  * Returns DTSS_OK, DTSS_ENOENT for an unknown name, or DTSS_EINVAL for a bad
  * value. Parameter ranges that depend on I are checked by dtss_master_check
  * (and dtss_master_start).

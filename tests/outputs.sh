@@ -225,10 +225,8 @@ for s in dtss tree; do
     [ "$gone" = 0 ] || kill "$w" 2>/dev/null
     [ ! -e long.pgm ] && [ "$(ls long.pgm.* long.csv.* 2>/dev/null | grep -v '\.journal$')" = "" ]
     check "$s, coordinator killed: no image, no temporary file" $?
-    if [ $s = dtss ]; then      # (none under tree)
-        [ -s long.csv.journal ]
-        check "$s, coordinator killed: its journal stays, for --resume" $?
-    fi
+    [ -s long.csv.journal ]
+    check "$s, coordinator killed: its journal stays, for --resume" $?
 done
 
 pvm_down; check "pvmd halted" $?

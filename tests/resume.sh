@@ -4,7 +4,8 @@
 # rows are journaled: the coordinator fails and says how to resume; a new
 # pvmd, coordinator --resume, its pvmd killed in turn; a new one, --resume
 # again: the image is bin/mandel's bit for bit and the rows computed again
-# are at most those that were out at the (last) crash. Also: a
+# are at most those that were out at the (last) crash; the same under Tree-
+# Scheduling (-s tree), whose journal another scheme may not resume. Also: a
 # complete run's journal (--keep-journal) resumed redoes nothing; a torn
 # journal tail is ignored (its rows computed again); a journal that is not
 # the run's is refused, naming what differs. Starts its own pvmds (own
@@ -156,17 +157,17 @@ cmp -s ref200.pgm c.pgm; check "torn tail: image identical" $?
 S=640 M=80000                   # about 5 s of work with 3 workers on 2 cores
 "$BIN/mandel" -S $S -m $M -o ref.pgm -q
 rm -f b.pgm b.csv b.csv.journal
-# crash NAME FRACTION ARGS...: the coordinator with ARGS in the background;
-# once FRACTION (in %) of the image's bytes are journaled, kill -9 the pvmd
-# (and so the run); checks the aftermath; starts a new pvmd.
+# crash NAME BYTES ARGS...: the coordinator with ARGS in the background;
+# once BYTES are journaled, kill -9 the pvmd (and so the run); checks the
+# aftermath; starts a new pvmd.
 crash() {
-    name=$1 want=$(($S * $S * 4 * $2 / 100))
+    name=$1 want=$2
     shift 2
     timeout 120 "$BIN/coordinator" --local 3 "$@" -o b.pgm >"$name.txt" 2>&1 &
     coord=$!
-    for _ in $(seq 300); do     # (at most 30 s)
+    for _ in $(seq 1500); do    # (at most 30 s)
         [ -f b.csv.journal ] && [ "$(wc -c <b.csv.journal)" -ge "$want" ] && break
-        sleep 0.1
+        sleep 0.02
     done
     orphans=$(pvm_tasks worker)
     kill -9 "$pvmd_pid"
@@ -194,8 +195,8 @@ crash() {
     pvm_up "$tmp" "$BIN"
     check "$name: a new pvmd started (pid $pvmd_pid; the killed one was $killed)" $?
 }
-crash b1 25 -S $S -m $M -r b.csv
-crash b2 60 --resume b.csv
+crash b1 $((S * S * 4 * 25 / 100)) -S $S -m $M -r b.csv
+crash b2 $((S * S * 4 * 60 / 100)) --resume b.csv
 grep -q "resuming b.csv.journal: [1-9][0-9]* of $S iterations done" b2.txt
 check "b2: the first resume took the journal's rows" $?
 timeout 120 "$BIN/coordinator" --local 3 --resume b.csv -o b.pgm >b3.txt 2>&1
@@ -222,5 +223,58 @@ check "resumed: the journal removed after the complete run" $?
 echo "resume: after the first crash: $(sed -n 's/.*resuming b.csv.journal: //p' b2.txt)"
 echo "resume: after the second: $journaled of $S rows journaled, $out out, $never never" \
     "handed out; recomputed $again; checksum $("$BIN/record" b.csv run checksum)"
+
+# ---- Tree-Scheduling: its journal, resumed (the rest split by speed) -----------------
+# The same crash twice, under -s tree: a worker sends its results when its
+# range is done, so the first kill comes once one range is journaled (more
+# than the header and A entries: two rows' bytes), the second once the
+# resumed run has journaled one more.
+rm -f b.pgm b.csv b.csv.journal
+crash t1 $((S * 4 * 2)) -S $S -m $M -r b.csv -s tree
+grep -q "tree over 3 workers" t1.txt; check "t1: the run was Tree-Scheduled" $?
+before=$(wc -c <b.csv.journal)
+crash t2 $((before + S * 4 * 2)) --resume b.csv
+j2=$(sed -n 's/.*resuming b.csv.journal: \([0-9]*\) of [0-9]* iterations done.*/\1/p' t2.txt)
+[ -n "$j2" ] && [ "$j2" -ge 1 ] && [ "$j2" -lt $S ] && grep -q "tree over 3 workers" t2.txt
+check "t2: the resume took scheme tree and the journal's rows (${j2:-none} of $S)" $?
+timeout 120 "$BIN/coordinator" --local 3 --resume b.csv -o b.pgm >t3.txt 2>&1
+rc=$?
+[ "$rc" = 0 ]; check "tree resumed: exit $rc" $?
+cmp -s ref.pgm b.pgm; check "tree resumed: image identical to bin/mandel's" $?
+j3=$(sed -n 's/.*resuming b.csv.journal: \([0-9]*\) of [0-9]* iterations done.*/\1/p' t3.txt)
+[ -n "$j3" ] && [ -n "$j2" ] && [ "$j3" -gt "$j2" ] && [ "$j3" -lt $S ]
+check "tree resumed: the killed resumed run had journaled more (${j2:-?} -> ${j3:-?} of $S)" $?
+[ "$("$BIN/record" b.csv run scheme)" = tree ] && [ "$("$BIN/record" b.csv run resumed)" = "$j3" ]
+check "tree resumed: the record says scheme=tree, resumed=$j3" $?
+n=$(done_iters b.csv)
+[ -n "$j3" ] && [ "$n" = $((S - j3)) ]
+check "tree resumed: only the rows not journaled computed ($n = $S - ${j3:-?})" $?
+[ ! -e b.csv.journal ]; check "tree resumed: the journal removed after the complete run" $?
+echo "resume: tree: $j2 then $j3 of $S rows journaled; checksum $("$BIN/record" b.csv run checksum)"
+
+# ---- a tree journal is tree's: another scheme refused, and a dtss one not tree's -------
+timeout 60 "$BIN/coordinator" --local 2 -S 200 -m 4000 -o t.pgm -r t.csv -q -s tree \
+    --keep-journal >/dev/null 2>&1
+[ -s t.csv.journal ] && cmp -s ref200.pgm t.pgm; check "a tree run keeps its journal, image exact" $?
+run "--resume a tree journal with -s dtss: refused, naming the scheme" 2 \
+    "the journal's run has scheme tree, this one dtss" \
+    "$BIN/coordinator" --local 2 --resume t.csv -s dtss
+cp keep.journal c.csv.journal
+run "--resume a dtss journal with -s tree: refused, naming the scheme" 2 \
+    "the journal's run has scheme dtss, this one tree" \
+    "$BIN/coordinator" --local 2 --resume c.csv -s tree
+# a torn tail: the last range's rows computed again, under tree
+cp t.csv.journal tkeep.journal
+size=$(wc -c <tkeep.journal)
+head -c $((size - 100)) tkeep.journal >t.csv.journal
+rm -f t.pgm
+timeout 60 "$BIN/coordinator" --local 2 --resume t.csv -o t.pgm >t4.txt 2>&1
+rc=$?
+journaled=$("$BIN/record" t.csv run resumed)
+n=$(done_iters t.csv)
+[ "$rc" = 0 ] && grep -q "a torn entry at its end ignored" t4.txt && [ "$n" -ge 1 ] &&
+    [ $((journaled + n)) = 200 ] && cmp -s ref200.pgm t.pgm
+check "tree, a torn tail: ignored, its rows computed again ($n; $journaled journaled), exact" $?
+
 pvm_down; check "pvmd halted" $?
 finish

@@ -611,6 +611,182 @@ static void test_tree_recovery(void)
     tree_free(t);
 }
 
+/* Resuming a broken Tree run (tree_resume, sched/loop/tree.c point 6): the
+ * iterations not done are split by speed as one contiguous loop, in chain
+ * order; a share that spans gaps is its first piece plus queued pieces.
+ * Known answers worked out by hand here. */
+static void test_tree_resume(void)
+{
+    sched_err err;
+    policy_chunk c;
+    long s0, n0, s1, n1;
+    /* Two equal workers, I = 100, done [0,30) [50,60) [90,100) (given out of
+     * order): the gaps [30,50) and [60,90), 50 iterations, 25 each; worker 0
+     * (first in the chain) takes [30,50) and [60,65), worker 1 [65,90). */
+    static const double V2[2] = {1, 1};
+    const policy_range d1[3] = {{50, 10}, {0, 30}, {90, 10}};
+    tree *t = tree_new(100, V2, 2, &err);
+    test_cond("tree_resume takes three done ranges",
+              tree_resume(t, d1, 3, &err) == SCHED_OK && tree_remaining(t) == 50);
+    tree_range(t, 0, &s0, &n0);
+    tree_range(t, 1, &s1, &n1);
+    test_condf(s0 == 30 && n0 == 20 && s1 == 65 && n1 == 25,
+               "resumed ranges: worker 0 [30,+20), worker 1 [65,+25) (got [%ld,+%ld) "
+               "[%ld,+%ld))", s0, n0, s1, n1);
+    test_cond("nothing is served before anyone is idle", tree_recover(t, &c, &err) == 0);
+    test_cond("worker 0's first piece comes in", tree_result(t, 0, 30, 20, &err) == SCHED_OK);
+    tree_idle(t, 0);
+    test_cond("idle: worker 0 gets its queued piece [60, 65), not as a reissue",
+              tree_recover(t, &c, &err) == 1 && c.worker == 0 && c.start == 60 &&
+              c.size == 5 && c.reissue == 0);
+    test_cond("served once", tree_recover(t, &c, &err) == 0);
+    test_cond("a done range again is refused", tree_result(t, 1, 0, 5, &err) == SCHED_EINVAL);
+    test_cond("the rest comes in: finished",
+              tree_result(t, 0, 60, 5, &err) == SCHED_OK &&
+              tree_result(t, 1, 65, 25, &err) == SCHED_OK && tree_finished(t));
+    tree_free(t);
+
+    /* The same, worker 1 idle first: it takes worker 0's queued piece. */
+    t = tree_new(100, V2, 2, &err);
+    tree_resume(t, d1, 3, &err);
+    tree_result(t, 1, 65, 25, &err);
+    tree_idle(t, 1);
+    test_cond("an idle worker with no queued piece of its own takes another's",
+              tree_recover(t, &c, &err) == 1 && c.worker == 1 && c.start == 60 &&
+              c.size == 5);
+    tree_free(t);
+
+    /* Xu Table 2's speeds {1,1,1,6}, I = 1200, done [0,500) [700,1000): 400
+     * left. 400 V_i / 9 = 44.4, 44.4, 44.4, 266.7 -> 44, 44, 44, 266; the two
+     * left go to the largest remainders: worker 3 (.67), then worker 0 (the
+     * first of the tied .44 in chain order 3, 0, 1, 2): 45, 44, 44, 267.
+     * Worker 3: [500,700) and [1000,1067) queued; 0: [1067,1112); 1:
+     * [1112,1156); 2: [1156,1200). */
+    static const double V4[4] = {1, 1, 1, 6};
+    const policy_range d2[2] = {{0, 500}, {700, 300}};
+    long st[4], sz[4];
+    t = tree_new(1200, V4, 4, &err);
+    test_cond("tree_resume over speeds 1,1,1,6", tree_resume(t, d2, 2, &err) == SCHED_OK);
+    for (int w = 0; w < 4; w++)
+        tree_range(t, w, &st[w], &sz[w]);
+    test_condf(st[3] == 500 && sz[3] == 200 && st[0] == 1067 && sz[0] == 45 &&
+               st[1] == 1112 && sz[1] == 44 && st[2] == 1156 && sz[2] == 44,
+               "resumed split 267 (200 + 67 queued), 45, 44, 44 (got w4 [%ld,+%ld) "
+               "w1 [%ld,+%ld) w2 [%ld,+%ld) w3 [%ld,+%ld))", st[3], sz[3], st[0], sz[0],
+               st[1], sz[1], st[2], sz[2]);
+    /* worker 3 dies with [500,700); its queued [1000,1067) goes to the
+     * first idle worker at once; [500,700) once every live worker is idle */
+    tree_lost(t, 3);
+    tree_result(t, 2, 1156, 44, &err);
+    tree_idle(t, 2);
+    test_cond("a lost worker's queued piece goes to the first idle worker, at once",
+              tree_recover(t, &c, &err) == 1 && c.worker == 2 && c.start == 1000 &&
+              c.size == 67 && c.reissue == 0);
+    test_cond("its first range waits: others still work", tree_recover(t, &c, &err) == 0);
+    tree_result(t, 0, 1067, 45, &err);
+    tree_result(t, 1, 1112, 44, &err);
+    tree_result(t, 2, 1000, 67, &err);
+    tree_idle(t, 0);
+    tree_idle(t, 1);
+    tree_idle(t, 2);
+    test_cond("every live worker idle: [500,700) served again to worker 0",
+              tree_recover(t, &c, &err) == 1 && c.worker == 0 && c.start == 500 &&
+              c.size == 200 && c.reissue == 1);
+    test_cond("done", tree_result(t, 0, 500, 200, &err) == SCHED_OK && tree_finished(t));
+    tree_free(t);
+
+    /* Everything done: finished at once, every range empty. */
+    const policy_range all[1] = {{0, 100}};
+    t = tree_new(100, V2, 2, &err);
+    tree_resume(t, all, 1, &err);
+    tree_range(t, 0, &s0, &n0);
+    tree_range(t, 1, &s1, &n1);
+    test_cond("every iteration done: finished, empty ranges, nothing to serve",
+              tree_finished(t) && n0 == 0 && n1 == 0 && tree_recover(t, &c, &err) == 0);
+    tree_free(t);
+
+    /* Bad input: refused, nothing changed. */
+    t = tree_new(100, V2, 2, &err);
+    const policy_range over[2] = {{10, 20}, {25, 10}}, out[1] = {{95, 10}};
+    test_cond("overlapping done ranges refused, naming the range",
+              tree_resume(t, over, 2, &err) == SCHED_EINVAL &&
+              strstr(err.msg, "[25, +10) overlaps"));
+    test_cond("a range outside the loop refused",
+              tree_resume(t, out, 1, &err) == SCHED_EINVAL &&
+              strstr(err.msg, "[95, +10) outside the loop"));
+    tree_range(t, 1, &s1, &n1);
+    test_cond("and nothing changed: the fresh split stands",
+              s1 == 50 && n1 == 50 && tree_remaining(t) == 100);
+    test_cond("resume after a result refused", tree_result(t, 0, 0, 5, &err) == SCHED_OK &&
+              tree_resume(t, d1, 3, &err) == SCHED_EINVAL);
+    tree_free(t);
+    t = tree_new(100, V2, 2, &err);
+    test_cond("resume twice refused", tree_resume(t, d1, 1, &err) == SCHED_OK &&
+              tree_resume(t, d1, 1, &err) == SCHED_EINVAL);
+    tree_free(t);
+
+    /* Every iteration once: random done sets, workers finishing their
+     * ranges in a random order, some lost. */
+    unsigned seed = 12345;
+    int ok = 1;
+    for (int trial = 0; trial < 300 && ok; trial++) {
+        enum { I = 200, W = 4 };
+        char hit[I] = {0};
+        double V[W];
+        policy_range d[40];
+        long nd = 0;
+        for (int w = 0; w < W; w++)
+            V[w] = 1 + (seed = seed * 1103515245 + 12345) % 5;
+        for (long pos = 0; pos < I;) {
+            long len = 1 + (seed = seed * 1103515245 + 12345) / 65536 % 20;
+            if (len > I - pos)
+                len = I - pos;
+            if ((seed = seed * 1103515245 + 12345) / 65536 % 2 && nd < 40) {
+                d[nd++] = (policy_range){pos, len};
+                memset(hit + pos, 1, (size_t)len);
+            }
+            pos += len;
+        }
+        t = tree_new(I, V, W, &err);
+        ok = tree_resume(t, d, nd, &err) == SCHED_OK;
+        /* each worker holds one range at a time: its first, then served */
+        long hs[W], hn[W];
+        int alive[W];
+        for (int w = 0; w < W; w++) {
+            tree_range(t, w, &hs[w], &hn[w]);
+            alive[w] = 1;
+        }
+        int lost = (int)((seed = seed * 1103515245 + 12345) / 65536 % (W + 1)) - 1;
+        for (int step = 0; ok && !tree_finished(t) && step < 1000; step++) {
+            int w = (int)((seed = seed * 1103515245 + 12345) / 65536 % W);
+            if (!alive[w])
+                continue;
+            if (w == lost && step > 3) {
+                tree_lost(t, w);
+                alive[w] = 0;
+            } else if (hn[w] > 0) {
+                for (long i = hs[w]; i < hs[w] + hn[w]; i++)
+                    ok &= !hit[i]++;
+                ok &= tree_result(t, w, hs[w], hn[w], &err) == SCHED_OK;
+                hn[w] = 0;
+                tree_idle(t, w);
+            } else {
+                tree_idle(t, w);
+            }
+            while (ok && tree_recover(t, &c, &err) == 1) {
+                ok &= alive[c.worker] && hn[c.worker] == 0;
+                hs[c.worker] = c.start;
+                hn[c.worker] = c.size;
+            }
+        }
+        ok &= tree_finished(t);
+        for (int i = 0; i < I; i++)
+            ok &= hit[i] == 1;
+        tree_free(t);
+    }
+    test_cond("300 random resumed runs: every iteration exactly once", ok);
+}
+
 /* Resuming a broken run (policy_resume): a run of every scheme breaks
  * after some chunks are done and others are out; a new policy told the
  * done ranges serves every other iteration exactly once: the gaps below
@@ -793,5 +969,6 @@ int main(void)
     test_start_errors();
     test_tree();
     test_tree_recovery();
+    test_tree_resume();
     return test_report();
 }

@@ -28,8 +28,17 @@
  * fsync'd at most once a second and at the end (a crash of the machine
  * itself loses at most the last second's).
  *
- * No PVM here: the runtime's master files call it (serve_self.c writes,
- * master.c hands the journaled results out first).
+ * Under Tree-Scheduling the same: an A entry for each range the master
+ * sends (the initial ranges, and the ranges it serves later), an R entry
+ * for each range's results as accepted; the ranges the workers trade among
+ * themselves have no A entry (the master never sees them), their results
+ * have R entries like any. Resuming gives the done ranges to the scheme's
+ * policy (policy_resume; under tree tree_resume): the header's scheme says
+ * which, and a run of another scheme is refused ("the journal's run has
+ * scheme tree, this one dtss").
+ *
+ * No PVM here: the runtime's master files call it (serve_self.c and
+ * serve_tree.c write, master.c hands the journaled results out first).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -96,6 +105,26 @@ int journal_create(dtss_master *m)
     emit(m, &o, 1);
     return j->w.f ? DTSS_OK : master_fail(m, DTSS_EINVAL, "--journal %s: cannot write "
                                         "its header", quote(m->journal_path));
+}
+
+int journal_begin(dtss_master *m)
+{
+    if (!m->journal_path)
+        return DTSS_OK;
+    if (!m->resume)
+        return journal_create(m);
+    journal *j = &m->jw;
+    char text[32], msg[256];
+    master_log(m, 0, "resuming %s: %ld of %ld iterations done (%ld results); %ld were "
+               "out when the run broke, %ld never handed out%s", quote(m->journal_path),
+               j->done_iters, m->iters, j->results, j->out_iters,
+               m->iters - j->done_iters - j->out_iters,
+               j->torn ? "; a torn entry at its end ignored" : "");
+    snprintf(text, sizeof text, "%ld", j->done_iters);
+    if (record_field(&m->rec, "resumed", text, msg, sizeof msg) != 0)
+        return master_fail(m, DTSS_EINVAL, "%s", msg);
+    int rc = journal_reopen(m);
+    return rc != DTSS_OK ? rc : journal_open_results(m);
 }
 
 void journal_assigned(dtss_master *m, long start, long size)

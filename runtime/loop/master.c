@@ -121,9 +121,6 @@ int dtss_master_check(dtss_master *m)
         return master_fail(m, DTSS_EINVAL, "--local runs every worker on this host; "
                            "it does not go with --hosts or --include-self");
     m->tree = strcmp(m->scheme, "tree") == 0;
-    if (m->resume && m->tree)
-        return master_fail(m, DTSS_EINVAL, "--resume: not under tree (its journal is "
-                           "self-scheduling's)");
     if (m->resume && journal_check(m) != DTSS_OK)
         return DTSS_EINVAL;
     int rc;
@@ -165,9 +162,6 @@ int dtss_master_start(dtss_master *m)
     int rc = dtss_master_check(m);          /* (a resumed journal read through) */
     if (rc != DTSS_OK)
         return rc;
-    if (m->tree && m->journal_path)
-        master_log(m, 1, "no journal under tree (--journal %s ignored)",
-                   quote(m->journal_path));
     char msg[512];
     if (runtime_join(msg, sizeof msg) < 0)
         return master_fail(m, DTSS_EPVM, "%s", msg);

@@ -146,6 +146,10 @@ int journal_check(dtss_master *m);
  * results of other sizes than result_bytes, results of iterations another
  * entry holds -- is DTSS_EINVAL naming the file and the entry. */
 int journal_scan(dtss_master *m);
+/* At the start, once the policy has the done ranges: a new journal (its
+ * header; none without journal_path), or the resumed one's log line, the
+ * record's resumed=N, journal_reopen and journal_open_results. */
+int journal_begin(dtss_master *m);
 /* A new journal (its header) / the resumed one, cut after its last whole
  * entry and opened to append. */
 int journal_create(dtss_master *m);

@@ -26,7 +26,7 @@ static const rt_option options[] = {
                 "                       a worker silent that long is ended, its range\n"
                 "                       served again)"},
     {"journal", 1, "FILE     write each result to FILE as it arrives, for --resume\n"
-                   "                       ('none': no journal, the default; not tree)"},
+                   "                       ('none': no journal, the default)"},
     {"resume", 1, "FILE      continue the broken run journaled in FILE (its scheme,\n"
                   "                       loop and job): only what it lacks is computed"},
     {NULL, 0, NULL}

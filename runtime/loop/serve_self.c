@@ -29,27 +29,12 @@ int self_start(dtss_master *m)
         if (policy_set_speed(m->p, w, m->rec.w[w].V, &err) != SCHED_OK)
             return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     m->rec.t0 = wire_now();             /* (again at the start of the schedule) */
-    int rc = m->journal_path && !m->resume ? journal_create(m) : DTSS_OK;
+    if (m->resume && policy_resume(m->p, m->jw.done, m->jw.ndone, &err) != SCHED_OK)
+        return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+                           "--resume %s: %s", quote(m->journal_path), err.msg);
+    int rc = journal_begin(m);
     if (rc != DTSS_OK)
         return rc;
-    if (m->resume) {
-        journal *j = &m->jw;
-        char text[32];
-        if (policy_resume(m->p, j->done, j->ndone, &err) != SCHED_OK)
-            return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
-                               "--resume %s: %s", quote(m->journal_path), err.msg);
-        master_log(m, 0, "resuming %s: %ld of %ld iterations done (%ld results); %ld "
-                   "were out when the run broke, %ld never handed out%s",
-                   quote(m->journal_path), j->done_iters, m->iters, j->results, j->out_iters,
-                   m->iters - j->done_iters - j->out_iters,
-                   j->torn ? "; a torn entry at its end ignored" : "");
-        snprintf(text, sizeof text, "%ld", j->done_iters);
-        char msg[256];
-        if (record_field(&m->rec, "resumed", text, msg, sizeof msg) != 0)
-            return master_fail(m, DTSS_EINVAL, "%s", msg);
-        if ((rc = journal_reopen(m)) != DTSS_OK || (rc = journal_open_results(m)) != DTSS_OK)
-            return rc;
-    }
     wire_job job = {.nworkers = m->nw, .sample = m->sample, .acp_integer = m->acp_integer,
                     .probe = m->probe, .iters = m->iters, .data = m->h.job,
                     .len = m->h.job_len};

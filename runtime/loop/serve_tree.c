@@ -13,12 +13,19 @@
  * first the run's. It is ended, not left alone: the worker that has it as
  * partner would wait for its answer (its exit notice ends that wait), and
  * it is lost: its range is served again once every live worker is idle.
+ *
+ * The journal (--journal, --resume; journal.c): an A entry for each range
+ * the master sends, an R entry for each range's results as accepted. A
+ * resumed run gives the journal's done ranges to the policy (tree_resume),
+ * which splits the rest among the workers; the pieces it queues go out
+ * like ranges served again, to idle workers.
  */
 #include <stdlib.h>
 #include <string.h>
 
 
 #include "runtime/loop/master.h"
+#include "sched/util/quote.h"
 
 int tree_start(dtss_master *m)
 {
@@ -41,27 +48,39 @@ int tree_start(dtss_master *m)
         return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                            "%s", err.msg);
     }
+    /* resumed: the journal's ranges are done, the rest is split afresh */
+    if (m->resume && tree_resume(m->t, m->jw.done, m->jw.ndone, &err) != SCHED_OK) {
+        free(tids);
+        return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
+                           "--resume %s: %s", quote(m->journal_path), err.msg);
+    }
+    m->rec.t0 = wire_now();
+    int rc = journal_begin(m);
+    if (rc != DTSS_OK) {
+        free(tids);
+        return rc;
+    }
     wire_job job = {.nworkers = m->nw, .tree = 1, .sample = m->sample,
                     .probe = m->probe, .iters = m->iters,
                     .chain = (int *)tree_chain(m->t), .tids = tids,
                     .data = m->h.job, .len = m->h.job_len};
     char msg[256];
-    int rc = DTSS_OK;
-    m->rec.t0 = wire_now();
     for (int w = 0; w < m->nw && rc == DTSS_OK; w++) {
         job.index = w;
         job.V = m->rec.w[w].V;
         tree_range(m->t, w, &job.start, &job.size);
         m->w[w].since = wire_mono();
         m->w[w].owes = job.size;
+        if (job.size > 0)
+            journal_assigned(m, job.start, job.size);
         if (wire_send_job(m->rec.w[w].tid, &job, msg, sizeof msg) < 0) {
             master_log(m, 0, "%s", msg);
             rc = master_lose(m, w, "cannot be reached");
         }
     }
     free(tids);
-    master_log(m, 1, "tree over %d worker%s, %ld iterations", m->nw, m->nw == 1 ? "" : "s",
-               m->iters);
+    master_log(m, 1, "tree over %d worker%s, %ld iterations%s", m->nw, m->nw == 1 ? "" : "s",
+               m->iters, m->resume ? " (the rest of them, split afresh)" : "");
     return rc;
 }
 
@@ -120,6 +139,7 @@ static int on_result(dtss_master *m, const tr_event *e)
                          .size = r.size, .sent = r.t_recv};
     }
     record_done(&m->rec, c, r.t_recv, r.t_start, r.t_end, wire_now());
+    journal_result(m, &r);
     late_add(&m->w[w].rate, &m->late_run, (double)r.size, r.t_end - r.t_start);
     m->w[w].owes = m->w[w].owes > r.size ? m->w[w].owes - r.size : 0;
     master_hand_out(m, w, c->id, &r);
@@ -168,9 +188,11 @@ int tree_step(dtss_master *m)
             return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");
         *rc = (rec_chunk){.id = m->rec.nchunks - 1, .worker = c.worker,
                           .start = c.start, .size = c.size, .sent = wire_now(),
-                          .reissue = 1};
+                          .reissue = c.reissue};
         master_log(m, 1, "iterations [%ld, %ld) of the scheduled loop go to worker "
-                   "%d again", c.start, c.start + c.size, c.worker + 1);
+                   "%d%s", c.start, c.start + c.size, c.worker + 1,
+                   c.reissue ? " again" : " (its share of the resumed run)");
+        journal_assigned(m, c.start, c.size);
         int r = master_send_work(m, c.worker, rc->id, c.start, c.size);
         if (r != DTSS_OK)
             return r;

@@ -182,7 +182,9 @@ void tree_free(tree *t);
 /* The workers' linear chain: indices by decreasing V (ties by index). */
 const int *tree_chain(const tree *t);
 /* Worker w's initial range: I split in proportion to V, contiguous ranges
- * in chain order (the largest remainders get the odd iterations). */
+ * in chain order (the largest remainders get the odd iterations); after
+ * tree_resume, the first piece of w's share of the iterations not done
+ * (size 0: none). */
 void tree_range(const tree *t, int w, long *start, long *size);
 /* The single partner that an idle worker w asks for work: the next worker
  * down the chain (the next slower one); -1 for the last (the slowest). */
@@ -190,6 +192,18 @@ int tree_partner(const tree *t, int w);
 /* How many of its 'remaining' iterations a worker gives an idle partner:
  * half, rounded down (0 when it has one left: nothing to split). */
 long tree_give(long remaining);
+
+/* Resuming a broken run (the runtime's journal): the n ranges in done were
+ * completed before (in any order; none may overlap or leave the loop).
+ * Before any other event, once. They count as received; the iterations not
+ * done -- the gaps, in the loop's order, taken as one contiguous loop -- are
+ * split in proportion to V in chain order as tree_new splits I: a worker's
+ * share that spans several gaps is its first piece (tree_range) and pieces
+ * queued for it, which tree_recover serves it once it is idle (an idle
+ * worker with none of its own takes anyone's first queued piece).
+ * SCHED_EINVAL (a bad or overlapping range, called twice or late) or
+ * SCHED_ENOMEM, with nothing changed. */
+int tree_resume(tree *t, const policy_range *done, long n, sched_err *err);
 
 /* The master's side. Worker w sent the results of [start, start + size):
  * returns SCHED_OK, or SCHED_EINVAL (a duplicate: some of the range is done
@@ -199,12 +213,14 @@ int tree_result(tree *t, int w, long start, long size, sched_err *err);
 void tree_idle(tree *t, int w);
 /* Worker w is gone: what it held is missing until served again. */
 void tree_lost(tree *t, int w);
-/* Iterations lost with a dead worker are served again once every live
- * worker is idle or serving such a range (nothing else is in flight then):
- * returns 1 with *out (worker, start, size, reissue = 1; id left to the
- * caller) for the first missing range not yet served again, to the first
- * idle worker; 0 when there is nothing to serve now; -1 out of memory (err
- * set). Call it until it returns 0. */
+/* What the master hands out after the start. Resumed (tree_resume): an
+ * idle worker gets a queued piece (reissue = 0) at once. Iterations lost
+ * with a dead worker are served again once every live worker is idle or
+ * serving such a range (nothing else is in flight then): 1 with *out
+ * (worker, start, size, reissue = 1) for the first missing range not yet
+ * served again, to the first idle worker. The id is left to the caller;
+ * 0 when there is nothing to serve now; -1 out of memory (err set). Call
+ * it until it returns 0. */
 int tree_recover(tree *t, policy_chunk *out, sched_err *err);
 int tree_finished(const tree *t);
 long tree_remaining(const tree *t);     /* iterations not yet done */

@@ -55,12 +55,16 @@ struct tree {
     long I, done;
     int n, live;
     int *chain;
+    double *V;                  /* the speeds (tree_resume splits again) */
     long *start, *size;         /* the initial ranges */
     char *alive, *idle;
     span *got;                  /* ranges received, sorted by start, merged */
     long ngot, capgot;
     span *again;                /* ranges being served again (worker = who) */
     long nagain, capagain;
+    span *queued;               /* resumed: pieces held by no one yet, sorted */
+    long nqueued;               /* by start (worker = whose share) */
+    int resumed;
 };
 
 void tree_free(tree *t)
@@ -68,44 +72,53 @@ void tree_free(tree *t)
     if (!t)
         return;
     free(t->chain);
+    free(t->V);
     free(t->start);
     free(t->size);
     free(t->alive);
     free(t->idle);
     free(t->got);
     free(t->again);
+    free(t->queued);
     free(t);
 }
 
-/* The initial split: in proportion to V, the few iterations left by
+/* The split of 'count' iterations: in proportion to V, the few left by
  * rounding down going one each to the workers with the largest remainders
- * (ties: chain order). */
-static void split(tree *t, const double *V)
+ * (ties: chain order); size[w] for worker w. */
+static void split_sizes(const tree *t, long count, long *size)
 {
+    const double *V = t->V;
     double total = 0;
     for (int i = 0; i < t->n; i++)
         total += V[i];
     long given = 0;
     for (int i = 0; i < t->n; i++) {
-        /* I times a fraction in [0, 1]: 0..I (a NaN, from V's overflow,
-         * gives 0; the remainders below give the rest) */
-        t->size[i] = conv_clamp((double)t->I * V[i] / total, 0, t->I);
-        given += t->size[i];
+        /* count times a fraction in [0, 1]: 0..count (a NaN, from V's
+         * overflow, gives 0; the remainders below give the rest) */
+        size[i] = conv_clamp((double)count * V[i] / total, 0, count);
+        given += size[i];
     }
-    while (given < t->I) {
+    while (given < count) {
         int best = t->chain[0];
         double bestrem = -1;
         for (int k = 0; k < t->n; k++) {
             int i = t->chain[k];
-            double rem = (double)t->I * V[i] / total - (double)t->size[i];
+            double rem = (double)count * V[i] / total - (double)size[i];
             if (rem > bestrem) {
                 bestrem = rem;
                 best = i;
             }
         }
-        t->size[best]++;
+        size[best]++;
         given++;
     }
+}
+
+/* The initial split: contiguous ranges in chain order. */
+static void split(tree *t)
+{
+    split_sizes(t, t->I, t->size);
     long pos = 0;
     for (int k = 0; k < t->n; k++) {
         t->start[t->chain[k]] = pos;
@@ -132,11 +145,12 @@ tree *tree_new(long I, const double *V, int n, sched_err *err)
     t->I = I;
     t->n = t->live = n;
     t->chain = malloc(sizeof *t->chain * (size_t)n);
+    t->V = malloc(sizeof *t->V * (size_t)n);
     t->start = malloc(sizeof *t->start * (size_t)n);
     t->size = malloc(sizeof *t->size * (size_t)n);
     t->alive = malloc((size_t)n);
     t->idle = calloc((size_t)n, 1);
-    if (!t->chain || !t->start || !t->size || !t->alive || !t->idle)
+    if (!t->chain || !t->V || !t->start || !t->size || !t->alive || !t->idle)
         goto nomem;
     memset(t->alive, 1, (size_t)n);
     for (int i = 0; i < n; i++)
@@ -145,7 +159,8 @@ tree *tree_new(long I, const double *V, int n, sched_err *err)
     for (int i = 0; i < n; i++)
         t->chain[i] = r[i].w;
     free(r);
-    split(t, V);
+    memcpy(t->V, V, sizeof *t->V * (size_t)n);
+    split(t);
     return t;
 nomem:
     free(r);
@@ -200,6 +215,101 @@ static int grow(span **a, long *cap, long n)
     *a = x;
     *cap = c;
     return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const policy_range *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+int tree_resume(tree *t, const policy_range *done, long n, sched_err *err)
+{
+    if (t->resumed || t->done > 0 || t->ngot > 0 || t->nagain > 0 || t->live < t->n)
+        return sched_fail(err, SCHED_EINVAL, "tree: resume before any event only, once");
+    if (n < 0)
+        return sched_fail(err, SCHED_EINVAL, "tree: resume with %ld ranges", n);
+    /* Everything allocated first: nothing changes unless it all succeeds.
+     * The gaps are at most n + 1; each worker's share adds at most one
+     * piece to the gaps it spans. */
+    policy_range *r = malloc(sizeof *r * (size_t)(n ? n : 1));
+    span *got = malloc(sizeof *got * (size_t)(n ? n : 1));
+    span *queued = malloc(sizeof *queued * (size_t)(n + 1 + t->n));
+    long *share = malloc(sizeof *share * (size_t)t->n);
+    if (!r || !got || !queued || !share) {
+        free(r);
+        free(got);
+        free(queued);
+        free(share);
+        return sched_fail(err, SCHED_ENOMEM, "tree: out of memory for %ld ranges", n);
+    }
+    if (n)
+        memcpy(r, done, sizeof *r * (size_t)n);
+    qsort(r, (size_t)n, sizeof *r, by_start);
+    long end = 0, sum = 0, ngot = 0;
+    const char *bad = NULL;
+    long i = 0;
+    for (; i < n; i++) {
+        if (r[i].size < 1 || r[i].start < 0 || r[i].start > t->I - r[i].size)
+            bad = "outside the loop";
+        else if (r[i].start < end)
+            bad = "overlaps another";
+        else if (ngot > 0 && r[i].start == end)     /* adjacent: merged */
+            got[ngot - 1].size += r[i].size;
+        else
+            got[ngot++] = (span){r[i].start, r[i].size, -1};
+        if (bad)
+            break;
+        end = r[i].start + r[i].size;
+        sum += r[i].size;
+    }
+    if (bad) {
+        sched_fail(err, SCHED_EINVAL, "tree: done range [%ld, +%ld) %s (a loop of %ld "
+                   "iterations)", r[i].start, r[i].size, bad, t->I);
+        free(r);
+        free(got);
+        free(queued);
+        free(share);
+        return SCHED_EINVAL;
+    }
+    free(r);
+    /* The iterations not done, split as if the gaps were one loop; each
+     * worker's share walks the gaps in the loop's order, chain order. */
+    split_sizes(t, t->I - sum, share);
+    long nq = 0, g = 0, pos = 0;            /* g: the next done range after pos */
+    for (int k = 0; k < t->n; k++) {
+        int w = t->chain[k];
+        long need = share[w];
+        int first = 1;
+        for (; g < ngot && got[g].start <= pos; g++)    /* past done ranges */
+            pos = got[g].start + got[g].size;
+        t->start[w] = pos;
+        t->size[w] = 0;
+        while (need > 0) {
+            for (; g < ngot && got[g].start <= pos; g++)
+                pos = got[g].start + got[g].size;
+            long gap_end = g < ngot ? got[g].start : t->I;
+            long take = need < gap_end - pos ? need : gap_end - pos;
+            if (first) {
+                t->start[w] = pos;
+                t->size[w] = take;
+                first = 0;
+            } else {
+                queued[nq++] = (span){pos, take, w};
+            }
+            pos += take;
+            need -= take;
+        }
+    }
+    free(share);
+    free(t->got);
+    t->got = got;
+    t->ngot = t->capgot = ngot;             /* (room for n: at least ngot) */
+    t->queued = queued;
+    t->nqueued = nq;
+    t->done = sum;
+    t->resumed = 1;
+    return SCHED_OK;
 }
 
 int tree_result(tree *t, int w, long start, long size, sched_err *err)
@@ -260,12 +370,16 @@ void tree_lost(tree *t, int w)
             k++;
 }
 
-/* Is pos inside a range being served again? Returns its end, or -1. */
+/* Is pos inside a range being served again, or queued? Returns its end,
+ * or -1. (Queued pieces are none by now: an idle worker takes them first.) */
 static long again_end(const tree *t, long pos)
 {
     for (long k = 0; k < t->nagain; k++)
         if (t->again[k].start <= pos && pos < t->again[k].start + t->again[k].size)
             return t->again[k].start + t->again[k].size;
+    for (long k = 0; k < t->nqueued; k++)
+        if (t->queued[k].start <= pos && pos < t->queued[k].start + t->queued[k].size)
+            return t->queued[k].start + t->queued[k].size;
     return -1;
 }
 
@@ -278,10 +392,40 @@ static int serving(const tree *t, int w)
     return 0;
 }
 
+/* Resumed: an idle worker takes its own first queued piece, else the first
+ * of anyone's (6 at the top). 1 with *out, 0 none, -1 out of memory. */
+static int serve_queued(tree *t, policy_chunk *out, sched_err *err)
+{
+    for (int w = 0; w < t->n && t->nqueued > 0; w++) {
+        if (!t->alive[w] || !t->idle[w])
+            continue;
+        long k = 0;
+        for (long q = 0; q < t->nqueued; q++)
+            if (t->queued[q].worker == w) {
+                k = q;
+                break;
+            }
+        if (grow(&t->again, &t->capagain, t->nagain) != 0)
+            return sched_fail(err, SCHED_ENOMEM, "tree: out of memory"), -1;
+        span s = t->queued[k];
+        memmove(&t->queued[k], &t->queued[k + 1],
+                sizeof *t->queued * (size_t)(t->nqueued - k - 1));
+        t->nqueued--;
+        t->again[t->nagain++] = (span){s.start, s.size, w};
+        t->idle[w] = 0;
+        *out = (policy_chunk){.worker = w, .start = s.start, .size = s.size};
+        return 1;
+    }
+    return 0;
+}
+
 int tree_recover(tree *t, policy_chunk *out, sched_err *err)
 {
     if (t->done == t->I || t->live == 0)
         return 0;
+    int q = serve_queued(t, out, err);
+    if (q != 0)
+        return q;
     int w = -1;
     for (int i = 0; i < t->n; i++) {
         if (!t->alive[i])
@@ -313,6 +457,9 @@ int tree_recover(tree *t, policy_chunk *out, sched_err *err)
     for (long k = 0; k < t->nagain; k++)        /* stop before the next one */
         if (t->again[k].start > pos && t->again[k].start < end)
             end = t->again[k].start;
+    for (long k = 0; k < t->nqueued; k++)
+        if (t->queued[k].start > pos && t->queued[k].start < end)
+            end = t->queued[k].start;
     if (grow(&t->again, &t->capagain, t->nagain) != 0)
         return sched_fail(err, SCHED_ENOMEM, "tree: out of memory"), -1;
     t->again[t->nagain++] = (span){pos, end - pos, w};
