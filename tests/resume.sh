@@ -17,7 +17,9 @@ tmp=$(mktemp -d /tmp/dtss-resume.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pvmlib.sh"
 orphans=""                      # workers of the killed pvmd
+mounted=""                      # the full disk's tmpfs
 cleanup() {
+    [ -n "$mounted" ] && umount "$mounted"
     for pid in $orphans; do
         kill "$pid" 2>/dev/null
     done
@@ -252,6 +254,34 @@ check "tree resumed: only the rows not journaled computed ($n = $S - ${j3:-?})" 
 [ ! -e b.csv.journal ]; check "tree resumed: the journal removed after the complete run" $?
 echo "resume: tree: $j2 then $j3 of $S rows journaled; checksum $("$BIN/record" b.csv run checksum)"
 
+# ---- a tree journal of two gaps: a share over both is a range plus a queued piece -----
+# Crafted as above, scheme tree (its header's FNV worked out once), the
+# loop's 8 bytes an iteration its index: R [0,+2) and R [5,+2). One worker
+# (V = 1) gets the 6 left: [2,+3) as its range, [7,+3) queued for it and
+# served once it is idle (sched/loop/tree.c, point 6).
+headtree() { printf 'DTSS-JNL'; u 1; u 10; u 1; u 4; printf tree; u 0
+             u 30; printf 'loop1 1 8\nuniform n=10 cost=1\000'
+             printf '\263\014\363\142\333\161\202\141'; }
+r2() { printf R; u "$1"; u 2; u 1; u "$1"; u 2; u 16; u "$1"; u $(($1 + 1)); }
+{ headtree; r2 0; printf '\105\230\140\056\122\252\340\376'
+  r2 5; printf '\207\276\264\257\060\120\210\321'; } >gaps.journal
+timeout 60 "$BIN/loop" -w "$L" --local 1 --resume gaps.journal -r gaps.csv >gaps.txt 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "resuming gaps.journal: 4 of 10 iterations done (2 results)" gaps.txt &&
+    [ "$("$BIN/record" gaps.csv run scheme,resumed)" = "tree,4" ]
+check "a crafted tree journal of two gaps resumed under tree (exit $rc), resumed=4" $?
+chunks=$("$BIN/record" gaps.csv chunk start,size,reissue,done | tr '\n' ' ')
+[ "$chunks" = "2,3,0,1 7,3,0,1 " ]
+check "its one worker: [2,+3) first, then the queued [7,+3), not as a reissue ($chunks)" $?
+timeout 60 "$BIN/loop" -w "$L" --local 1 --resume gaps.journal -r gaps.csv >gaps2.txt 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$("$BIN/record" gaps.csv run resumed)" = 10 ] &&
+    [ "$(done_iters gaps.csv)" = 0 ]
+check "resumed again: every iteration from the journal, none computed (exit $rc)" $?
+run "a tree journal resumed by bin/loop -s dtss: refused, naming the scheme" 2 \
+    "the journal's run has scheme tree, this one dtss" \
+    "$BIN/loop" -w "$L" --local 1 -q --resume gaps.journal -s dtss
+
 # ---- a tree journal is tree's: another scheme refused, and a dtss one not tree's -------
 timeout 60 "$BIN/coordinator" --local 2 -S 200 -m 4000 -o t.pgm -r t.csv -q -s tree \
     --keep-journal >/dev/null 2>&1
@@ -275,6 +305,23 @@ n=$(done_iters t.csv)
 [ "$rc" = 0 ] && grep -q "a torn entry at its end ignored" t4.txt && [ "$n" -ge 1 ] &&
     [ $((journaled + n)) = 200 ] && cmp -s ref200.pgm t.pgm
 check "tree, a torn tail: ignored, its rows computed again ($n; $journaled journaled), exact" $?
+
+# ---- the journal's disk full mid-run: logged, the run goes on without it ---------------
+# (a 64 KiB tmpfs: the header fits, the results -- 20000 iterations of 8
+# bytes -- do not)
+if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=64k tmpfs disk; then
+    mounted=$tmp/disk
+    for s in dtss tree; do
+        timeout 60 "$BIN/loop" -w "uniform n=20000 cost=1" --local 2 -s $s --journal disk/j \
+            >full-$s.txt 2>&1
+        rc=$?
+        [ "$rc" = 0 ] && grep -q "journal disk/j: cannot write .*the run goes on without it" \
+            full-$s.txt && [ ! -e disk/j ]
+        check "$s, the journal's disk full: the run goes on (exit $rc), said, journal removed" $?
+    done
+else
+    skip "the journal's disk full: a tmpfs of our own needs root"
+fi
 
 pvm_down; check "pvmd halted" $?
 finish
