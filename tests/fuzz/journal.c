@@ -14,6 +14,7 @@
  *   3-5   what is set after resume: 0-3 nothing; 4 the journal's own I
  *         (changes nothing); 5 another I; 6 another scheme; 7 another R
  *         (4: the same outcome as nothing; 5-7 refused)
+ *   6-7   the Tree resume's workers, 1 + this (below)
  *
  * Checked: whatever is refused says why (a message, one line of printable
  * text); a journal sets nothing but its run (scheme, parameters, I, R, job:
@@ -23,7 +24,12 @@
  * add up to its chunk, iterations and bytes (bytes = iterations x the
  * result bytes, when told), lie in the chunk's image in the original order
  * (sched_unsample), and no two pieces of all the results overlap; a second
- * dtss_master_check gives the same. */
+ * dtss_master_check gives the same. Its done ranges, given to a Tree
+ * resume (tree_resume, sched/loop/tree.c: what a resumed tree run's master
+ * does with them; 1-4 workers by the mode's bits 6-7, of speeds 1, 2, 3, 5;
+ * with 3 or more, worker 1 lost at once), are taken, and every worker
+ * doing what it holds and then asking (tree_idle, tree_recover) ends the
+ * loop with every iteration done exactly once. */
 #include "tests/fuzz/fuzz.h"
 #include "runtime/loop/master.h"
 
@@ -126,7 +132,7 @@ static head walk_journal(uint8_t *b, size_t n, int repair)
     return h;
 }
 
-/* ---- what an accepted journal holds ------------------------------------------ */
+/* ---- a Tree resume of its done ranges ---------------------------------------- */
 
 typedef struct span { long start, size; } span;
 
@@ -135,6 +141,76 @@ static int by_start(const void *a, const void *b)
     const span *x = a, *y = b;
     return (x->start > y->start) - (x->start < y->start);
 }
+
+static void add_span(span **v, long *n, long *cap, long start, long size)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *v = realloc(*v, sizeof **v * (size_t)*cap);
+        FUZZ_CHECK(*v != NULL);
+    }
+    (*v)[(*n)++] = (span){start, size};
+}
+
+static void check_tree_resume(const dtss_master *m, int nw)
+{
+    static const double V[4] = {1, 2, 3, 5};
+    const journal *j = &m->jw;
+    const long I = m->iters;
+    sched_err err;
+    tree *t = tree_new(I, V, nw, &err);
+    FUZZ_CHECK(t != NULL);
+    FUZZ_CHECK(tree_resume(t, j->done, j->ndone, &err) == SCHED_OK);
+    FUZZ_CHECK(tree_remaining(t) == I - j->done_iters);
+    FUZZ_CHECK(tree_resume(t, j->done, j->ndone, &err) == SCHED_EINVAL);   /* once */
+    span *got = NULL;                   /* every range done: the journal's, then ours */
+    long ng = 0, cap = 0, hs[4], hn[4];
+    for (long i = 0; i < j->ndone; i++)
+        add_span(&got, &ng, &cap, j->done[i].start, j->done[i].size);
+    for (int w = 0; w < nw; w++) {
+        tree_range(t, w, &hs[w], &hn[w]);
+        FUZZ_CHECK(hn[w] >= 0 && hs[w] >= 0 && hs[w] <= I - hn[w]);
+    }
+    const int first = nw >= 3;          /* worker 0 lost at once */
+    if (first) {
+        tree_lost(t, 0);
+        hn[0] = 0;
+    }
+    /* a round: each live worker sends what it holds and is idle, then what
+     * is served goes out; a round per gap and worker is more than enough */
+    for (long round = 0; !tree_finished(t) && round < j->ndone + 2L * nw + 4; round++) {
+        for (int w = first; w < nw; w++) {
+            if (hn[w] > 0) {
+                FUZZ_CHECK(tree_result(t, w, hs[w], hn[w], &err) == SCHED_OK);
+                add_span(&got, &ng, &cap, hs[w], hn[w]);
+                hn[w] = 0;
+            }
+            tree_idle(t, w);
+        }
+        policy_chunk c;
+        int r;
+        while ((r = tree_recover(t, &c, &err)) == 1) {
+            FUZZ_CHECK(c.worker >= first && c.worker < nw && hn[c.worker] == 0 &&
+                       c.size >= 1);
+            hs[c.worker] = c.start;
+            hn[c.worker] = c.size;
+        }
+        FUZZ_CHECK(r == 0);
+    }
+    FUZZ_CHECK(tree_finished(t) && tree_remaining(t) == 0);
+    if (ng > 1)
+        qsort(got, (size_t)ng, sizeof *got, by_start);
+    long sum = 0;
+    for (long i = 0; i < ng; i++) {     /* each iteration once, every one */
+        FUZZ_CHECK(i == 0 || got[i].start >= got[i - 1].start + got[i - 1].size);
+        sum += got[i].size;
+    }
+    FUZZ_CHECK(sum == I);
+    free(got);
+    tree_free(t);
+}
+
+/* ---- what an accepted journal holds ------------------------------------------ */
 
 /* A refusal says why: a message of printable text (quote.h's promise). */
 static void says_why(const dtss_master *m)
@@ -155,7 +231,7 @@ static counts counts_of(const dtss_master *m)
                     j->good_end};
 }
 
-static void check_accepted(dtss_master *m, const head *h, long bytes, size_t size)
+static void check_accepted(dtss_master *m, const head *h, long bytes, size_t size, int nw)
 {
     const long I = m->iters, R = m->sample;
     const journal *j = &m->jw;
@@ -178,6 +254,7 @@ static void check_accepted(dtss_master *m, const head *h, long bytes, size_t siz
     FUZZ_CHECK(sum == j->done_iters);
     FUZZ_CHECK(j->handed >= 0 && j->handed <= I && j->out_iters >= 0 &&
                j->out_iters <= j->handed);
+    check_tree_resume(m, nw);
 
     /* read back as dtss_master_next hands them out */
     FUZZ_CHECK(journal_open_results(m) == DTSS_OK);
@@ -282,7 +359,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_CHECK(!refused);
         counts first = counts_of(m);
-        check_accepted(m, &h, bytes, n);
+        check_accepted(m, &h, bytes, n, 1 + ((mode >> 6) & 3));
         /* read through afresh: the same */
         FUZZ_CHECK(dtss_master_check(m) == DTSS_OK);
         counts again = counts_of(m);
