@@ -676,11 +676,14 @@ typedef struct dtss_strips_stats {
     int restores;           /* a worker lost: the rows of the last checkpoint re-cut */
     int lost;               /* workers lost (exited, or taken for hung) */
     long refused;           /* messages of lost workers refused */
+    long resumed;           /* --resume: the step the run went on from (its journal's last
+                               barrier; 0: it held none); -1: not resumed */
 } dtss_strips_stats;
 /* After DTSS_DONE. */
 int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st);
 /* "STRATEGY: P workers, R rows, S steps, time T s, N re-cuts, M rows moved;
- * rows at the end: n1 n2 ..." */
+ * rows at the end: n1 n2 ..." (then the restores, and "; resumed from step
+ * K" for a resumed run) */
 void dtss_strips_summary(const dtss_strips *s, FILE *f);
 /* The run record ("-": stdout): run, worker and recut lines. */
 int dtss_strips_write_record(dtss_strips *s, const char *path);
