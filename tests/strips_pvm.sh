@@ -217,7 +217,7 @@ ck() { sed -n 's/^checksum //p' "$tmp/$1.out"; }
 ref3=$(fref 3000)
 E=$((25 + 600 * 4096))                 # an entry: 'F', step, bytes, the field, sum
 cd "$tmp" || exit 1
-jrun j1 --local 3 --steps 3000 --every 50 --journal j1.jnl --record j1.csv
+jrun j1 --local 3 --steps 3000 --every 50 --journal j1.jnl --journal-every 0 --record j1.csv
 rc=$?
 [ -n "$ref3" ] && [ "$rc" = 0 ] && [ "$(ck j1)" = "$ref3" ]
 check "--journal: exit 0, bin/heat's field (exit $rc, $(ck j1))" $?
@@ -225,10 +225,17 @@ size=$(wc -c <j1.jnl)
 H=$((size % E)) n=$((size / E))
 grep -q "journal j1.jnl: 60 barriers written by this run, the last of step 3000; $size bytes, $n barriers (begun anew [1-9][0-9]* times)" j1.out &&
     [ "$size" -le $((32 * 1048576 + E)) ] && [ "$n" -ge 2 ] && [ "$H" = 104 ]
-check "--journal: 60 barriers written; the file holds the last $n ($size bytes, header $H), at most 32 MiB + a barrier ($(grep '^heat-pvm: journal' j1.out | tail -n 1))" $?
+check "--journal --journal-every 0: 60 barriers written; the file holds the last $n ($size bytes, header $H), at most 32 MiB + a barrier ($(grep '^heat-pvm: journal' j1.out | tail -n 1))" $?
 [ "$(awk -F, '$1 == "run" { print $16 }' j1.csv)" = -1 ] && ! grep -q resumed j1.out
 check "--journal: not resumed (record: resumed -1)" $?
 cp j1.jnl keep.jnl
+# By default a barrier a second at most (and the last step's).
+jrun j0 --local 3 --steps 3000 --every 50 --journal j0.jnl
+rc=$?
+w=$(sed -n 's/^heat-pvm: journal j0.jnl: \([0-9]*\) barriers written by this run, the last of step 3000;.*/\1/p' j0.out)
+[ "$rc" = 0 ] && [ "$(ck j0)" = "$ref3" ] && [ -n "$w" ] && [ "$w" -ge 1 ] && [ "$w" -lt 60 ]
+check "--journal (a barrier a second at most): bin/heat's field, $w of 60 barriers journaled, the last step's among them (exit $rc)" $?
+run "--journal-every -1 named" 2 "journal-every '-1'" "$hp" --nx 8 --ny 8 --steps 1 --journal-every -1
 
 jrun j2 --local 2 --steps 3000 --resume j1.jnl --record j2.csv
 rc=$?
@@ -286,8 +293,8 @@ check "a damaged entry: the journal ends before it, resumed from step $s1: bin/h
 # naming the entry and its byte. A small plate (64 x 40: entries of 20505
 # bytes); a 100-step run's header before a 200-step run's entries (its
 # steps 110.. are past 100); an entry twice.
-"$hp" --local 2 --nx 64 --ny 40 --steps 200 --every 10 --journal c200.jnl >/dev/null 2>&1 &&
-    "$hp" --local 2 --nx 64 --ny 40 --steps 100 --every 10 --journal c100.jnl >/dev/null 2>&1
+"$hp" --local 2 --nx 64 --ny 40 --steps 200 --every 10 --journal c200.jnl --journal-every 0 >/dev/null 2>&1 &&
+    "$hp" --local 2 --nx 64 --ny 40 --steps 100 --every 10 --journal c100.jnl --journal-every 0 >/dev/null 2>&1
 check "two small journaled runs" $?
 e=$((25 + 40 * 512))
 { head -c "$H" c100.jnl; tail -c +$((H + 1)) c200.jnl; } >past.jnl
@@ -320,7 +327,7 @@ gone $workers; check "the master killed: its workers gone within 5 s (left:$left
 # The pvmd killed (-9) mid-run, journaled: the master fails (1) and says
 # from where --resume goes on; a new pvmd, --resume, its pvmd killed in
 # turn; a new one, --resume again: bin/heat's field, resumed from a later
-# barrier each time. crash NAME AFTER ARGS: heat-pvm with ARGS in the
+# barrier each time (a barrier a second, the default). crash NAME AFTER ARGS: heat-pvm with ARGS in the
 # background; once its log says "after step AFTER:", kill -9 the pvmd.
 steps=10000
 refk=$(fref $steps)
@@ -342,9 +349,9 @@ crash() {
     pvm_up "$tmp/vm" "$BIN"; check "$name: a new pvmd" $?
 }
 cd "$tmp" || exit 1
-crash k1 1500 --journal k.jnl
+crash k1 4000 --journal k.jnl
 at1=$(sed -n 's/^heat-pvm: the journal k.jnl holds the field of step \([0-9]*\):.*/\1/p' k1.out)
-crash k2 6000 --resume k.jnl
+crash k2 8000 --resume k.jnl
 grep -q "^heat-pvm: resuming k.jnl: from step $at1 of $steps" k2.out
 check "k2: resumed from the step k1 said ($at1)" $?
 at2=$(sed -n 's/^heat-pvm: the journal k.jnl holds the field of step \([0-9]*\):.*/\1/p' k2.out)
@@ -357,7 +364,7 @@ check "resumed twice: exit 0, bin/heat's field (exit $rc, $(ck k3); $refk)" $?
     grep -q "; resumed from step $at2$" k3.out &&
     [ "$(awk -F, '$1 == "run" { print $16 }' k3.csv)" = "$at2" ]
 check "resumed twice: from the step k2 said ($at2 > $at1), said on the log, the summary and the record" $?
-echo "strips journal: pvmd killed at step >= 1500, journaled $at1; killed again at >= 6000, journaled $at2; resumed: $(ck k3)"
+echo "strips journal: pvmd killed at step >= 4000, journaled $at1; killed again at >= 8000, journaled $at2; resumed: $(ck k3)"
 cd "$here" || exit 1
 pvm_down
 finish

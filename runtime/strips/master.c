@@ -150,7 +150,9 @@ struct dtss_strips {
     /* the journal (journal.c) */
     sj_run jr;
     sj_file jf;                 /* jf.w.f NULL: not written (none, or given up) */
-    int jkept;                  /* the file holds a barrier to resume from */
+    int jkept;                  /* the file is there, a run to resume (from jf.last) */
+    double jevery;              /* --journal-every: seconds between barriers journaled */
+    double jlast_t;             /* wire_mono: the last journaled (or the start) */
     long resumed;               /* the step resumed from (-1: not resumed) */
     int jheld;                  /* barriers the resumed journal held */
     long jwritten;              /* barriers journaled by this run */
@@ -168,6 +170,7 @@ dtss_strips *dtss_strips_new(void)
     lb_master_init(&s->m);
     s->every = 50;
     s->ckpt = 1;
+    s->jevery = 1;
     return s;
 }
 
@@ -179,11 +182,23 @@ void dtss_strips_usage(FILE *f)
                   "  --checkpoint N     every N-th report carries the rows to the master: a\n"
                   "                       lost worker's rows come back from there, re-cut\n"
                   "                       among the others (default 1; 0: none, from the\n"
-                  "                       first step)");
+                  "                       first step)\n"
+                  "  --journal-every S  with --journal: a checkpoint is journaled when S\n"
+                  "                       seconds or more passed since the last one journaled\n"
+                  "                       (and the last step's), [0, 86400] (default 1; 0:\n"
+                  "                       every checkpoint)");
 }
 
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 {
+    if (strcmp(name, "journal-every") == 0 && value && !s->h.live) {
+        double v;
+        if (parse_double(value, &v) != 0 || !(v >= 0 && v <= 86400))
+            return rt_fail(&s->h, DTSS_EINVAL, "--journal-every '%s' must be seconds in "
+                           "[0, 86400]", quote(value));
+        s->jevery = v;
+        return DTSS_OK;
+    }
     int ck = strcmp(name, "checkpoint") == 0;
     if ((!ck && strcmp(name, "every") != 0) || !value || s->h.live)
         return lb_opts_take(&s->h, &s->m.o, "dtss_strips_set", "after the run began", name,
@@ -203,6 +218,7 @@ int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 static int strips_opt(const char *name)
 {
     return strcmp(name, "every") == 0 || strcmp(name, "checkpoint") == 0 ||
+           strcmp(name, "journal-every") == 0 ||
            lb_opts_known(name) ? 1 : -1;
 }
 
@@ -569,18 +585,21 @@ static void journal_drop(dtss_strips *s, const char *why)
     }
 }
 
-/* A checkpoint is complete (s->ck, after s->ck_step steps): journaled. */
+/* A checkpoint is complete (s->ck, after s->ck_step steps): journaled if
+ * --journal-every seconds passed since the last one journaled, or it is the
+ * last step's. */
 static void journal_barrier(dtss_strips *s)
 {
-    if (!s->jf.w.f)
+    double now = wire_mono();
+    if (!s->jf.w.f || (s->ck_step < s->steps && now - s->jlast_t < s->jevery))
         return;
+    s->jlast_t = now;
     long anew = s->jf.anew;
     const char *why = sj_barrier(&s->jf, &s->jr, s->ck_step, s->ck);
     if (why) {
         journal_drop(s, why);
         return;
     }
-    s->jkept = 1;
     s->jwritten++;
     if (s->jf.anew != anew)
         rt_log(&s->h, 1, "journal %s begun anew at step %ld (%ld bytes)",
@@ -610,6 +629,9 @@ static int journal_start(dtss_strips *s, void *field)
             return rt_fail(&s->h, DTSS_EINVAL, "--journal %s: %s", quote(p), why);
         if (rc == -2)
             journal_drop(s, why);
+        else
+            s->jkept = 1;
+        s->jlast_t = wire_mono();
         return DTSS_OK;
     }
     if (!(s->spare = malloc((size_t)s->rows * s->row_bytes)))
@@ -639,7 +661,8 @@ static int journal_start(dtss_strips *s, void *field)
     if (sj_reopen(&s->jf, p, f.good_end, f.held, f.step) != 0)
         return rt_fail(&s->h, DTSS_EINVAL, "--resume %s: cannot append to it: %s", quote(p),
                        strerror(errno));
-    s->jkept = f.held > 0;
+    s->jkept = 1;
+    s->jlast_t = wire_mono();
     return DTSS_OK;
 }
 
@@ -820,10 +843,14 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
         for (int i = 0; s->w && i < s->m.crew.P; i++)
             if (s->w[i].lost != LOST_EXITED)
                 tr_kill(s->m.crew.tids[i]);
-        if (s->jkept)
+        if (s->jkept && s->jf.last > 0)
             rt_log(&s->h, 0, "the journal %s holds the field of step %ld: --resume %s (the "
                    "same job and steps) goes on from there", quote(s->m.o.journal),
                    s->jf.last, quote(s->m.o.journal));
+        else if (s->jkept)
+            rt_log(&s->h, 0, "the journal %s holds no barrier yet: --resume %s (the same "
+                   "job and steps) goes on from step 0", quote(s->m.o.journal),
+                   quote(s->m.o.journal));
         return rc;
     }
     if (s->m.o.journal)
