@@ -11,6 +11,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/buf.h"
 #include "runtime/core/wire.h"
+#include "runtime/strips/journal.h"
 #include "tests/test.h"
 
 static void test_set(void)
@@ -545,8 +546,108 @@ static void test_strips_wire(void)
                "strip refused (%s)", msg);
 }
 
+/* ---- the row strips' journal (runtime/strips/journal.c) ------------------------
+ * Known bytes: the format of journal.c's comment for a run of 2 rows of 3
+ * bytes, 9 steps, the job "ab"; the field after step 4 is 1..6, after step
+ * 8 is 6..1. The FNV-1a 64 sums were worked out by an independent
+ * implementation (Python: h ^= byte; h *= 1099511628211 mod 2^64, from
+ * 14695981039346656037): the header's 0x7ed2df75313bbb15, the entries'
+ * 0x0f4a658a50c4f00c and 0x43cc6b2068248da6. */
+static size_t put_u(unsigned char *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    return 8;
+}
+
+static void test_strips_journal(void)
+{
+    char dir[] = "/tmp/dtss-test-sj.XXXXXX", path[64], why[400];
+    test_cond("strips journal: a temporary folder", mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/j", dir);
+    const unsigned char f4[6] = {1, 2, 3, 4, 5, 6}, f8[6] = {6, 5, 4, 3, 2, 1};
+    sj_run run = {.rows = 2, .row_bytes = 3, .steps = 9, .job = "ab", .job_len = 2};
+    unsigned char want[58 + 2 * 31], got[200], *p = want;
+    memcpy(p, "DTSS-STR", 8), p += 8;
+    p += put_u(p, 1), p += put_u(p, 2), p += put_u(p, 3), p += put_u(p, 9), p += put_u(p, 2);
+    memcpy(p, "ab", 2), p += 2;
+    p += put_u(p, 0x7ed2df75313bbb15ULL);
+    *p++ = 'F', p += put_u(p, 4), p += put_u(p, 6);
+    memcpy(p, f4, 6), p += 6;
+    p += put_u(p, 0x0f4a658a50c4f00cULL);
+    *p++ = 'F', p += put_u(p, 8), p += put_u(p, 6);
+    memcpy(p, f8, 6), p += 6;
+    p += put_u(p, 0x43cc6b2068248da6ULL);
+    sj_file j;
+    int ok = sj_create(&j, path, &run, why, sizeof why) == 0 &&
+             sj_barrier(&j, &run, 4, f4) == NULL && sj_barrier(&j, &run, 8, f8) == NULL;
+    sj_close(&j);
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(got, 1, sizeof got, f) : 0;
+    if (f)
+        fclose(f);
+    test_condf(ok && n == sizeof want && memcmp(got, want, n) == 0,
+               "strips journal: the header and two barriers, byte for byte the known "
+               "bytes (%zu of %zu)", n, sizeof want);
+    /* read back: the last barrier, in a buffer; a torn tail; the run's fields */
+    unsigned char a[6], b[6], *bufs[2] = {a, b};
+    sj_found fd;
+    int rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_OK && fd.step == 8 && fd.held == 2 && fd.which >= 0 &&
+               memcmp(bufs[fd.which], f8, 6) == 0 && fd.good_end == 120 && fd.torn == 0,
+               "strips journal: read back: step 8, 2 barriers, its field, 120 bytes (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    f = fopen(path, "wb");
+    fwrite(want, 1, sizeof want - 3, f);                /* torn: 3 bytes short */
+    fclose(f);
+    rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_OK && fd.step == 4 && fd.held == 1 && fd.good_end == 89 &&
+               fd.torn == 28 && memcmp(bufs[fd.which], f4, 6) == 0,
+               "strips journal: a torn last entry: the one before (step 4), 28 bytes of tail "
+               "(%s)", rc == DTSS_OK ? "ok" : why);
+    /* a field byte changed: its sum fails, the journal ends there */
+    want[58 + 31 + 17] ^= 1;
+    f = fopen(path, "wb");
+    fwrite(want, 1, sizeof want, f);
+    fclose(f);
+    want[58 + 31 + 17] ^= 1;
+    rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_OK && fd.step == 4 && fd.held == 1 && fd.torn == 31,
+               "strips journal: a damaged entry ends it (step 4, 31 bytes ignored) (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    /* another run: each field named; an entry not the run's: named with its byte */
+    static const struct { sj_run r; const char *says; } other[] = {
+        {{3, 3, 9, "ab", 2}, "the journal's run has 2 rows, this one 3"},
+        {{2, 4, 9, "ab", 2}, "the journal's run has rows of 3 bytes, this one's 4"},
+        {{2, 3, 8, "ab", 2}, "the journal's run has 9 steps, this one 8"},
+        {{2, 3, 9, "abc", 3}, "the journal's run has a job of 2 bytes, this one 3"},
+        {{2, 3, 9, "ax", 2}, "another job (its 2 bytes differ from byte 1 on)"},
+    };
+    f = fopen(path, "wb");
+    fwrite(want, 1, sizeof want, f);
+    fclose(f);
+    for (size_t k = 0; k < sizeof other / sizeof *other; k++) {
+        rc = sj_scan(path, &other[k].r, bufs, &fd, why, sizeof why);
+        test_condf(rc == DTSS_EINVAL && strstr(why, other[k].says), "strips journal: "
+                   "another run refused: %s (%s)", other[k].says, why);
+    }
+    f = fopen(path, "wb");                      /* entry 2 as entry 1 again */
+    fwrite(want, 1, 58 + 31, f);
+    fwrite(want + 58, 1, 31, f);
+    fclose(f);
+    rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "entry 2 (at byte 89): its step 4 is not "
+               "after entry 1's 4: a damaged journal, or another run's"),
+               "strips journal: an entry twice refused, named (%s)", why);
+    rc = sj_scan("/nonexistent/j", &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_ENOENT, "strips journal: no file: DTSS_ENOENT (%s)", why);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_strips_journal();
     test_journal();
     test_encoding();
     test_strips_wire();
