@@ -12,7 +12,7 @@
 # (a field of 2.4 MiB), 3000 steps, a report every 50 (60 barriers, the file
 # begun anew past 32 MiB); 2048 x 2048 (32 MiB), 300 steps, a report every
 # 50 (6 barriers: begun anew at every other). A measure, never an assertion;
-# exit 1 only when a run fails. "wall x": against the same --checkpoint
+# exit 1 when a run fails or a time is missing. "wall x": against the same --checkpoint
 # without a journal. Use under the cluster lock:
 #   flock /tmp/dtss-cluster.lock tests/bench_strips_journal.sh [RUNS]
 set -u
@@ -53,8 +53,15 @@ plate() {
         one none4 "$@" --checkpoint 4
         one every4 "$@" --checkpoint 4 --journal j.jnl --journal-every 0
     done
+    for k in none dflt every none4 every4; do
+        for x in wall run; do
+            if [ "$(wc -l <$k.$x 2>/dev/null || echo 0)" != "$RUNS" ]; then
+                echo "bench_strips_journal: $label, $k: $RUNS $x times wanted, $(wc -l <$k.$x 2>/dev/null || echo 0) measured" >&2
+                exit 1
+            fi
+        done
+    done
     base=$(median <none.wall)
-    brun=$(median <none.run)
     echo "$label"
     printf '  %-34s %8s %8s %12s %8s\n' "" "wall s" "run s" "journal B" "wall x"
     for k in none dflt every none4 every4; do
@@ -66,7 +73,6 @@ plate() {
         printf '  %-34s %8.3f %8.3f %12s %8.3f\n' "$what" "$w" "$(median <$k.run)" \
             "$(cat $k.size 2>/dev/null || echo -)" "$(echo "$w / $base" | bc -l)"
     done
-    : "$brun"
 }
 echo "row strips' journal: medians of $RUNS runs each, alternated (3 workers, one host)"
 plate "512 x 600 cells (2.4 MiB), 3000 steps, --every 50" --nx 512 --ny 600 --steps 3000 --every 50
