@@ -74,7 +74,7 @@ THIN_SRC   := $(filter-out $(THIN_MAINS),$(wildcard thin/*.c))
 THIN_LIB   := $(BUILD)/libthin.a
 PROGRAMS   += $(BIN)/thin $(BIN)/thin-images $(BIN)/thin-pool
 TESTS      += $(BIN)/test_thin
-TEST_SCRIPTS += tests/thin.sh tests/pool_pvm.sh tests/pool_cluster.sh
+TEST_SCRIPTS += tests/thin.sh tests/pool_pvm.sh tests/pool_resume.sh tests/pool_cluster.sh
 # The rules below come before 'all': keep 'all' the default goal.
 .DEFAULT_GOAL := all
 

@@ -493,6 +493,7 @@ typedef struct dtss_pool_stats {
     int peak;               /* most workers held at once */
     long requested, cancelled, released, lost;
     long hung;              /* workers taken for hung (--late) */
+    long resumed;           /* results taken from the resumed journal */
 } dtss_pool_stats;
 int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s);
 /* One line: "STRATEGY: iterations N, workers W, efficiency E, time T s,
