@@ -111,6 +111,20 @@ run "the crafted journal's payload hash is not fig.pbm's: refused at iteration 1
     "resume good.j: iteration 1, task 0: its payload is not the journal's (FNV-1a [0-9a-f]*, the journal's 0000000000000000, entry 1): another run's journal" \
     "$TP" fig.pbm --parts 2 --local 1 --delay 0 -q --resume good.j
 
+# The encoding, a known answer: fig.pbm's run with --parts 2 writes the
+# header above byte for byte, then entries of iteration 1 ('R', u 1, u task).
+"$TP" fig.pbm --parts 2 --local 1 --delay 0 --journal w.j -q -o w.pbm
+rc=$?
+head2 >w.want
+[ "$rc" = 0 ] && [ "$(head -c 46 w.j | od -An -tx1)" = "$(od -An -tx1 <w.want)" ]
+check "the header written: DTSS-POL, u 1, u 2 (tasks), u 6, slow=1, its FNV-1a (exit $rc)" $?
+first=$(tail -c +47 w.j | head -c 17 | od -An -tu1 | tr -s ' \n' ' ')
+case "$first" in
+" 82 1 0 0 0 0 0 0 0 "[01]" 0 0 0 0 0 0 0 ") true ;;
+*) false ;;
+esac
+check "the first entry: 'R', iteration 1, task 0 or 1 ($first)" $?
+
 # K iterations of big.pbm, 8 parts (bin/thin's skeleton), tasks made long
 # enough (--slow) that the run lasts some seconds.
 K=40 SLOW=150
