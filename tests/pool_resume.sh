@@ -49,6 +49,10 @@ run "--resume then --journal: refused (2)" 2 "--journal with --resume: a resumed
 run "--journal '': refused (2)" 2 "name a file, or none" "$TP" fig.pbm --parts 2 --journal ''
 run "--resume of no file: refused before PVM (2)" 2 "resume none.j: No such file" \
     "$TP" fig.pbm --parts 2 --local 1 --resume none.j
+echo keep >nj.j
+run "--journal with no pvmd: the run fails (1)" 1 "no PVM daemon" \
+    "$TP" fig.pbm --parts 2 --local 1 --journal nj.j
+[ "$(cat nj.j)" = keep ]; check "  the file named is left as it was (a journal begins with the run)" $?
 printf 'P1\n1 1\n1\n' >notj.j
 run "--resume of a file that is no journal: refused (2)" 2 "not a journal of this kind" \
     "$TP" fig.pbm --parts 2 --local 1 --resume notj.j

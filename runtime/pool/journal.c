@@ -50,8 +50,10 @@
  * the file is removed (a regular file only), a resumed one closed (its
  * results stay for the next resume).
  *
- * No PVM here: master.c calls it (dtss_pool_start opens, take_result
- * appends, dtss_pool_next hands the journaled results out).
+ * No PVM here: master.c calls it (dtss_pool_start reads a resumed journal
+ * through before it asks PVM for anything, and creates or opens the journal
+ * once it has joined and found the pool's hosts; take_result appends;
+ * dtss_pool_next hands the journaled results out).
  */
 #include <errno.h>
 #include <limits.h>
@@ -314,6 +316,11 @@ static int scan(dtss_pool *p)
     return rc;
 }
 
+int pool_journal_scan(dtss_pool *p)
+{
+    return p->jn.path && p->jn.resume ? scan(p) : DTSS_OK;
+}
+
 int pool_journal_open(dtss_pool *p)
 {
     pool_journal *j = &p->jn;
@@ -321,9 +328,6 @@ int pool_journal_open(dtss_pool *p)
         return DTSS_OK;
     if (!j->resume)
         return create(p);
-    int rc = scan(p);
-    if (rc != DTSS_OK)
-        return rc;
     if (!(j->in = fopen(j->path, "rb")))
         return pool_fail(p, DTSS_EINVAL, "--resume %s: cannot read it: %s", quote(j->path),
                          strerror(errno));

@@ -101,7 +101,7 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     if (!(p->pl = pool_new(p->type, ntasks, &p->par, &err)))
         return pool_fail(p, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL, "%s",
                          err.msg);
-    int rc = pool_journal_open(p);      /* (a resumed one read through: before PVM) */
+    int rc = pool_journal_scan(p);      /* (a resumed one read through: before PVM) */
     if (rc != DTSS_OK)
         return rc;
     if (runtime_join(msg, sizeof msg) < 0)
@@ -148,6 +148,8 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     free(dtids);
     if (rc < 0)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
+    if ((rc = pool_journal_open(p)) != DTSS_OK)
+        return rc;
     time_t t = time(NULL);
     strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%S", localtime(&t));
     p->t0 = wire_mono();

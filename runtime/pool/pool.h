@@ -165,9 +165,12 @@ int pool_opt(const char *name);
 
 /* journal.c (docs/runtime.md, "Resuming" under the pool). Each int one
  * returns DTSS_OK or an error (p's message set). */
-/* At dtss_pool_start, before PVM: --resume reads the journal through
- * (its header against the job and ntasks, its entries) and opens it to
- * append (a torn tail cut); --journal creates it. */
+/* At dtss_pool_start, before PVM: --resume reads the journal through (its
+ * header against the job and ntasks, its entries). */
+int pool_journal_scan(dtss_pool *p);
+/* Then, once in PVM with the pool's hosts: --journal creates the journal;
+ * --resume opens the scanned one to read its results back and to append
+ * (a torn tail cut). */
 int pool_journal_open(dtss_pool *p);
 /* The resumed journal's result of task 'task' in iteration 'iteration'
  * (an index into p->jn.e), -1 when it holds none. */

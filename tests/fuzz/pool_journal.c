@@ -1,9 +1,9 @@
 /* pool_journal.c: fuzzes the pool's journal reader (runtime/pool/journal.c,
  * the file of thin-pool's and bin/jacobi's --resume), without PVM: the
  * input's first byte is a mode, the rest the journal. A pool master is
- * given it as option resume and a run (ntasks, job); pool_journal_open
+ * given it as option resume and a run (ntasks, job); pool_journal_scan
  * reads it through -- what dtss_pool_start does before it asks PVM for
- * anything -- and every journaled result is found and read back as
+ * anything --, pool_journal_open opens it (cut, to append), and every journaled result is found and read back as
  * dtss_pool_next would hand it out (pool_journal_find, pool_journal_read).
  *
  * The mode's bits:
@@ -201,7 +201,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(b);
     FUZZ_CHECK(dtss_pool_set(p, "resume", path) == DTSS_OK);
-    int rc = pool_journal_open(p);
+    int rc = pool_journal_scan(p);
+    if (rc == DTSS_OK)
+        FUZZ_CHECK(pool_journal_open(p) == DTSS_OK);
     if (rc != DTSS_OK) {
         FUZZ_CHECK(rc == DTSS_EINVAL || rc == DTSS_ENOMEM || rc == DTSS_ENOENT);
         says_why(p);
