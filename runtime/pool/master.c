@@ -338,7 +338,7 @@ int dtss_pool_task(dtss_pool *p, int task, const void *payload, size_t len)
         if (p->tk[k].task == task)
             return pool_fail(p, DTSS_EINVAL, "task %d added twice to iteration %d", task,
                              p->iteration + 1);
-    uint64_t hash = fnv1a(FNV1A_BASIS, payload, len);
+    uint64_t hash = p->jn.path ? fnv1a(FNV1A_BASIS, payload, len) : 0;   /* (journal's key) */
     long je = p->jn.resume ? pool_journal_find(p, p->iteration + 1, task) : -1;
     if (je >= 0 && p->jn.e[je].hash != hash)
         return pool_fail(p, DTSS_EINVAL, "--resume %s: iteration %d, task %d: its payload "
