@@ -438,6 +438,19 @@ dtss_pool *dtss_pool_new(void);
  *                     deleted (pvm_delhosts) once no worker is left on it
  *   local N           the pool is N places on the master's own host
  *   worker PATH       the worker program (default: this program)
+ *   journal FILE      every result accepted is appended to FILE (created at
+ *                     dtss_pool_start, replacing any) before the application
+ *                     sees it, keyed by iteration, task and its payload's
+ *                     FNV-1a; "none" (the default): no journal. A write that
+ *                     fails is logged and ends the journal, not the run.
+ *   resume FILE       continue the run journaled in FILE: dtss_pool_start
+ *                     reads it (DTSS_ENOENT: no FILE; DTSS_EINVAL: not a
+ *                     journal, damaged, or its job or ntasks not this run's,
+ *                     named); a task whose (iteration, task) it holds with
+ *                     the same payload is not computed: dtss_pool_next hands
+ *                     its result out first (worker -1); another payload is
+ *                     refused by dtss_pool_task (DTSS_EINVAL). New results
+ *                     are appended to FILE. Not with journal.
  * DTSS_ENOENT for an unknown name, DTSS_EINVAL for a bad value (named);
  * before dtss_pool_start only (DTSS_EMISUSE after). */
 int dtss_pool_set(dtss_pool *p, const char *name, const char *value);
@@ -465,7 +478,8 @@ typedef struct dtss_task_result {
     const void *data;       /* the bytes its worker returned, valid until */
     size_t len;             /* the next call */
     double seconds;         /* its execution time, as the worker measured it */
-    int worker;             /* 1, 2, ...: the record's worker number */
+    int worker;             /* 1, 2, ...: the record's worker number; -1: the
+                               resumed journal's (option resume) */
 } dtss_task_result;
 
 /* Runs the iteration until a task's result is in: DTSS_PIECE with *r;
@@ -493,6 +507,7 @@ typedef struct dtss_pool_stats {
     int peak;               /* most workers held at once */
     long requested, cancelled, released, lost;
     long hung;              /* workers taken for hung (--late) */
+    long resumed;           /* results taken from the resumed journal */
 } dtss_pool_stats;
 int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s);
 /* One line: "STRATEGY: iterations N, workers W, efficiency E, time T s,
