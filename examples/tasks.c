@@ -8,6 +8,7 @@
  *
  *   yoon-tasks [--tasks N] [--mean S] [--bytes M] [--seed X] [-o RECORD]
  *              [--strategy NAME --period S --ct S --hosts H1,H2 ...]
+ *              [--journal FILE | --resume FILE]
  *
  * A task burns CPU time (CLOCK_THREAD_CPUTIME_ID), not wall time: on a host
  * with a quarter of a core, or sharing its core with loaders, it lasts
@@ -111,9 +112,10 @@ static void usage(FILE *f)
 "  -q, --quiet       no summary\n"
 "  -h, --help        this help\n");
     dtss_lb_usage(f);
-    fprintf(f, "exit status: 0 done; 1 the run failed, or an output (the record, standard\n"
-               "output) could not be written (said); 2 a bad option or value, an unknown\n"
-               "host\n");
+    fprintf(f, "exit status: 0 done; 1 the run failed (with --journal: said how to\n"
+               "resume), or an output (the record, standard output) could not be written\n"
+               "(said); 2 a bad option or value, an unknown host, a --resume journal\n"
+               "missing, damaged or of another run\n");
 }
 
 static int bad(const char *what, const char *v)

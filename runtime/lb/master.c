@@ -35,8 +35,10 @@
  * once. The run fails (DTSS_ELOST) only when every worker is lost.
  *
  * The journal (--journal FILE, --resume FILE; lb/journal.c, its format):
- * every result accepted is appended before the application sees it. A
- * resumed run reads the journal at its start, before PVM is asked (a
+ * created (or, resumed, cut after its last whole entry and appended to)
+ * once PVM is joined; every result accepted is appended before the
+ * application sees it. A resumed run reads the journal at its start,
+ * before PVM is asked (a
  * journal of another run is refused, naming the field or the entry), deals
  * the shares over the tasks the journal lacks only, and dtss_lb_next hands
  * out the journal's results first (worker -1), then the new ones: every
@@ -108,6 +110,7 @@ struct dtss_lb {
     jnl_w jw;                   /* open: results are appended */
     long journaled;             /* results taken from the journal (--resume) */
     long jtorn;                 /* bytes of its torn end, cut */
+    long jgood;                 /* where its last whole entry ends */
     long jwritten;              /* results appended */
     int jnext;                  /* the next task whose journaled result to hand out */
     /* the run */
@@ -275,30 +278,20 @@ static void journal_failed(dtss_lb *b, const char *why)
         unlink(p);
 }
 
-/* --journal: a new journal; --resume: the journal read and checked (its
- * results taken, marked done), then opened to append after its last whole
- * entry. Before PVM is asked. */
-static int journal_start(dtss_lb *b)
+static lbj_run this_run(const dtss_lb *b)
+{
+    return (lbj_run){.job = b->h.job, .job_len = b->h.job_len, .ntasks = b->ntasks,
+                     .tasks_sum = b->tasks_sum};
+}
+
+/* --resume: the journal read and checked, its results taken (their tasks
+ * done). Before PVM is asked. */
+static int journal_read(dtss_lb *b)
 {
     const char *p = b->m.o.journal;
-    if (!p)
+    if (!p || !b->m.o.resume)
         return DTSS_OK;
-    lbj_run run = {.job = b->h.job, .job_len = b->h.job_len, .ntasks = b->ntasks,
-                   .tasks_sum = b->tasks_sum};
-    if (!b->m.o.resume) {
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: a directory", quote(p));
-        if (!(b->jw.f = fopen(p, "ab")))    /* (a missing folder: bad input) */
-            return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: cannot create it: %s",
-                           quote(p), strerror(errno));
-        fclose(b->jw.f);
-        b->jw.f = NULL;
-        const char *why = lbj_create(&b->jw, p, &run);
-        if (why)
-            journal_failed(b, why);
-        return DTSS_OK;
-    }
+    lbj_run run = this_run(b);
     lbj_loaded l;
     char why[512];
     int rc = lbj_load(p, &run, &l, why, sizeof why);
@@ -314,13 +307,39 @@ static int journal_start(dtss_lb *b)
     }
     b->journaled = b->ndone = l.n;
     b->jtorn = l.torn;
-    long good_end = l.good_end;
+    b->jgood = l.good_end;
     lbj_loaded_free(&l);
-    if (jnl_reopen(&b->jw, p, good_end) != 0)
-        return rt_fail(&b->h, DTSS_EINVAL, "--resume %s: cannot append to it: %s", quote(p),
+    return DTSS_OK;
+}
+
+/* --journal: a new journal (a write that fails: logged, the run goes on);
+ * --resume: the journal opened to append after its last whole entry. Once
+ * PVM is joined. */
+static int journal_open(dtss_lb *b)
+{
+    const char *p = b->m.o.journal;
+    if (!p)
+        return DTSS_OK;
+    if (b->m.o.resume) {
+        if (jnl_reopen(&b->jw, p, b->jgood) != 0)
+            return rt_fail(&b->h, DTSS_EINVAL, "--resume %s: cannot append to it: %s",
+                           quote(p), strerror(errno));
+        rt_log(&b->h, 0, "resuming %s: %ld of %d results journaled%s", quote(p),
+               b->journaled, b->ntasks, b->jtorn ? "; a torn or damaged end ignored (cut)" : "");
+        return DTSS_OK;
+    }
+    struct stat st;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+        return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: a directory", quote(p));
+    if (!(b->jw.f = fopen(p, "ab")))        /* (a missing folder: bad input) */
+        return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: cannot create it: %s", quote(p),
                        strerror(errno));
-    rt_log(&b->h, 0, "resuming %s: %ld of %d results journaled%s", quote(p), b->journaled,
-           b->ntasks, b->jtorn ? "; a torn or damaged end ignored (cut)" : "");
+    fclose(b->jw.f);
+    b->jw.f = NULL;
+    lbj_run run = this_run(b);
+    const char *why = lbj_create(&b->jw, p, &run);
+    if (why)
+        journal_failed(b, why);
     return DTSS_OK;
 }
 
@@ -330,13 +349,15 @@ int dtss_lb_start(dtss_lb *b)
         return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_start: called twice");
     if (b->ntasks < 1)
         return rt_fail(&b->h, DTSS_EINVAL, "dtss_lb_start: no task (dtss_lb_task first)");
-    int rcj = journal_start(b);         /* (a journal of another run: nothing runs) */
+    int rcj = journal_read(b);          /* (a journal of another run: nothing runs) */
     if (rcj != DTSS_OK)
         return rcj;
     b->h.live = 1;
     b->wall0 = wire_now();
     b->t0 = wire_mono();
     int n, rc0 = lb_crew_start(&b->h, &b->m.o, &b->m.crew);
+    if (rc0 == DTSS_OK)
+        rc0 = journal_open(b);
     if (rc0 != DTSS_OK)
         return rc0;
     /* Tasks go in fragments of 1 MiB, not libpvm's 4 KiB: a busy worker
