@@ -570,10 +570,22 @@ typedef struct dtss_lb dtss_lb;
 /* A new master: strategy yoon, period 1 s, C_t 0.001 s, a worker on every
  * host but the master's. NULL only out of memory. */
 dtss_lb *dtss_lb_new(void);
-/* Options: strategy NAME, period S, ct S, hosts H1,H2 (a host may repeat),
- * local N, worker PATH (dtss_lb_usage says each). DTSS_ENOENT for an
- * unknown name or strategy, DTSS_EINVAL for a bad value (named); before
- * dtss_lb_start only. */
+/* Options: strategy NAME, period S, ct S, late F[,MIN], hosts H1,H2 (a host
+ * may repeat), local N, worker PATH, journal FILE|none, resume FILE
+ * (dtss_lb_usage says each). DTSS_ENOENT for an unknown name or strategy,
+ * DTSS_EINVAL for a bad value (named); before dtss_lb_start only.
+ *   journal FILE  created at dtss_lb_start (replacing any): the job, the
+ *                 tasks' count and checksum, then every result the master
+ *                 accepts, appended before the application sees it
+ *                 (runtime/lb/journal.c). A write that fails is logged and
+ *                 ends the journal (removed), not the run. Kept at the end.
+ *   resume FILE   continue the run journaled in FILE: dtss_lb_start reads
+ *                 it first (DTSS_ENOENT: no FILE; DTSS_EINVAL: not a
+ *                 journal, a damaged header, or another run's -- another
+ *                 job, other tasks, an entry not of this run -- named);
+ *                 the shares are dealt over the tasks it lacks only;
+ *                 dtss_lb_next hands out its results first (worker -1),
+ *                 then the new ones, which are appended to FILE. */
 int dtss_lb_set(dtss_lb *b, const char *name, const char *value);
 int dtss_lb_args(dtss_lb *b, int *argc, char **argv);
 void dtss_lb_usage(FILE *f);
@@ -583,11 +595,12 @@ int dtss_lb_job(dtss_lb *b, const void *job, size_t len);
 /* Adds the next task (numbered from 0 in the order added; payload copied). */
 int dtss_lb_task(dtss_lb *b, const void *payload, size_t len);
 /* Joins PVM, spawns a worker per host and deals worker i the tasks
- * [i N / P, (i + 1) N / P). t = 0 of the run's times is now. DTSS_OK,
- * DTSS_EPVM, DTSS_EINVAL (no task, a host not in the virtual machine). */
+ * [i N / P, (i + 1) N / P) (resumed: of the N tasks the journal lacks).
+ * t = 0 of the run's times is now. DTSS_OK, DTSS_EPVM, DTSS_EINVAL (no
+ * task, a host not in the virtual machine, a journal refused). */
 int dtss_lb_start(dtss_lb *b);
 /* Runs (balancing every period) until a task's result is in: DTSS_PIECE
- * with *r (data valid until the next call; r->worker: 1, 2, ...); DTSS_DONE
+ * with *r (data valid until the next call; r->worker: 1, 2, ...; -1: from the journal); DTSS_DONE
  * when every result is in (the workers are then stopped); DTSS_ELOST when
  * a worker exited (its queue is lost: the run fails); DTSS_EPVM. */
 int dtss_lb_next(dtss_lb *b, dtss_task_result *r);
@@ -600,11 +613,13 @@ typedef struct dtss_lb_stats {
     long moved;             /* tasks ordered to move */
     int lost;               /* workers lost or taken for hung (--late) */
     long redealt;           /* their tasks dealt again to the others */
+    long journaled;         /* results taken from the journal (option resume) */
 } dtss_lb_stats;
 /* After DTSS_DONE. */
 int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s);
 /* "STRATEGY: P workers, N tasks, time T s, imbalance I s, R balancings, M
- * tasks moved" (then "; L workers lost, D tasks dealt again" if any). */
+ * tasks moved" (then "; L workers lost, D tasks dealt again" if any, and
+ * "; J results from the journal" when resumed). */
 void dtss_lb_summary(const dtss_lb *b, FILE *f);
 /* The run record ("-": stdout): run, worker, round and task lines. */
 int dtss_lb_write_record(dtss_lb *b, const char *path);

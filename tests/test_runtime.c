@@ -1,8 +1,10 @@
 /* test_runtime.c: libdtss's public interface without a PVM daemon: options
  * and their errors, taking them from a command line, calls out of order, a
  * worker not spawned by a master, the load probe; the message encoding
- * (runtime/core/buf.h) against known bytes. (The runtime at work, on a
- * private PVM: tests/pvm.sh, tests/install.sh, tests/matrix.sh.) */
+ * (runtime/core/buf.h) against known bytes; the loop's, the migration
+ * master's and the row strips' journals (runtime/loop/journal.c,
+ * runtime/lb/journal.c, runtime/strips/journal.c), crafted byte by byte.
+ * (The runtime at work, on a private PVM: tests/pvm.sh, tests/install.sh, tests/matrix.sh.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/buf.h"
 #include "runtime/core/wire.h"
+#include "runtime/lb/journal.h"
 #include "runtime/strips/journal.h"
 #include "tests/test.h"
 
@@ -645,10 +648,177 @@ static void test_strips_journal(void)
     rmdir(dir);
 }
 
+/* ---- the migration master's journal (runtime/lb/journal.c) -----------------------
+ * Its format (journal.c's header): "DTSS-LBJ", u 1, u N, u the tasks' sum
+ * (FNV-1a 64 over each task: u its length, its bytes), u job length, the
+ * job, sum; entries 'T', u task, u length, the bytes, sum. The run here: 3
+ * tasks "a", "bb", "" and the job "J". */
+static unsigned long long lbj_sum3(void)
+{
+    jbuf t = {.n = 0, .from = 0};
+    j_u(&t, 1);
+    j_bytes(&t, "a", 1);
+    j_u(&t, 2);
+    j_bytes(&t, "bb", 2);
+    j_u(&t, 0);
+    j_sum(&t);                          /* (its last 8 bytes, little-endian) */
+    unsigned long long h = 0;
+    for (int i = 0; i < 8; i++)
+        h |= (unsigned long long)t.b[t.n - 8 + (size_t)i] << (8 * i);
+    return h;
+}
+
+static void lbj_head(jbuf *j, long N, unsigned long long sum, const char *job)
+{
+    j->n = j->from = 0;
+    j_bytes(j, "DTSS-LBJ", 8);
+    j_u(j, 1);
+    j_u(j, (unsigned long long)N);
+    j_u(j, sum);
+    j_u(j, strlen(job));
+    j_bytes(j, job, strlen(job));
+    j_sum(j);
+}
+
+static void lbj_entry(jbuf *j, long task, const char *res)
+{
+    j_bytes(j, "T", 1);
+    j_u(j, (unsigned long long)task);
+    j_u(j, strlen(res));
+    j_bytes(j, res, strlen(res));
+    j_sum(j);
+}
+
+static int lbj_write(const char *path, const jbuf *j, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(j->b, 1, n, f) == n;
+    return (f ? fclose(f) : 0) == 0 && ok ? 0 : -1;
+}
+
+static void test_lb_journal(void)
+{
+    char dir[] = "/tmp/dtss-test-lbj.XXXXXX", path[64], why[300];
+    if (!mkdtemp(dir)) {
+        test_cond("a temporary folder", 0);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/j", dir);
+    uint64_t sum = 14695981039346656037ULL;
+    sum = lbj_task_sum(sum, "a", 1);
+    sum = lbj_task_sum(sum, "bb", 2);
+    sum = lbj_task_sum(sum, "", 0);
+    test_condf(sum == lbj_sum3(), "lbj_task_sum: FNV-1a 64 over u length, bytes of each "
+               "task (%016llx)", (unsigned long long)sum);
+    lbj_run run = {.job = "J", .job_len = 1, .ntasks = 3, .tasks_sum = sum};
+    /* the writer's bytes are the format's, byte for byte */
+    jbuf j;
+    lbj_head(&j, 3, sum, "J");
+    size_t head = j.n;
+    lbj_entry(&j, 2, "xyz");
+    size_t e1 = j.n;
+    lbj_entry(&j, 0, "");
+    jnl_w w;
+    const char *err = lbj_create(&w, path, &run);
+    if (!err)
+        err = lbj_put_result(&w, 2, "xyz", 3);
+    if (!err)
+        err = lbj_put_result(&w, 0, "", 0);
+    jnl_close(&w);
+    unsigned char got[256];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(got, 1, sizeof got, f) : 0;
+    if (f)
+        fclose(f);
+    test_condf(!err && head == 49 && n == j.n && memcmp(got, j.b, n) == 0,
+               "lb journal: written as crafted (header 49 bytes, %zu in all; %s)", n,
+               err ? err : "written");
+    /* read back */
+    lbj_loaded l;
+    int rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 2 && l.task[0] == 2 && l.len[0] == 3 &&
+               memcmp(l.data[0], "xyz", 3) == 0 && l.task[1] == 0 && l.len[1] == 0 &&
+               l.good_end == (long)j.n && l.torn == 0, "lb journal: read back (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    /* a torn tail: the journal ends at the last whole entry */
+    lbj_write(path, &j, j.n - 3);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 1 && l.good_end == (long)e1 &&
+               l.torn == (long)(j.n - 3 - e1), "lb journal: a torn last entry is its end "
+               "(%s)", rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    /* a damaged entry (its checksum fails): the end */
+    jbuf d = j;
+    d.b[e1 - 9] ^= 1;                   /* entry 1's last result byte */
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 0 && l.good_end == (long)head &&
+               l.torn == (long)(d.n - head), "lb journal: a damaged first entry ends it there "
+               "(%s)", rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    d = j;
+    d.b[head] = 'R';                    /* not a kind of this journal */
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 0, "lb journal: an unknown kind ends it (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    /* whole entries, checksums right, not this run's: refused, named (entry 3 at
+     * 49 + 28 + 25) */
+    d = j;
+    lbj_entry(&d, 3, "q");
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && l.n == 0 &&
+               strstr(why, "entry 3 (at byte 102): a result of task 3, not one of the run's 3"),
+               "lb journal: a task past N refused, named (%s)", why);
+    d = j;
+    lbj_entry(&d, 2, "xyz");
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "entry 3 (at byte 102): a result of task 2, "
+               "which entry 1 holds too"), "lb journal: a task twice refused, named (%s)", why);
+    /* another run's header: refused naming the field */
+    lbj_write(path, &j, j.n);
+    lbj_run other = run;
+    other.ntasks = 4;
+    rc = lbj_load(path, &other, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "the journal's run has 3 tasks, this one 4"),
+               "lb journal: another N refused (%s)", why);
+    other = run;
+    other.tasks_sum ^= 1;
+    rc = lbj_load(path, &other, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "the journal's run has other tasks"),
+               "lb journal: other tasks refused (%s)", why);
+    other = run;
+    other.job = "K";
+    rc = lbj_load(path, &other, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "the journal's run has another job (1 bytes; "
+               "this one 1)"), "lb journal: another job refused (%s)", why);
+    /* not a journal; a damaged header; no file */
+    d = j;
+    d.b[20] ^= 1;                       /* the header's N: its checksum fails */
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "its header is damaged"),
+               "lb journal: a damaged header refused (%s)", why);
+    memcpy(d.b, "DTSS-JNL", 8);
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "not a journal of this kind"),
+               "lb journal: the loop's magic refused (%s)", why);
+    unlink(path);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_ENOENT, "lb journal: no file: DTSS_ENOENT (%s)", why);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_strips_journal();
     test_journal();
+    test_lb_journal();
     test_encoding();
     test_strips_wire();
     test_set();
