@@ -114,7 +114,8 @@ faultrun() {
     pid=$!
     workers=""
     for _ in $(seq 100); do
-        workers=$(pvm_tasks heat-pvm | tr '\n' ' ')
+        # (PIDs after the run's: a worker of the run before may be exiting)
+        workers=$(pvm_tasks heat-pvm | awk -v p="$pid" '$1 > p' | tr '\n' ' ')
         [ "$(echo $workers | wc -w)" = 3 ] && break
         sleep 0.1
     done
