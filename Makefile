@@ -74,7 +74,7 @@ THIN_SRC   := $(filter-out $(THIN_MAINS),$(wildcard thin/*.c))
 THIN_LIB   := $(BUILD)/libthin.a
 PROGRAMS   += $(BIN)/thin $(BIN)/thin-images $(BIN)/thin-pool
 TESTS      += $(BIN)/test_thin
-TEST_SCRIPTS += tests/thin.sh tests/pool_pvm.sh tests/pool_cluster.sh
+TEST_SCRIPTS += tests/thin.sh tests/pool_pvm.sh tests/pool_resume.sh tests/pool_cluster.sh
 # The rules below come before 'all': keep 'all' the default goal.
 .DEFAULT_GOAL := all
 
@@ -242,7 +242,7 @@ all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early $(BIN)/toy_mo
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && BIN=$(BIN) tests/bench_league.sh && \
-	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_cluster.sh
+	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_strips_journal.sh && BIN=$(BIN) tests/bench_cluster.sh
 
 # OLD=REV: that revision built aside and measured beside this one, in one run
 # (per chunk on PVM, a DTSS run, the simulator, the kernel: tests/bench_seam.sh).
@@ -510,7 +510,8 @@ FUZZ_DIR     := build/fuzz
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -I. \
                 -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_NAMES   := platform scenario workload costs dag_text dag_dot record options parse \
-                pbm thin_task trace wire journal model_options heat
+                pbm thin_task trace wire journal pool_journal lb_journal model_options heat \
+                strips_journal
 FUZZ_BINS    := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
 fuzz_obj      = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
 .PHONY: fuzz fuzz-build
@@ -529,14 +530,15 @@ $(addprefix $(FUZZ_DIR)/,platform scenario workload costs): \
     $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(COST_SRC))
 $(FUZZ_DIR)/dag_text $(FUZZ_DIR)/dag_dot: $(call fuzz_obj,$(DAG_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/record $(FUZZ_DIR)/parse: $(call fuzz_obj,$(SCHED_SRC))
-$(FUZZ_DIR)/options $(FUZZ_DIR)/wire $(FUZZ_DIR)/journal $(FUZZ_DIR)/model_options: \
+$(FUZZ_DIR)/options $(FUZZ_DIR)/wire $(FUZZ_DIR)/journal $(FUZZ_DIR)/model_options \
+    $(FUZZ_DIR)/strips_journal $(FUZZ_DIR)/pool_journal $(FUZZ_DIR)/lb_journal: \
     $(call fuzz_obj,$(RUNTIME_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/pbm $(FUZZ_DIR)/thin_task: $(call fuzz_obj,$(THIN_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/trace: $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(COST_SRC))
 $(FUZZ_DIR)/heat: $(call fuzz_obj,$(HEAT_SRC) $(SCHED_SRC))
 $(call fuzz_obj,$(HEAT_SRC) tests/fuzz/heat.c): FUZZ_CFLAGS += -ffp-contract=off
-$(FUZZ_DIR)/options $(FUZZ_DIR)/wire $(FUZZ_DIR)/journal $(FUZZ_DIR)/model_options: \
-    FUZZ_LIBS := -lpvm3
+$(FUZZ_DIR)/options $(FUZZ_DIR)/wire $(FUZZ_DIR)/journal $(FUZZ_DIR)/model_options \
+    $(FUZZ_DIR)/strips_journal $(FUZZ_DIR)/pool_journal $(FUZZ_DIR)/lb_journal: FUZZ_LIBS := -lpvm3
 $(FUZZ_BINS): $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/tests/fuzz/%.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) $(FUZZ_LIBS)
 

@@ -266,9 +266,9 @@ int main(int argc, char **argv)
                     p.wdag = wdag.x[gsl_rng_uniform_int(r, (unsigned long)wdag.n)];
                     p.seed = gsl_rng_get(r);
                     dag *g = dag_generate(&p, &err);
-                    if (!g) {
+                    if (!g) {       /* parameters no graph can have: bad input */
                         fprintf(stderr, "dagexp: %s\n", err.msg);
-                        return 1;
+                        return err.code == DAG_EINVAL ? 2 : 1;
                     }
                     /* The parameters as they read back: daggen with them
                      * writes this very graph. */

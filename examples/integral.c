@@ -40,10 +40,13 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);          /* a reader gone: EPIPE, said at the end */
     dtss_master *m = dtss_master_new();
     int help = argc == 2 && !strcmp(argv[1], "--help");
-    int rc = help ? DTSS_OK : dtss_master_args(m, &argc, argv);   /* leaves -n N to us */
+    /* The default first: --resume then takes its journal's, -n the user's. */
+    int rc = help ? DTSS_OK : dtss_master_set(m, "iterations", "2000");
+    if (rc == DTSS_OK && !help)
+        rc = dtss_master_args(m, &argc, argv);                  /* leaves -n N to us */
     int usage = rc == DTSS_OK && argc != 1 && !(argc == 3 && !strcmp(argv[1], "-n"));
-    if (rc == DTSS_OK && !usage)
-        rc = dtss_master_set(m, "iterations", argc == 3 ? argv[2] : "2000");
+    if (rc == DTSS_OK && !usage && argc == 3)
+        rc = dtss_master_set(m, "iterations", argv[2]);
     if (rc == DTSS_OK && !usage)
         rc = dtss_master_start(m);
     int bad = usage || rc == DTSS_EINVAL || rc == DTSS_ENOENT;    /* bad input: exit 2 */

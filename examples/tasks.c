@@ -8,10 +8,17 @@
  *
  *   yoon-tasks [--tasks N] [--mean S] [--bytes M] [--seed X] [-o RECORD]
  *              [--strategy NAME --period S --ct S --hosts H1,H2 ...]
+ *              [--journal FILE | --resume FILE]
  *
  * A task burns CPU time (CLOCK_THREAD_CPUTIME_ID), not wall time: on a host
  * with a quarter of a core, or sharing its core with loaders, it lasts
- * longer, as on a slower or loaded workstation. */
+ * longer, as on a slower or loaded workstation.
+ *
+ * A task's result is 16 bytes: the CPU seconds it burned (a double: they
+ * vary from run to run) and the FNV-1a 64 of its payload (the same in every
+ * run). The program prints the FNV-1a 64 over the tasks' payload checksums
+ * in task order: a run resumed from its journal (--resume) prints a fresh
+ * run's. */
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +30,7 @@
 
 #include <dtss.h>
 #include "sched/util/closeout.h"
+#include "sched/util/fnv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 
@@ -32,6 +40,12 @@ typedef struct task_head {
     double cpu;                 /* seconds of CPU to burn */
     uint32_t number;
 } task_head;
+
+/* A task's result (the bytes of a double, then of a uint64_t). */
+typedef struct task_result {
+    double used;                /* CPU seconds burned */
+    uint64_t sum;               /* FNV-1a 64 of the task's payload */
+} task_result;
 
 static double cpu_now(void)
 {
@@ -65,8 +79,8 @@ static int worker(int argc, char **argv)
         memcpy(&h, in, sizeof h);
         double c0 = cpu_now();
         burn(h.cpu);
-        double used = cpu_now() - c0;
-        rc = dtss_lb_worker_result(w, &used, sizeof used);
+        task_result res = {.used = cpu_now() - c0, .sum = fnv1a(FNV1A_BASIS, in, n)};
+        rc = dtss_lb_worker_result(w, &res, sizeof res);
     }
     if (rc != DTSS_DONE)
         fprintf(stderr, PROG " worker: %s\n", rc == DTSS_EINVAL ? "a task without its header"
@@ -84,7 +98,8 @@ static void usage(FILE *f)
 "Yoon et al.'s task model on PVM: N tasks dealt equally to a worker per\n"
 "host, task k burning w_k ~ uniform(0, 2 S) seconds of CPU and carrying M\n"
 "bytes; every period the master moves queued tasks by the strategy. Prints\n"
-"the run's time, imbalance and tasks moved.\n"
+"the run's time, imbalance and tasks moved, and the results' checksum (the\n"
+"same for a run resumed from its journal, --resume, as for a fresh one).\n"
 "\n"
 "options:\n"
 "  -n, --tasks N     tasks in all, 1 .. 10^6 (default 200)\n"
@@ -97,9 +112,10 @@ static void usage(FILE *f)
 "  -q, --quiet       no summary\n"
 "  -h, --help        this help\n");
     dtss_lb_usage(f);
-    fprintf(f, "exit status: 0 done; 1 the run failed, or an output (the record, standard\n"
-               "output) could not be written (said); 2 a bad option or value, an unknown\n"
-               "host\n");
+    fprintf(f, "exit status: 0 done; 1 the run failed (with --journal: said how to\n"
+               "resume), or an output (the record, standard output) could not be written\n"
+               "(said); 2 a bad option or value, an unknown host, a --resume journal\n"
+               "missing, damaged or of another run\n");
 }
 
 static int bad(const char *what, const char *v)
@@ -206,13 +222,44 @@ int main(int argc, char **argv)
         rc = dtss_lb_start(b);
     int input = rc == DTSS_EINVAL || rc == DTSS_ENOENT;     /* an unknown host: exit 2 */
     dtss_task_result r;
-    double used = 0, u;
+    double used = 0;
+    int badres = 0;
+    uint64_t *sums = calloc((size_t)ntasks, sizeof *sums);
+    unsigned char *have = calloc((size_t)ntasks, 1);
+    if (!sums || !have) {
+        fprintf(stderr, PROG ": out of memory\n");
+        free(sums);
+        free(have);
+        dtss_lb_free(b);
+        return 1;
+    }
     while (rc == DTSS_OK && (rc = dtss_lb_next(b, &r)) == DTSS_PIECE) {
-        if (r.len == sizeof u) {
-            memcpy(&u, r.data, sizeof u);
-            used += u;
+        task_result res;
+        if (r.len != sizeof res || r.task < 0 || r.task >= ntasks || have[r.task]) {
+            fprintf(stderr, PROG ": task %ld: a result of %zu bytes (%zu expected)%s\n",
+                    (long)r.task, r.len, sizeof res, r.task >= 0 && r.task < ntasks &&
+                    have[r.task] ? ", a second time" : "");
+            badres = 1;
+            break;
         }
+        memcpy(&res, r.data, sizeof res);
+        used += res.used;
+        sums[r.task] = res.sum;
+        have[r.task] = 1;
         rc = DTSS_OK;
+    }
+    uint64_t checksum = FNV1A_BASIS;
+    for (long k = 0; k < ntasks; k++) {
+        unsigned char le[8];
+        for (int i = 0; i < 8; i++)
+            le[i] = (unsigned char)(sums[k] >> (8 * i));
+        checksum = fnv1a(checksum, le, 8);
+    }
+    free(sums);
+    free(have);
+    if (badres) {
+        dtss_lb_free(b);
+        return 1;
     }
     if (rc == DTSS_DONE && record && dtss_lb_write_record(b, record) != DTSS_OK)
         rc = DTSS_EINVAL;
@@ -226,6 +273,8 @@ int main(int argc, char **argv)
         printf("tasks: %ld of %.4f s CPU on average (%.3f s in all, %.3f s burned), "
                "%ld bytes each, seed %lu\n", ntasks, total / (double)ntasks, total, used,
                bytes, seed);
+        printf("results: FNV-1a %016llx over the %ld tasks' payload checksums\n",
+               (unsigned long long)checksum, ntasks);
     }
     dtss_lb_free(b);
     return 0;

@@ -440,6 +440,19 @@ dtss_pool *dtss_pool_new(void);
  *                     deleted (pvm_delhosts) once no worker is left on it
  *   local N           the pool is N places on the master's own host
  *   worker PATH       the worker program (default: this program)
+ *   journal FILE      every result accepted is appended to FILE (created at
+ *                     dtss_pool_start, replacing any) before the application
+ *                     sees it, keyed by iteration, task and its payload's
+ *                     FNV-1a; "none" (the default): no journal. A write that
+ *                     fails is logged and ends the journal, not the run.
+ *   resume FILE       continue the run journaled in FILE: dtss_pool_start
+ *                     reads it (DTSS_ENOENT: no FILE; DTSS_EINVAL: not a
+ *                     journal, damaged, or its job or ntasks not this run's,
+ *                     named); a task whose (iteration, task) it holds with
+ *                     the same payload is not computed: dtss_pool_next hands
+ *                     its result out first (worker -1); another payload is
+ *                     refused by dtss_pool_task (DTSS_EINVAL). New results
+ *                     are appended to FILE. Not with journal.
  * DTSS_ENOENT for an unknown name, DTSS_EINVAL for a bad value (named);
  * before dtss_pool_start only (DTSS_EMISUSE after). */
 int dtss_pool_set(dtss_pool *p, const char *name, const char *value);
@@ -467,7 +480,8 @@ typedef struct dtss_task_result {
     const void *data;       /* the bytes its worker returned, valid until */
     size_t len;             /* the next call */
     double seconds;         /* its execution time, as the worker measured it */
-    int worker;             /* 1, 2, ...: the record's worker number */
+    int worker;             /* 1, 2, ...: the record's worker number; -1: the
+                               resumed journal's (option resume) */
 } dtss_task_result;
 
 /* Runs the iteration until a task's result is in: DTSS_PIECE with *r;
@@ -495,6 +509,7 @@ typedef struct dtss_pool_stats {
     int peak;               /* most workers held at once */
     long requested, cancelled, released, lost;
     long hung;              /* workers taken for hung (--late) */
+    long resumed;           /* results taken from the resumed journal */
 } dtss_pool_stats;
 int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s);
 /* One line: "STRATEGY: iterations N, workers W, efficiency E, time T s,
@@ -557,10 +572,22 @@ typedef struct dtss_lb dtss_lb;
 /* A new master: strategy yoon, period 1 s, C_t 0.001 s, a worker on every
  * host but the master's. NULL only out of memory. */
 dtss_lb *dtss_lb_new(void);
-/* Options: strategy NAME, period S, ct S, hosts H1,H2 (a host may repeat),
- * local N, worker PATH (dtss_lb_usage says each). DTSS_ENOENT for an
- * unknown name or strategy, DTSS_EINVAL for a bad value (named); before
- * dtss_lb_start only. */
+/* Options: strategy NAME, period S, ct S, late F[,MIN], hosts H1,H2 (a host
+ * may repeat), local N, worker PATH, journal FILE|none, resume FILE
+ * (dtss_lb_usage says each). DTSS_ENOENT for an unknown name or strategy,
+ * DTSS_EINVAL for a bad value (named); before dtss_lb_start only.
+ *   journal FILE  created at dtss_lb_start (replacing any): the job, the
+ *                 tasks' count and checksum, then every result the master
+ *                 accepts, appended before the application sees it
+ *                 (runtime/lb/journal.c). A write that fails is logged and
+ *                 ends the journal (removed), not the run. Kept at the end.
+ *   resume FILE   continue the run journaled in FILE: dtss_lb_start reads
+ *                 it first (DTSS_ENOENT: no FILE; DTSS_EINVAL: not a
+ *                 journal, a damaged header, or another run's -- another
+ *                 job, other tasks, an entry not of this run -- named);
+ *                 the shares are dealt over the tasks it lacks only;
+ *                 dtss_lb_next hands out its results first (worker -1),
+ *                 then the new ones, which are appended to FILE. */
 int dtss_lb_set(dtss_lb *b, const char *name, const char *value);
 int dtss_lb_args(dtss_lb *b, int *argc, char **argv);
 void dtss_lb_usage(FILE *f);
@@ -570,11 +597,12 @@ int dtss_lb_job(dtss_lb *b, const void *job, size_t len);
 /* Adds the next task (numbered from 0 in the order added; payload copied). */
 int dtss_lb_task(dtss_lb *b, const void *payload, size_t len);
 /* Joins PVM, spawns a worker per host and deals worker i the tasks
- * [i N / P, (i + 1) N / P). t = 0 of the run's times is now. DTSS_OK,
- * DTSS_EPVM, DTSS_EINVAL (no task, a host not in the virtual machine). */
+ * [i N / P, (i + 1) N / P) (resumed: of the N tasks the journal lacks).
+ * t = 0 of the run's times is now. DTSS_OK, DTSS_EPVM, DTSS_EINVAL (no
+ * task, a host not in the virtual machine, a journal refused). */
 int dtss_lb_start(dtss_lb *b);
 /* Runs (balancing every period) until a task's result is in: DTSS_PIECE
- * with *r (data valid until the next call; r->worker: 1, 2, ...); DTSS_DONE
+ * with *r (data valid until the next call; r->worker: 1, 2, ...; -1: from the journal); DTSS_DONE
  * when every result is in (the workers are then stopped); DTSS_ELOST when
  * a worker exited (its queue is lost: the run fails); DTSS_EPVM. */
 int dtss_lb_next(dtss_lb *b, dtss_task_result *r);
@@ -587,11 +615,13 @@ typedef struct dtss_lb_stats {
     long moved;             /* tasks ordered to move */
     int lost;               /* workers lost or taken for hung (--late) */
     long redealt;           /* their tasks dealt again to the others */
+    long journaled;         /* results taken from the journal (option resume) */
 } dtss_lb_stats;
 /* After DTSS_DONE. */
 int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s);
 /* "STRATEGY: P workers, N tasks, time T s, imbalance I s, R balancings, M
- * tasks moved" (then "; L workers lost, D tasks dealt again" if any). */
+ * tasks moved" (then "; L workers lost, D tasks dealt again" if any, and
+ * "; J results from the journal" when resumed). */
 void dtss_lb_summary(const dtss_lb *b, FILE *f);
 /* The run record ("-": stdout): run, worker, round and task lines. */
 int dtss_lb_write_record(dtss_lb *b, const char *path);
@@ -678,11 +708,14 @@ typedef struct dtss_strips_stats {
     int restores;           /* a worker lost: the rows of the last checkpoint re-cut */
     int lost;               /* workers lost (exited, or taken for hung) */
     long refused;           /* messages of lost workers refused */
+    long resumed;           /* --resume: the step the run went on from (its journal's last
+                               barrier; 0: it held none); -1: not resumed */
 } dtss_strips_stats;
 /* After DTSS_DONE. */
 int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st);
 /* "STRATEGY: P workers, R rows, S steps, time T s, N re-cuts, M rows moved;
- * rows at the end: n1 n2 ..." */
+ * rows at the end: n1 n2 ..." (then the restores, and "; resumed from step
+ * K" for a resumed run) */
 void dtss_strips_summary(const dtss_strips *s, FILE *f);
 /* The run record ("-": stdout): run, worker and recut lines. */
 int dtss_strips_write_record(dtss_strips *s, const char *path);

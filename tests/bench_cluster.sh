@@ -7,7 +7,7 @@
 # alone on the hosts' CPU, unthrottled, over the host's time): the ratios
 # above cannot see a deficit every host shares (a 10 ms period left each of
 # Table 1's hosts 2-6% short; docs/cluster.md). Also times bring-up and
-# teardown. Needs root (else it says so and skips).
+# teardown. Needs root (else it says so and fails: a benchmark never passes unmeasured).
 #   usage: tests/bench_cluster.sh [HOSTFILE...]   (BIN: programs, default bin;
 #          BENCH_WORK: mandel options, default "-S 600 -m 3000")
 set -u
@@ -17,8 +17,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "bench_cluster: skipped: not root (the emulated cluster needs root)"
-    exit 0
+    echo "bench_cluster: not root (the emulated cluster needs root): nothing measured" >&2
+    exit 1
 fi
 [ -x "$BIN/mandel" ] || { echo "bench_cluster: no $BIN/mandel (make)"; exit 1; }
 [ $# -gt 0 ] || set -- "$here/hostfile" "$here/hostfiles/table2"
@@ -35,11 +35,12 @@ worst=0 dworst=0
 cpu=$(($(nproc) - 1))
 # shellcheck disable=SC2086
 bare=$(taskset -c "$cpu" "$BIN/mandel" $WORK | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')
+[ -n "$bare" ] || { echo "bench_cluster: $BIN/mandel $WORK printed no time" >&2; exit 1; }
 for hf in "$@"; do
     t0=$(now)
     if ! "$here/scripts/cluster" up --emulate "$hf" >"$tmp/up.out" 2>&1; then
-        echo "bench_cluster: skipped: $(tail -n 1 "$tmp/up.out")"
-        exit 0
+        echo "bench_cluster: the cluster of $hf did not come up, nothing measured: $(tail -n 1 "$tmp/up.out")" >&2
+        exit 1
     fi
     t1=$(now)
     cp "$(cat "$CLUSTER_DIR/run")/hosts.tab" "$tmp/hosts.tab"
@@ -82,16 +83,19 @@ for hf in "$@"; do
 done
 # A loaded host: the same work alone and among N = 1, 2, 3 loaders should take
 # N + 1 times as long (the worker gets 1/Q of its host: A_i = V_i / Q_i).
-"$here/scripts/cluster" up --emulate "$here/hostfile" >/dev/null 2>&1 || exit 0
+"$here/scripts/cluster" up --emulate "$here/hostfile" >"$tmp/up.out" 2>&1 ||
+    { echo "bench_cluster: the cluster did not come up again: $(tail -n 1 "$tmp/up.out")" >&2; exit 1; }
 echo "== a loaded host (w1 of hostfile): mandel $WORK alone and among N loaders"
 # shellcheck disable=SC2086
 alone=$("$here/scripts/cluster" run w1 "$BIN/mandel" $WORK | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')
+[ -n "$alone" ] || { echo "bench_cluster: mandel on w1 printed no time" >&2; exit 1; }
 printf '  %-8s %9s %9s %7s\n' loaders seconds "x alone" error
 printf '  %-8s %9.3f %9.2f\n' 0 "$alone" 1
 for n in 1 2 3; do
     "$here/scripts/load" w1 $n >/dev/null
     # shellcheck disable=SC2086
     t=$("$here/scripts/cluster" run w1 "$BIN/mandel" $WORK | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')
+    [ -n "$t" ] || { echo "bench_cluster: mandel on w1 among $n loaders printed no time" >&2; exit 1; }
     e=$(awk -v t="$t" -v a="$alone" -v n=$n 'BEGIN { e = 100 * (t / a / (n + 1) - 1); printf "%+.1f", e }')
     printf '  %-8s %9.3f %9.2f %6s%%\n' $n "$t" "$(awk -v t="$t" -v a="$alone" 'BEGIN { print t / a }')" "$e"
     worst=$(awk -v a="$worst" -v e="$e" 'BEGIN { if (e < 0) e = -e; print (e > a) ? e : a }')

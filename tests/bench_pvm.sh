@@ -18,6 +18,14 @@ trap 'exit 1' HUP INT PIPE TERM
 cd "$tmp" || exit 1
 
 now() { date +%s.%N; }
+# need FILE N WHAT: FILE holds N numbers, one a line, or the benchmark stops
+# (exit 1) saying what is missing: a ratio is never printed over no runs.
+need() {
+    got=$(grep -c '^[0-9][0-9.e+-]*$' "$1" 2>/dev/null)
+    [ "${got:-0}" = "$2" ] && [ "$(wc -l <"$1")" = "$2" ] && return 0
+    echo "bench_pvm: $3: ${got:-0} of $2 measurements (is every program built? 'make bench' builds them)" >&2
+    exit 1
+}
 
 echo "PVM per-chunk overhead (one local worker, one-iteration chunks of 200 32-bit words)"
 # Everything on one CPU: on this VM a wake-up across CPUs takes 100 to 800 us
@@ -41,6 +49,9 @@ for _ in 1 2 3 4 5 6 7; do
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 minimum() { sort -n "$1" | head -n 1; }
+need pp.txt 7 "bin/pingpong"
+need rt.txt 7 "bin/bench_runtime"
+need co.txt 7 "bin/coordinator (its record's finish)"
 pp=$(median pp.txt)
 echo "  raw ping-pong round trip    $pp us  (median; runs: $(tr '\n' ' ' <pp.txt))"
 for f in rt co; do
@@ -70,6 +81,10 @@ for _ in 1 2 3 4 5; do
     "$BIN/record" dtss.csv run finish >>dtss.txt
     echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >>wall.txt
 done
+need omp.txt 5 "bin/bench_omp"
+need dtss.txt 5 "bin/coordinator -s dtss (its record's finish)"
+[ -n "$seq" ] && [ -z "$(printf '%s' "$seq" | tr -d '0-9.')" ] ||
+    { echo "bench_pvm: bin/mandel: no sequential time" >&2; exit 1; }
 omp=$(median omp.txt) fin=$(median dtss.txt) wall=$(median wall.txt)
 echo "  sequential bin/mandel       $seq s"
 echo "  OpenMP guided, 2 threads    $omp s  (median; runs: $(tr '\n' ' ' <omp.txt))"

@@ -420,6 +420,13 @@ pvm_up "$tmp" "$BIN"
 check "private pvmd started (pid $pvmd_pid)" $?
 stdout_both coordinator coordinator --local 1 -S 40 -m 50 -o none -r none
 stdout_both integral integral --local 1 -n 20
+# --resume without -n: the journal's iterations, not the default 2000.
+"$BIN/integral" --local 1 -n 20 --journal "$tmp/int.jnl" >"$tmp/int1" 2>&1
+"$BIN/integral" --local 1 --resume "$tmp/int.jnl" >"$tmp/int2" 2>"$tmp/int2.err"
+rc=$?
+[ "$rc" = 0 ] && [ -n "$(grep '^pi = ' "$tmp/int1")" ] &&
+    [ "$(grep '^pi = ' "$tmp/int1")" = "$(grep '^pi = ' "$tmp/int2")" ]
+check "integral --resume without -n: the journal's 20 iterations, the same pi (exit $rc: $(head -c 200 "$tmp/int2.err"))" $?
 stdout_both loop loop --local 1 -w 'uniform n=20 cost=10'
 stdout_both matrix matrix --local 1 -n 4 --scale 0.05 -q
 stdout_both thin-pool thin-pool fig.pbm --parts 2 --local 1 --delay 0

@@ -135,6 +135,11 @@ run "daggen --procs 2^31" 2 "--procs '2147483648' must be an integer in \[1, 100
     "$BIN/daggen" --procs 2147483648
 run "daggen --outdeg 0" 2 "--outdeg '0' must be 'v' or an integer in \[1, 2147483647\]" "$BIN/daggen" --outdeg 0
 run "daggen --outdeg 2^31 - 1 taken" 0 "^task t3 " "$BIN/daggen" -v 3 --outdeg 2147483647
+# Parameters whose costs add up past 1e300: bad input (2), as daggen says, not a failure (1).
+run "daggen --wdag 2e299: costs past 1e300 refused" 2 "costs add up to more than 1e+300" \
+    "$BIN/daggen" -q --wdag 2e299 -v 200
+run "dagexp --wdag 2e299: costs past 1e300 refused" 2 "dagexp: task 't[0-9]*' .*costs add up to more than 1e+300" \
+    "$BIN/dagexp" --wdag 2e299 -v 200 -n 1
 run "dagexp --procs 1e8 refused" 2 "--procs: '1e+08' must be a whole number in \[0, 10000000\]" \
     "$BIN/dagexp" --procs 1e8
 # The header is the command that writes this very graph: only options daggen

@@ -58,7 +58,8 @@ start() {
     coord=$!
     victim=
     for _ in $(seq 100); do
-        victim=$(pvm_tasks worker | head -n 1)
+        # (a PID after the run's: a worker of the run before may be exiting)
+        victim=$(pvm_tasks worker | awk -v p="$coord" '$1 > p' | head -n 1)
         [ -n "$victim" ] && break
         sleep 0.05
     done

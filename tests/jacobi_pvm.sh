@@ -82,6 +82,25 @@ for s in adjust static; do
         check "$s, $n workers: the pool's summary counts 32 iterations" $?
     done
 done
+# The journal (--journal, --resume: runtime/pool/journal.c): a complete run's
+# journal resumed computes nothing; half of it (a torn cut) resumed computes
+# the rest; the line is the sequential one each time.
+timeout 120 "$J" --local 2 --journal jac.j >run.j 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(head -n 1 run.j)" = "$answer" ] && [ -s jac.j ]
+check "--journal: exactly the sequential line, the journal written (exit $rc)" $?
+cp jac.j jac.keep
+timeout 120 "$J" --local 2 --resume jac.j >run.r 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -qxF "$answer" run.r &&
+    grep -q "resumed [1-9][0-9]* (results from the journal; 0 computed)" run.r
+check "its journal resumed: exactly the sequential line, nothing computed (exit $rc: $(tail -n 1 run.r))" $?
+head -c $(($(wc -c <jac.keep) / 2)) jac.keep >jac.half
+timeout 120 "$J" --local 2 --resume jac.half >run.h 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -qxF "$answer" run.h &&
+    grep -q "resumed [1-9][0-9]* (results from the journal; [1-9][0-9]* computed)" run.h
+check "half of it resumed: exactly the sequential line, the rest computed (exit $rc: $(tail -n 1 run.h))" $?
 # Workers asked for 0.05 s apart: they come during the run (the pool grows
 # mid-sweep), and the numbers stay the same.
 timeout 120 "$J" --local 8 --delay 0.05 >run.delay 2>&1

@@ -16,7 +16,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 . "$here/tests/lib.sh"
 . "$here/tests/pvmlib.sh"
-trap 'pvm_down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+orphans=""                      # workers of a killed pvmd
+trap 'for p in $orphans; do kill "$p" 2>/dev/null; done; pvm_down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 hp=$BIN/heat-pvm
 
@@ -113,7 +114,8 @@ faultrun() {
     pid=$!
     workers=""
     for _ in $(seq 100); do
-        workers=$(pvm_tasks heat-pvm | tr '\n' ' ')
+        # (PIDs after the run's: a worker of the run before may be exiting)
+        workers=$(pvm_tasks heat-pvm | awk -v p="$pid" '$1 > p' | tr '\n' ' ')
         [ "$(echo $workers | wc -w)" = 3 ] && break
         sleep 0.1
     done
@@ -201,6 +203,119 @@ grep -q "^heat-pvm: worker 2's [A-Z]*\( of step [0-9]* (epoch 0)\)\? refused: it
 check "a worker stopped then resumed: its late messages refused, on the log and the record ($refused; $(grep refused "$tmp/cont.out" | head -n 1))" $?
 gone "$victim"; check "a worker stopped then resumed: killed at the end" $?
 
+# The journal (runtime/strips/journal.c): the whole field at a barrier, for
+# --resume. A run of 3000 steps (60 barriers of 600 rows x 4096 bytes) keeps
+# its last barriers in a file begun anew past 32 MiB; resumed, with another
+# strategy, cadence or crew, it ends with bin/heat's field. jrun NAME ARGS:
+# heat-pvm on the 512 x 600 plate, output in $tmp/NAME.out; ck NAME: its
+# checksum.
+jrun() {
+    name=$1
+    shift
+    timeout 120 "$hp" --nx 512 --ny 600 --checksum -v "$@" >"$tmp/$name.out" 2>&1
+}
+ck() { sed -n 's/^checksum //p' "$tmp/$1.out"; }
+ref3=$(fref 3000)
+E=$((25 + 600 * 4096))                 # an entry: 'F', step, bytes, the field, sum
+cd "$tmp" || exit 1
+jrun j1 --local 3 --steps 3000 --every 50 --journal j1.jnl --journal-every 0 --record j1.csv
+rc=$?
+[ -n "$ref3" ] && [ "$rc" = 0 ] && [ "$(ck j1)" = "$ref3" ]
+check "--journal: exit 0, bin/heat's field (exit $rc, $(ck j1))" $?
+size=$(wc -c <j1.jnl)
+H=$((size % E)) n=$((size / E))
+grep -q "journal j1.jnl: 60 barriers written by this run, the last of step 3000; $size bytes, $n barriers (begun anew [1-9][0-9]* times)" j1.out &&
+    [ "$size" -le $((32 * 1048576 + E)) ] && [ "$n" -ge 2 ] && [ "$H" = 104 ]
+check "--journal --journal-every 0: 60 barriers written; the file holds the last $n ($size bytes, header $H), at most 32 MiB + a barrier ($(grep '^heat-pvm: journal' j1.out | tail -n 1))" $?
+[ "$(awk -F, '$1 == "run" { print $16 }' j1.csv)" = -1 ] && ! grep -q resumed j1.out
+check "--journal: not resumed (record: resumed -1)" $?
+cp j1.jnl keep.jnl
+# By default a barrier a second at most (and the last step's).
+jrun j0 --local 3 --steps 3000 --every 50 --journal j0.jnl
+rc=$?
+w=$(sed -n 's/^heat-pvm: journal j0.jnl: \([0-9]*\) barriers written by this run, the last of step 3000;.*/\1/p' j0.out)
+[ "$rc" = 0 ] && [ "$(ck j0)" = "$ref3" ] && [ -n "$w" ] && [ "$w" -ge 1 ] && [ "$w" -lt 60 ]
+check "--journal (a barrier a second at most): bin/heat's field, $w of 60 barriers journaled, the last step's among them (exit $rc)" $?
+run "--journal-every -1 named" 2 "journal-every '-1'" "$hp" --nx 8 --ny 8 --steps 1 --journal-every -1
+
+jrun j2 --local 2 --steps 3000 --resume j1.jnl --record j2.csv
+rc=$?
+[ "$rc" = 0 ] && [ "$(ck j2)" = "$ref3" ] &&
+    grep -q "^heat-pvm: resuming j1.jnl: from step 3000 of 3000, its last barrier (of $n whole)$" j2.out &&
+    grep -q "nothing to compute" j2.out && grep -q "; resumed from step 3000$" j2.out &&
+    [ "$(awk -F, '$1 == "run" { print $16 }' j2.csv)" = 3000 ]
+check "--resume of a complete run: nothing computed, bin/heat's field, resumed from step 3000 (summary, record) (exit $rc; $(head -c 300 j2.out))" $?
+
+# Not this run's journal: refused before anything runs (2), naming the field;
+# the journal left as it was.
+run "--resume, another --ny: refused, named" 2 "resume j1.jnl: the journal's run has 600 rows, this one 601" \
+    "$hp" --local 2 --nx 512 --ny 601 --steps 3000 --resume j1.jnl
+run "--resume, another --nx: refused, named" 2 "the journal's run has rows of 4096 bytes, this one's 2048" \
+    "$hp" --local 2 --nx 256 --ny 600 --steps 3000 --resume j1.jnl
+run "--resume, another --steps: refused, named" 2 "the journal's run has 3000 steps, this one 2000" \
+    "$hp" --local 2 --nx 512 --ny 600 --steps 2000 --resume j1.jnl
+run "--resume, another --r: refused (another job, its byte named)" 2 \
+    "the journal's run has another job (its 48 bytes differ from byte [0-9]* on)" \
+    "$hp" --local 2 --nx 512 --ny 600 --steps 3000 --r 0.1 --resume j1.jnl
+cmp -s j1.jnl keep.jnl; check "a refused journal is left as it was" $?
+echo "run,x" >text.jnl
+run "--resume of a file that is not a journal: refused (2)" 2 "resume text.jnl: not a journal of this kind" \
+    "$hp" --local 2 --nx 512 --ny 600 --steps 3000 --resume text.jnl
+run "--resume of a file that is not there: refused (2)" 2 "resume none.jnl: No such file" \
+    "$hp" --local 2 --nx 512 --ny 600 --steps 3000 --resume none.jnl
+run "--journal with --checkpoint 0: refused (2), named" 2 "journal c0.jnl: with --checkpoint 0 the master holds no barrier" \
+    "$hp" --local 2 --nx 8 --ny 8 --steps 10 --checkpoint 0 --journal c0.jnl
+run "--journal in a folder that is not there: refused (2)" 2 "journal no/such.jnl: cannot create it" \
+    "$hp" --local 2 --nx 8 --ny 8 --steps 10 --journal no/such.jnl
+
+# A torn tail (a crash mid-write: 7 bytes cut): the barrier before it resumed.
+head -c $((size - 7)) keep.jnl >t.jnl
+jrun t --local 3 --steps 3000 --every 30 --strategy none --resume t.jnl
+rc=$?
+[ "$rc" = 0 ] && [ "$(ck t)" = "$ref3" ] &&
+    grep -q "^heat-pvm: resuming t.jnl: from step 2950 of 3000, its last barrier (of $((n - 1)) whole); a torn or damaged tail of $((E - 7)) bytes ignored, cut off$" t.out &&
+    grep -q "; resumed from step 2950$" t.out
+check "a torn tail: cut, resumed from the barrier before (2950), with another cadence and strategy: bin/heat's field (exit $rc; $(grep resum t.out | head -c 300))" $?
+
+# A damaged entry (a byte of entry 2's field flipped: its checksum fails):
+# the journal ends there, entry 1 resumed; the entries after it cut off.
+cp keep.jnl d.jnl
+at=$((H + E + 1000))
+old=$(od -An -tu1 -j "$at" -N 1 d.jnl | tr -d ' ')
+printf "\\$(printf %03o $(((old + 1) % 256)))" | dd of=d.jnl bs=1 seek="$at" conv=notrunc 2>/dev/null
+s1=$((3000 - (n - 1) * 50))
+jrun d --local 2 --steps 3000 --resume d.jnl
+rc=$?
+[ "$rc" = 0 ] && [ "$(ck d)" = "$ref3" ] &&
+    grep -q "^heat-pvm: resuming d.jnl: from step $s1 of 3000, its last barrier (of 1 whole); a torn or damaged tail of $(((n - 1) * E)) bytes ignored, cut off$" d.out
+check "a damaged entry: the journal ends before it, resumed from step $s1: bin/heat's field (exit $rc; $(grep resum d.out | head -c 300))" $?
+
+# Whole entries with right checksums that are not this run's: refused (2),
+# naming the entry and its byte. A small plate (64 x 40: entries of 20505
+# bytes); a 100-step run's header before a 200-step run's entries (its
+# steps 110.. are past 100); an entry twice.
+"$hp" --local 2 --nx 64 --ny 40 --steps 200 --every 10 --journal c200.jnl --journal-every 0 >/dev/null 2>&1 &&
+    "$hp" --local 2 --nx 64 --ny 40 --steps 100 --every 10 --journal c100.jnl --journal-every 0 >/dev/null 2>&1
+check "two small journaled runs" $?
+e=$((25 + 40 * 512))
+{ head -c "$H" c100.jnl; tail -c +$((H + 1)) c200.jnl; } >past.jnl
+run "an entry of step 110 in a 100-step run's journal: refused (2), named" 2 \
+    "resume past.jnl: entry 11 (at byte $((H + 10 * e))): its step 110 is outside the run's 1 .. 100: a damaged journal, or another run's" \
+    "$hp" --local 2 --nx 64 --ny 40 --steps 100 --resume past.jnl
+{ head -c $((H + 2 * e)) c100.jnl; tail -c +$((H + e + 1)) c100.jnl | head -c "$e"; } >twice.jnl
+run "an entry twice: refused (2), named" 2 \
+    "resume twice.jnl: entry 3 (at byte $((H + 2 * e))): its step 20 is not after entry 2's 20" \
+    "$hp" --local 2 --nx 64 --ny 40 --steps 100 --resume twice.jnl
+
+# The journal cannot be written (/dev/full): said, the run goes on without it.
+jrun full --local 2 --steps 300 --journal /dev/full
+rc=$?
+[ "$rc" = 0 ] && [ "$(ck full)" = "$(fref 300)" ] &&
+    grep -q "^heat-pvm: journal /dev/full: cannot write (No space left on device): the run goes on without it (closed)$" full.out &&
+    [ -c /dev/full ]
+check "--journal /dev/full: said, the run goes on, bin/heat's field; /dev/full left a device (exit $rc; $(head -c 300 full.out))" $?
+cd "$here" || exit 1
+
 # The master killed: its workers (computing without barriers: none) see it
 # gone and leave.
 faultrun master 100000 none
@@ -209,5 +324,48 @@ master=$(ps -o pid= --ppid "$pid")      # heat-pvm, under timeout
 kill -9 $master
 wait "$pid" 2>/dev/null
 gone $workers; check "the master killed: its workers gone within 5 s (left:$left)" $?
+
+# The pvmd killed (-9) mid-run, journaled: the master fails (1) and says
+# from where --resume goes on; a new pvmd, --resume, its pvmd killed in
+# turn; a new one, --resume again: bin/heat's field, resumed from a later
+# barrier each time (a barrier a second, the default). crash NAME AFTER ARGS: heat-pvm with ARGS in the
+# background; once its log says "after step AFTER:", kill -9 the pvmd.
+steps=10000
+refk=$(fref $steps)
+crash() {
+    name=$1 after=$2
+    shift 2
+    jrun "$name" --local 3 --steps $steps --every 50 "$@" &
+    pid=$!
+    waitlog "$name" "after step $after:"
+    orphans=$(pvm_tasks heat-pvm)
+    kill -9 "$pvmd_pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" = 1 ]; check "$name: the pvmd killed after step $after: exit 1 ($rc)" $?
+    grep -q "^heat-pvm: the journal k.jnl holds the field of step [1-9][0-9]*: --resume k.jnl (the same job and steps) goes on from there$" "$tmp/$name.out"
+    check "$name: it says from where --resume goes on ($(grep 'holds the field' "$tmp/$name.out"))" $?
+    gone $orphans; check "$name: the killed pvmd's workers exit" $?
+    rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.* "$PVM_TMP"/pvmtmp*
+    pvm_up "$tmp/vm" "$BIN"; check "$name: a new pvmd" $?
+}
+cd "$tmp" || exit 1
+crash k1 4000 --journal k.jnl
+at1=$(sed -n 's/^heat-pvm: the journal k.jnl holds the field of step \([0-9]*\):.*/\1/p' k1.out)
+crash k2 8000 --resume k.jnl
+grep -q "^heat-pvm: resuming k.jnl: from step $at1 of $steps" k2.out
+check "k2: resumed from the step k1 said ($at1)" $?
+at2=$(sed -n 's/^heat-pvm: the journal k.jnl holds the field of step \([0-9]*\):.*/\1/p' k2.out)
+jrun k3 --local 3 --steps $steps --every 50 --resume k.jnl --record k3.csv
+rc=$?
+[ -n "$refk" ] && [ "$rc" = 0 ] && [ "$(ck k3)" = "$refk" ]
+check "resumed twice: exit 0, bin/heat's field (exit $rc, $(ck k3); $refk)" $?
+[ -n "$at2" ] && [ "$at2" -gt "$at1" ] &&
+    grep -q "^heat-pvm: resuming k.jnl: from step $at2 of $steps" k3.out &&
+    grep -q "; resumed from step $at2$" k3.out &&
+    [ "$(awk -F, '$1 == "run" { print $16 }' k3.csv)" = "$at2" ]
+check "resumed twice: from the step k2 said ($at2 > $at1), said on the log, the summary and the record" $?
+echo "strips journal: pvmd killed at step >= 4000, journaled $at1; killed again at >= 8000, journaled $at2; resumed: $(ck k3)"
+cd "$here" || exit 1
 pvm_down
 finish

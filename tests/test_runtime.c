@@ -1,8 +1,10 @@
 /* test_runtime.c: libdtss's public interface without a PVM daemon: options
  * and their errors, taking them from a command line, calls out of order, a
  * worker not spawned by a master, the load probe; the message encoding
- * (runtime/core/buf.h) against known bytes. (The runtime at work, on a
- * private PVM: tests/pvm.sh, tests/install.sh, tests/matrix.sh.) */
+ * (runtime/core/buf.h) against known bytes; the loop's, the migration
+ * master's and the row strips' journals (runtime/loop/journal.c,
+ * runtime/lb/journal.c, runtime/strips/journal.c), crafted byte by byte.
+ * (The runtime at work, on a private PVM: tests/pvm.sh, tests/install.sh, tests/matrix.sh.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 #include "runtime/dtss.h"
 #include "runtime/core/buf.h"
 #include "runtime/core/wire.h"
+#include "runtime/lb/journal.h"
+#include "runtime/strips/journal.h"
 #include "tests/test.h"
 
 static void test_set(void)
@@ -545,9 +549,276 @@ static void test_strips_wire(void)
                "strip refused (%s)", msg);
 }
 
+/* ---- the row strips' journal (runtime/strips/journal.c) ------------------------
+ * Known bytes: the format of journal.c's comment for a run of 2 rows of 3
+ * bytes, 9 steps, the job "ab"; the field after step 4 is 1..6, after step
+ * 8 is 6..1. The FNV-1a 64 sums were worked out by an independent
+ * implementation (Python: h ^= byte; h *= 1099511628211 mod 2^64, from
+ * 14695981039346656037): the header's 0x7ed2df75313bbb15, the entries'
+ * 0x0f4a658a50c4f00c and 0x43cc6b2068248da6. */
+static size_t put_u(unsigned char *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    return 8;
+}
+
+static void test_strips_journal(void)
+{
+    char dir[] = "/tmp/dtss-test-sj.XXXXXX", path[64], why[400];
+    test_cond("strips journal: a temporary folder", mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/j", dir);
+    const unsigned char f4[6] = {1, 2, 3, 4, 5, 6}, f8[6] = {6, 5, 4, 3, 2, 1};
+    sj_run run = {.rows = 2, .row_bytes = 3, .steps = 9, .job = "ab", .job_len = 2};
+    unsigned char want[58 + 2 * 31], got[200], *p = want;
+    memcpy(p, "DTSS-STR", 8), p += 8;
+    p += put_u(p, 1), p += put_u(p, 2), p += put_u(p, 3), p += put_u(p, 9), p += put_u(p, 2);
+    memcpy(p, "ab", 2), p += 2;
+    p += put_u(p, 0x7ed2df75313bbb15ULL);
+    *p++ = 'F', p += put_u(p, 4), p += put_u(p, 6);
+    memcpy(p, f4, 6), p += 6;
+    p += put_u(p, 0x0f4a658a50c4f00cULL);
+    *p++ = 'F', p += put_u(p, 8), p += put_u(p, 6);
+    memcpy(p, f8, 6), p += 6;
+    p += put_u(p, 0x43cc6b2068248da6ULL);
+    sj_file j;
+    int ok = sj_create(&j, path, &run, why, sizeof why) == 0 &&
+             sj_barrier(&j, &run, 4, f4) == NULL && sj_barrier(&j, &run, 8, f8) == NULL;
+    sj_close(&j);
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(got, 1, sizeof got, f) : 0;
+    if (f)
+        fclose(f);
+    test_condf(ok && n == sizeof want && memcmp(got, want, n) == 0,
+               "strips journal: the header and two barriers, byte for byte the known "
+               "bytes (%zu of %zu)", n, sizeof want);
+    /* read back: the last barrier, in a buffer; a torn tail; the run's fields */
+    unsigned char a[6], b[6], *bufs[2] = {a, b};
+    sj_found fd;
+    int rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_OK && fd.step == 8 && fd.held == 2 && fd.which >= 0 &&
+               memcmp(bufs[fd.which], f8, 6) == 0 && fd.good_end == 120 && fd.torn == 0,
+               "strips journal: read back: step 8, 2 barriers, its field, 120 bytes (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    f = fopen(path, "wb");
+    fwrite(want, 1, sizeof want - 3, f);                /* torn: 3 bytes short */
+    fclose(f);
+    rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_OK && fd.step == 4 && fd.held == 1 && fd.good_end == 89 &&
+               fd.torn == 28 && memcmp(bufs[fd.which], f4, 6) == 0,
+               "strips journal: a torn last entry: the one before (step 4), 28 bytes of tail "
+               "(%s)", rc == DTSS_OK ? "ok" : why);
+    /* a field byte changed: its sum fails, the journal ends there */
+    want[58 + 31 + 17] ^= 1;
+    f = fopen(path, "wb");
+    fwrite(want, 1, sizeof want, f);
+    fclose(f);
+    want[58 + 31 + 17] ^= 1;
+    rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_OK && fd.step == 4 && fd.held == 1 && fd.torn == 31,
+               "strips journal: a damaged entry ends it (step 4, 31 bytes ignored) (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    /* another run: each field named; an entry not the run's: named with its byte */
+    static const struct { sj_run r; const char *says; } other[] = {
+        {{3, 3, 9, "ab", 2}, "the journal's run has 2 rows, this one 3"},
+        {{2, 4, 9, "ab", 2}, "the journal's run has rows of 3 bytes, this one's 4"},
+        {{2, 3, 8, "ab", 2}, "the journal's run has 9 steps, this one 8"},
+        {{2, 3, 9, "abc", 3}, "the journal's run has a job of 2 bytes, this one 3"},
+        {{2, 3, 9, "ax", 2}, "another job (its 2 bytes differ from byte 1 on)"},
+    };
+    f = fopen(path, "wb");
+    fwrite(want, 1, sizeof want, f);
+    fclose(f);
+    for (size_t k = 0; k < sizeof other / sizeof *other; k++) {
+        rc = sj_scan(path, &other[k].r, bufs, &fd, why, sizeof why);
+        test_condf(rc == DTSS_EINVAL && strstr(why, other[k].says), "strips journal: "
+                   "another run refused: %s (%s)", other[k].says, why);
+    }
+    f = fopen(path, "wb");                      /* entry 2 as entry 1 again */
+    fwrite(want, 1, 58 + 31, f);
+    fwrite(want + 58, 1, 31, f);
+    fclose(f);
+    rc = sj_scan(path, &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "entry 2 (at byte 89): its step 4 is not "
+               "after entry 1's 4: a damaged journal, or another run's"),
+               "strips journal: an entry twice refused, named (%s)", why);
+    rc = sj_scan("/nonexistent/j", &run, bufs, &fd, why, sizeof why);
+    test_condf(rc == DTSS_ENOENT, "strips journal: no file: DTSS_ENOENT (%s)", why);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ---- the migration master's journal (runtime/lb/journal.c) -----------------------
+ * Its format (journal.c's header): "DTSS-LBJ", u 1, u N, u the tasks' sum
+ * (FNV-1a 64 over each task: u its length, its bytes), u job length, the
+ * job, sum; entries 'T', u task, u length, the bytes, sum. The run here: 3
+ * tasks "a", "bb", "" and the job "J". */
+static unsigned long long lbj_sum3(void)
+{
+    jbuf t = {.n = 0, .from = 0};
+    j_u(&t, 1);
+    j_bytes(&t, "a", 1);
+    j_u(&t, 2);
+    j_bytes(&t, "bb", 2);
+    j_u(&t, 0);
+    j_sum(&t);                          /* (its last 8 bytes, little-endian) */
+    unsigned long long h = 0;
+    for (int i = 0; i < 8; i++)
+        h |= (unsigned long long)t.b[t.n - 8 + (size_t)i] << (8 * i);
+    return h;
+}
+
+static void lbj_head(jbuf *j, long N, unsigned long long sum, const char *job)
+{
+    j->n = j->from = 0;
+    j_bytes(j, "DTSS-LBJ", 8);
+    j_u(j, 1);
+    j_u(j, (unsigned long long)N);
+    j_u(j, sum);
+    j_u(j, strlen(job));
+    j_bytes(j, job, strlen(job));
+    j_sum(j);
+}
+
+static void lbj_entry(jbuf *j, long task, const char *res)
+{
+    j_bytes(j, "T", 1);
+    j_u(j, (unsigned long long)task);
+    j_u(j, strlen(res));
+    j_bytes(j, res, strlen(res));
+    j_sum(j);
+}
+
+static int lbj_write(const char *path, const jbuf *j, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(j->b, 1, n, f) == n;
+    return (f ? fclose(f) : 0) == 0 && ok ? 0 : -1;
+}
+
+static void test_lb_journal(void)
+{
+    char dir[] = "/tmp/dtss-test-lbj.XXXXXX", path[64], why[300];
+    if (!mkdtemp(dir)) {
+        test_cond("a temporary folder", 0);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/j", dir);
+    uint64_t sum = 14695981039346656037ULL;
+    sum = lbj_task_sum(sum, "a", 1);
+    sum = lbj_task_sum(sum, "bb", 2);
+    sum = lbj_task_sum(sum, "", 0);
+    test_condf(sum == lbj_sum3(), "lbj_task_sum: FNV-1a 64 over u length, bytes of each "
+               "task (%016llx)", (unsigned long long)sum);
+    lbj_run run = {.job = "J", .job_len = 1, .ntasks = 3, .tasks_sum = sum};
+    /* the writer's bytes are the format's, byte for byte */
+    jbuf j;
+    lbj_head(&j, 3, sum, "J");
+    size_t head = j.n;
+    lbj_entry(&j, 2, "xyz");
+    size_t e1 = j.n;
+    lbj_entry(&j, 0, "");
+    jnl_w w;
+    const char *err = lbj_create(&w, path, &run);
+    if (!err)
+        err = lbj_put_result(&w, 2, "xyz", 3);
+    if (!err)
+        err = lbj_put_result(&w, 0, "", 0);
+    jnl_close(&w);
+    unsigned char got[256];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(got, 1, sizeof got, f) : 0;
+    if (f)
+        fclose(f);
+    test_condf(!err && head == 49 && n == j.n && memcmp(got, j.b, n) == 0,
+               "lb journal: written as crafted (header 49 bytes, %zu in all; %s)", n,
+               err ? err : "written");
+    /* read back */
+    lbj_loaded l;
+    int rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 2 && l.task[0] == 2 && l.len[0] == 3 &&
+               memcmp(l.data[0], "xyz", 3) == 0 && l.task[1] == 0 && l.len[1] == 0 &&
+               l.good_end == (long)j.n && l.torn == 0, "lb journal: read back (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    /* a torn tail: the journal ends at the last whole entry */
+    lbj_write(path, &j, j.n - 3);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 1 && l.good_end == (long)e1 &&
+               l.torn == (long)(j.n - 3 - e1), "lb journal: a torn last entry is its end "
+               "(%s)", rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    /* a damaged entry (its checksum fails): the end */
+    jbuf d = j;
+    d.b[e1 - 9] ^= 1;                   /* entry 1's last result byte */
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 0 && l.good_end == (long)head &&
+               l.torn == (long)(d.n - head), "lb journal: a damaged first entry ends it there "
+               "(%s)", rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    d = j;
+    d.b[head] = 'R';                    /* not a kind of this journal */
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_OK && l.n == 0, "lb journal: an unknown kind ends it (%s)",
+               rc == DTSS_OK ? "ok" : why);
+    lbj_loaded_free(&l);
+    /* whole entries, checksums right, not this run's: refused, named (entry 3 at
+     * 49 + 28 + 25) */
+    d = j;
+    lbj_entry(&d, 3, "q");
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && l.n == 0 &&
+               strstr(why, "entry 3 (at byte 102): a result of task 3, not one of the run's 3"),
+               "lb journal: a task past N refused, named (%s)", why);
+    d = j;
+    lbj_entry(&d, 2, "xyz");
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "entry 3 (at byte 102): a result of task 2, "
+               "which entry 1 holds too"), "lb journal: a task twice refused, named (%s)", why);
+    /* another run's header: refused naming the field */
+    lbj_write(path, &j, j.n);
+    lbj_run other = run;
+    other.ntasks = 4;
+    rc = lbj_load(path, &other, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "the journal's run has 3 tasks, this one 4"),
+               "lb journal: another N refused (%s)", why);
+    other = run;
+    other.tasks_sum ^= 1;
+    rc = lbj_load(path, &other, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "the journal's run has other tasks"),
+               "lb journal: other tasks refused (%s)", why);
+    other = run;
+    other.job = "K";
+    rc = lbj_load(path, &other, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "the journal's run has another job (1 bytes; "
+               "this one 1)"), "lb journal: another job refused (%s)", why);
+    /* not a journal; a damaged header; no file */
+    d = j;
+    d.b[20] ^= 1;                       /* the header's N: its checksum fails */
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "its header is damaged"),
+               "lb journal: a damaged header refused (%s)", why);
+    memcpy(d.b, "DTSS-JNL", 8);
+    lbj_write(path, &d, d.n);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_EINVAL && strstr(why, "not a journal of this kind"),
+               "lb journal: the loop's magic refused (%s)", why);
+    unlink(path);
+    rc = lbj_load(path, &run, &l, why, sizeof why);
+    test_condf(rc == DTSS_ENOENT, "lb journal: no file: DTSS_ENOENT (%s)", why);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_strips_journal();
     test_journal();
+    test_lb_journal();
     test_encoding();
     test_strips_wire();
     test_set();

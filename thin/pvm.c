@@ -62,7 +62,11 @@ static void usage(FILE *f)
 "exit status: 0 done; 1 the run failed (PVM, every worker lost, out of\n"
 "memory), or an output cannot be written, standard output included (said; no\n"
 "part of a file is left); 2 a bad option or value, an unknown host, a missing\n"
-"or bad PBM file\n");
+"or bad PBM file, a --resume journal that is not this run's\n"
+"\n"
+"--journal FILE writes each part's result as it comes; after a crash (of the\n"
+"pvmd, a host, this program) the same command with --resume FILE instead\n"
+"takes the journaled results and computes only the rest: the same skeleton.\n");
 }
 
 /* The result's 'deleted' field (thin.h: little-endian, at byte 24). */
@@ -157,7 +161,14 @@ static int worker_main(int argc, char **argv)
     return status;
 }
 
-/* The master's run: 0, or 1 with the reason printed. */
+/* The exit status of a pool call's failure: 2 for bad input (a journal of
+ * another run: --resume, a task's payload not the journal's), else 1. */
+static int status_of(int rc)
+{
+    return rc == DTSS_EINVAL ? 2 : 1;
+}
+
+/* The master's run: 0, or 1 (2: bad input) with the reason printed. */
 static int run(dtss_pool *p, thin_parts *tp, int max_iter, int *iterations)
 {
     unsigned char active[THIN_MAX_PARTS];
@@ -175,7 +186,7 @@ static int run(dtss_pool *p, thin_parts *tp, int max_iter, int *iterations)
             int rc = dtss_pool_task(p, j, task, len);
             free(task);
             if (rc != DTSS_OK)
-                return fail("%s", dtss_pool_errmsg(p)), 1;
+                return fail("%s", dtss_pool_errmsg(p)), status_of(rc);
         }
         dtss_task_result r;
         int rc;
@@ -188,7 +199,7 @@ static int run(dtss_pool *p, thin_parts *tp, int max_iter, int *iterations)
                 return fail("%s", dtss_pool_errmsg(p)), 1;
         }
         if (rc != DTSS_DONE)
-            return fail("%s", dtss_pool_errmsg(p)), 1;
+            return fail("%s", dtss_pool_errmsg(p)), status_of(rc);
         if (thin_parts_end(tp, NULL, msg, sizeof msg) != 0)
             return fail("%s", msg), 1;
         ++*iterations;
@@ -301,8 +312,10 @@ int main(int argc, char **argv)
             status = 2;                             /* an unknown host: bad input */
         goto out;
     }
-    if (run(p, tp, max_iter, &iterations) != 0)
+    if ((rc = run(p, tp, max_iter, &iterations)) != 0) {
+        status = rc;
         goto out;
+    }
     const thin_image *sk = thin_parts_image(tp);
     char name[256], tmp[4096], num[64];
     snprintf(tmp, sizeof tmp, "%s", strcmp(in, "-") == 0 ? "stdin" : in);

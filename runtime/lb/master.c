@@ -33,14 +33,26 @@
  * sends to it and were taken for hung in turn). A result that comes second
  * (one in flight from the worker ended) is refused, so every task counts
  * once. The run fails (DTSS_ELOST) only when every worker is lost.
+ *
+ * The journal (--journal FILE, --resume FILE; lb/journal.c, its format):
+ * created (or, resumed, cut after its last whole entry and appended to)
+ * once PVM is joined; every result accepted is appended before the
+ * application sees it. A resumed run reads the journal at its start,
+ * before PVM is asked (a
+ * journal of another run is refused, naming the field or the entry), deals
+ * the shares over the tasks the journal lacks only, and dtss_lb_next hands
+ * out the journal's results first (worker -1), then the new ones: every
+ * task's result still comes exactly once.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "runtime/core/args.h"
 #include "runtime/dtss.h"
@@ -48,7 +60,9 @@
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
+#include "runtime/lb/journal.h"
 #include "sched/lb/lb.h"
+#include "sched/util/fnv.h"
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 
@@ -62,6 +76,9 @@ typedef struct lbtask {
     int done;
     int at;                     /* the worker that holds it, as the master knows */
     int copies;                 /* times dealt: more than 1 once dealt again */
+    unsigned char *jres;        /* its result from the journal (--resume) */
+    size_t jlen;
+    int journaled;              /* 1: its result came from the journal */
 } lbtask;
 
 typedef struct lbround {
@@ -88,10 +105,19 @@ struct dtss_lb {
     /* the tasks */
     lbtask *task;
     int ntasks, cap;
+    uint64_t tasks_sum;         /* lbj_task_sum over them (the journal's header) */
+    /* the journal (lb/journal.c) */
+    jnl_w jw;                   /* open: results are appended */
+    long journaled;             /* results taken from the journal (--resume) */
+    long jtorn;                 /* bytes of its torn end, cut */
+    long jgood;                 /* where its last whole entry ends */
+    long jwritten;              /* results appended */
+    int jnext;                  /* the next task whose journaled result to hand out */
     /* the run */
     double t0, wall0;
     double *finish;             /* each worker's last result */
     long *ran;                  /* tasks each ran */
+    long *dealt;                /* tasks each was dealt at the start */
     long ndone;
     /* faults: a lost or hung worker's tasks are dealt again (docs/runtime.md) */
     char *gone;                 /* 1: lost or taken for hung: out of the run */
@@ -130,6 +156,7 @@ dtss_lb *dtss_lb_new(void)
         return NULL;
     lb_master_init(&b->m);
     b->period = 1.0;
+    b->tasks_sum = FNV1A_BASIS;
     return b;
 }
 
@@ -181,27 +208,38 @@ int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
         memcpy(t->data, payload, len);
     t->len = len;
     t->ran = -1;
+    b->tasks_sum = lbj_task_sum(b->tasks_sum, payload, len);
     b->ntasks++;
     return DTSS_OK;
 }
 
 /* ---- start: spawn, deal --------------------------------------------------------- */
 
-/* The job and worker i's equal share, tasks [i N / P, (i + 1) N / P). */
+/* The job and worker i's equal share of the N tasks not done (all but a
+ * resumed run's journaled ones), the i-th of P runs [i N / P, (i + 1) N / P)
+ * of them in order. */
 static int deal(dtss_lb *b)
 {
     char msg[256];
+    int N = 0, *pend = malloc(sizeof *pend * (size_t)b->ntasks);
+    if (!pend)
+        return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
+    for (int k = 0; k < b->ntasks; k++)
+        if (!b->task[k].done)
+            pend[N++] = k;
     for (int i = 0; i < b->m.crew.P; i++) {
-        long lo = (long)i * b->ntasks / b->m.crew.P, hi = (long)(i + 1) * b->ntasks / b->m.crew.P;
+        long lo = (long)i * N / b->m.crew.P, hi = (long)(i + 1) * N / b->m.crew.P;
         int n = (int)(hi - lo);
         wire_task *w = calloc(n ? (size_t)n : 1, sizeof *w);
-        if (!w)
+        if (!w) {
+            free(pend);
             return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
+        }
         for (int k = 0; k < n; k++) {
-            lbtask *t = &b->task[lo + k];
+            lbtask *t = &b->task[pend[lo + k]];
             t->home = t->at = i;
             t->copies = 1;
-            w[k] = (wire_task){.task = (int)(lo + k), .iteration = 1, .data = t->data,
+            w[k] = (wire_task){.task = pend[lo + k], .iteration = 1, .data = t->data,
                                .len = t->len};
         }
         int rc = wire_send_lbjob(b->m.crew.tids[i], i, b->m.crew.P, b->m.crew.tids, b->h.job, b->h.job_len, msg,
@@ -209,11 +247,99 @@ static int deal(dtss_lb *b)
         if (rc >= 0)
             rc = wire_send_tasks(b->m.crew.tids[i], w, n, msg, sizeof msg);
         free(w);
-        if (rc < 0)
+        if (rc < 0) {
+            free(pend);
             return rt_fail(&b->h, DTSS_EPVM, "%s", msg);
+        }
         b->held[i] = n;
+        b->dealt[i] = n;
         b->since[i] = now(b);
     }
+    free(pend);
+    return DTSS_OK;
+}
+
+/* ---- the journal (lb/journal.c) ---------------------------------------------------- */
+
+/* A write failed: the journal is closed, and removed unless resumed (a
+ * resumed one's earlier results stay; its torn end is cut on the next
+ * resume) or not a regular file; the run goes on without it. */
+static void journal_failed(dtss_lb *b, const char *why)
+{
+    const char *p = b->m.o.journal;
+    struct stat st;
+    int removed = !b->m.o.resume && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    rt_log(&b->h, 0, "journal %s: cannot write (%s): %s; the run goes on without it", quote(p),
+           why, removed ? "removed" : "closed");
+    if (b->jw.f)
+        fclose(b->jw.f);
+    b->jw.f = NULL;
+    if (removed)
+        unlink(p);
+}
+
+static lbj_run this_run(const dtss_lb *b)
+{
+    return (lbj_run){.job = b->h.job, .job_len = b->h.job_len, .ntasks = b->ntasks,
+                     .tasks_sum = b->tasks_sum};
+}
+
+/* --resume: the journal read and checked, its results taken (their tasks
+ * done). Before PVM is asked. */
+static int journal_read(dtss_lb *b)
+{
+    const char *p = b->m.o.journal;
+    if (!p || !b->m.o.resume)
+        return DTSS_OK;
+    lbj_run run = this_run(b);
+    lbj_loaded l;
+    char why[512];
+    int rc = lbj_load(p, &run, &l, why, sizeof why);
+    if (rc != DTSS_OK)
+        return rt_fail(&b->h, rc, "--resume %s: %s", quote(p), why);
+    for (long i = 0; i < l.n; i++) {
+        lbtask *t = &b->task[l.task[i]];
+        t->jres = l.data[i];
+        t->jlen = l.len[i];
+        l.data[i] = NULL;
+        t->journaled = t->done = 1;
+        t->home = t->at = t->ran = -1;
+    }
+    b->journaled = b->ndone = l.n;
+    b->jtorn = l.torn;
+    b->jgood = l.good_end;
+    lbj_loaded_free(&l);
+    return DTSS_OK;
+}
+
+/* --journal: a new journal (a write that fails: logged, the run goes on);
+ * --resume: the journal opened to append after its last whole entry. Once
+ * PVM is joined. */
+static int journal_open(dtss_lb *b)
+{
+    const char *p = b->m.o.journal;
+    if (!p)
+        return DTSS_OK;
+    if (b->m.o.resume) {
+        if (jnl_reopen(&b->jw, p, b->jgood) != 0)
+            return rt_fail(&b->h, DTSS_EINVAL, "--resume %s: cannot append to it: %s",
+                           quote(p), strerror(errno));
+        rt_log(&b->h, 0, "resuming %s: %ld of %d results journaled%s", quote(p),
+               b->journaled, b->ntasks, b->jtorn ? "; a torn or damaged end ignored (cut)" : "");
+        return DTSS_OK;
+    }
+    struct stat st;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+        return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: a directory", quote(p));
+    if (!(b->jw.f = fopen(p, "ab")))        /* (a missing folder: bad input) */
+        return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: cannot create it: %s", quote(p),
+                       strerror(errno));
+    fclose(b->jw.f);
+    b->jw.f = NULL;
+    lbj_run run = this_run(b);
+    const char *why = lbj_create(&b->jw, p, &run);
+    if (why)
+        journal_failed(b, why);
     return DTSS_OK;
 }
 
@@ -223,10 +349,15 @@ int dtss_lb_start(dtss_lb *b)
         return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_start: called twice");
     if (b->ntasks < 1)
         return rt_fail(&b->h, DTSS_EINVAL, "dtss_lb_start: no task (dtss_lb_task first)");
+    int rcj = journal_read(b);          /* (a journal of another run: nothing runs) */
+    if (rcj != DTSS_OK)
+        return rcj;
     b->h.live = 1;
     b->wall0 = wire_now();
     b->t0 = wire_mono();
     int n, rc0 = lb_crew_start(&b->h, &b->m.o, &b->m.crew);
+    if (rc0 == DTSS_OK)
+        rc0 = journal_open(b);
     if (rc0 != DTSS_OK)
         return rc0;
     /* Tasks go in fragments of 1 MiB, not libpvm's 4 KiB: a busy worker
@@ -236,6 +367,7 @@ int dtss_lb_start(dtss_lb *b)
     n = b->m.crew.P;
     b->finish = calloc((size_t)n, sizeof *b->finish);
     b->ran = calloc((size_t)n, sizeof *b->ran);
+    b->dealt = calloc((size_t)n, sizeof *b->dealt);
     b->q_now = calloc((size_t)n, sizeof *b->q_now);
     b->d_now = calloc((size_t)n, sizeof *b->d_now);
     b->gone = calloc((size_t)n, sizeof *b->gone);
@@ -244,13 +376,14 @@ int dtss_lb_start(dtss_lb *b)
     b->rate = calloc((size_t)n, sizeof *b->rate);
     b->answered = calloc((size_t)n, sizeof *b->answered);
     b->lost = calloc((size_t)n, sizeof *b->lost);
-    if (!b->finish || !b->ran || !b->q_now || !b->d_now || !b->gone || !b->held || !b->since ||
+    if (!b->finish || !b->ran || !b->dealt || !b->q_now || !b->d_now || !b->gone || !b->held || !b->since ||
         !b->rate || !b->answered || !b->lost)
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory for %d workers", n);
     b->live = n;
     int rc;
-    rt_log(&b->h, 1, "t=%.3f %d workers spawned; dealing %d tasks, %s balancing every %g s "
-        "(C_t %g s)", now(b), b->m.crew.P, b->ntasks, b->m.o.type->name, b->period, b->m.o.ct);
+    rt_log(&b->h, 1, "t=%.3f %d workers spawned; dealing %ld tasks, %s balancing every %g s "
+        "(C_t %g s)", now(b), b->m.crew.P, b->ntasks - b->journaled, b->m.o.type->name,
+        b->period, b->m.o.ct);
     if ((rc = deal(b)) != DTSS_OK)
         return rc;
     /* A strategy that exchanges nothing (none) is never asked: no round,
@@ -513,7 +646,7 @@ static int take_moved(dtss_lb *b, int i, const tr_event *e)
     return rc;
 }
 
-int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
+static int next(dtss_lb *b, dtss_task_result *out)
 {
     char msg[512];
     free(b->res);
@@ -522,6 +655,14 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
         return b->h.failed ? DTSS_EMISUSE : rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_next: not started");
     if (b->m.finished)
         return DTSS_DONE;
+    while (b->jnext < b->ntasks && b->journaled > 0) {  /* the journal's results first */
+        lbtask *t = &b->task[b->jnext++];
+        if (t->journaled) {
+            *out = (dtss_task_result){.task = b->jnext - 1, .iteration = 1, .data = t->jres,
+                                      .len = t->jlen, .seconds = 0, .worker = -1};
+            return DTSS_PIECE;
+        }
+    }
     for (;;) {
         if (b->ndone == b->ntasks) {
             for (int i = 0; i < b->m.crew.P; i++)   /* a hung one is not waited for */
@@ -529,6 +670,11 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
                     tr_kill(b->m.crew.tids[i]);
                 else
                     wire_send_stop(b->m.crew.tids[i], msg, sizeof msg);
+            if (b->jw.f) {                          /* (fsync'd: after the workers' stop) */
+                jnl_close(&b->jw);
+                rt_log(&b->h, 1, "journal %s: %ld result%s appended, closed",
+                       quote(b->m.o.journal), b->jwritten, b->jwritten == 1 ? "" : "s");
+            }
             b->m.finished = 1;
             rt_log(&b->h, 1, "t=%.3f every task is in; workers stopped", now(b));
             return DTSS_DONE;
@@ -613,6 +759,13 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
             b->finish[i] = got;
             b->ran[i]++;
             b->ndone++;
+            if (b->jw.f) {                  /* before the application sees it */
+                const char *why = lbj_put_result(&b->jw, t.task, t.data, t.len);
+                if (why)
+                    journal_failed(b, why);
+                else
+                    b->jwritten++;
+            }
             b->res = t.data;
             *out = (dtss_task_result){.task = t.task, .iteration = 1, .data = t.data,
                                       .len = t.len, .seconds = t.t_end - t.t_start,
@@ -620,6 +773,18 @@ int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
             return DTSS_PIECE;
         }
     }
+}
+
+int dtss_lb_next(dtss_lb *b, dtss_task_result *out)
+{
+    int rc = next(b, out), said = b->h.failed;
+    if (rc != DTSS_PIECE && rc != DTSS_DONE && b->jw.f && said) {
+        jnl_close(&b->jw);              /* how to go on, once */
+        rt_log(&b->h, 0, "journal %s keeps %ld of %d results: --resume %s continues the run",
+               quote(b->m.o.journal), b->journaled + b->jwritten, b->ntasks,
+               quote(b->m.o.journal));
+    }
+    return rc;
 }
 
 /* ---- after the run ------------------------------------------------------------------ */
@@ -644,6 +809,7 @@ int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s)
     s->redealt = b->redealt;
     s->balancings = b->nrounds;
     s->moved = b->m.moved;
+    s->journaled = b->journaled;
     return DTSS_OK;
 }
 
@@ -658,6 +824,8 @@ void dtss_lb_summary(const dtss_lb *b, FILE *f)
     if (s.lost)
         fprintf(f, "; %d worker%s lost, %ld tasks dealt again", s.lost, s.lost == 1 ? "" : "s",
                 s.redealt);
+    if (b->m.o.resume)
+        fprintf(f, "; %ld result%s from the journal", s.journaled, s.journaled == 1 ? "" : "s");
     fputc('\n', f);
 }
 
@@ -668,18 +836,18 @@ static void print_record(const void *ctx, FILE *f)
     const dtss_lb *b = ctx;
     dtss_lb_stats s;
     dtss_lb_stats_get(b, &s);
-    fprintf(f, "#run,strategy,workers,tasks,period,ct,time,imbalance,balancings,moved\n"
+    fprintf(f, "#run,strategy,workers,tasks,period,ct,time,imbalance,balancings,moved,journaled\n"
                "#worker,worker,host,tasks_dealt,tasks_ran,finish\n"
                "#round,round,asked,planned,elapsed,queued,done,max_e_before,max_e_after,"
                "moved,moves\n"
                "#task,task,home,ran,received,started,finished,seconds\n"
                "#lost,worker,at,why,redealt\n");
-    fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld\n", b->m.o.type->name, s.workers,
-            s.tasks, b->period, b->m.o.ct, s.time, s.imbalance, s.balancings, s.moved);
+    fprintf(f, "run,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%d,%ld,%ld\n", b->m.o.type->name, s.workers,
+            s.tasks, b->period, b->m.o.ct, s.time, s.imbalance, s.balancings, s.moved,
+            s.journaled);
     for (int i = 0; i < b->m.crew.P; i++)
-        fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->m.crew.host[i],
-                (long)(i + 1) * b->ntasks / b->m.crew.P - (long)i * b->ntasks / b->m.crew.P, b->ran[i],
-                b->finish[i]);
+        fprintf(f, "worker,%d,%s,%ld,%ld,%.6f\n", i + 1, b->m.crew.host[i], b->dealt[i],
+                b->ran[i], b->finish[i]);
     for (int r = 0; r < b->nrounds; r++) {
         const lbround *x = &b->rounds[r];
         fprintf(f, "round,%d,%.6f,%.6f,%.6f,", x->round, x->asked, x->planned, x->elapsed);
@@ -711,15 +879,19 @@ void dtss_lb_free(dtss_lb *b)
 {
     if (!b)
         return;
+    jnl_close(&b->jw);
     lb_master_free(&b->h, &b->m);
-    for (int k = 0; k < b->ntasks; k++)
+    for (int k = 0; k < b->ntasks; k++) {
         free(b->task[k].data);
+        free(b->task[k].jres);
+    }
     for (int r = 0; r < b->nrounds; r++)
         free(b->rounds[r].queued);      /* with done and moves */
     free(b->task);
     free(b->rounds);
     free(b->finish);
     free(b->ran);
+    free(b->dealt);
     free(b->q_now);
     free(b->d_now);
     free(b->gone);

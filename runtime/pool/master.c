@@ -36,6 +36,8 @@
 
 #include "runtime/core/join.h"
 #include "runtime/pool/pool.h"
+#include "sched/util/fnv.h"
+#include "sched/util/quote.h"
 
 #define POOL_EXIT_WAIT 10.0     /* s the end waits for released workers to exit */
 #define POOL_MAX_TRIES 10       /* a task whose worker is lost this often ends the run */
@@ -99,6 +101,9 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     if (!(p->pl = pool_new(p->type, ntasks, &p->par, &err)))
         return pool_fail(p, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL, "%s",
                          err.msg);
+    int rc = pool_journal_scan(p);      /* (a resumed one read through: before PVM) */
+    if (rc != DTSS_OK)
+        return rc;
     if (runtime_join(msg, sizeof msg) < 0)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
     p->h.joined = 1;
@@ -139,10 +144,12 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     for (int i = 0; i < v.nhost; i++)
         if (i != v.me)
             dtids[nd++] = v.hi[i].id;
-    int rc = tr_watch_hosts(dtids, nd, msg, sizeof msg);
+    rc = tr_watch_hosts(dtids, nd, msg, sizeof msg);
     free(dtids);
     if (rc < 0)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
+    if ((rc = pool_journal_open(p)) != DTSS_OK)
+        return rc;
     time_t t = time(NULL);
     strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%S", localtime(&t));
     p->t0 = wire_mono();
@@ -331,6 +338,14 @@ int dtss_pool_task(dtss_pool *p, int task, const void *payload, size_t len)
         if (p->tk[k].task == task)
             return pool_fail(p, DTSS_EINVAL, "task %d added twice to iteration %d", task,
                              p->iteration + 1);
+    uint64_t hash = p->jn.path ? fnv1a(FNV1A_BASIS, payload, len) : 0;   /* (journal's key) */
+    long je = p->jn.resume ? pool_journal_find(p, p->iteration + 1, task) : -1;
+    if (je >= 0 && p->jn.e[je].hash != hash)
+        return pool_fail(p, DTSS_EINVAL, "--resume %s: iteration %d, task %d: its payload "
+                         "is not the journal's (FNV-1a %016llx, the journal's %016llx, "
+                         "entry %ld): another run's journal", quote(p->jn.path),
+                         p->iteration + 1, task, (unsigned long long)hash,
+                         (unsigned long long)p->jn.e[je].hash, p->jn.e[je].number);
     if (grow(&p->tk, &p->captk, p->ntk + 1, sizeof *p->tk) != 0)
         return pool_fail(p, DTSS_ENOMEM, "out of memory for %d tasks", p->ntk + 1);
     unsigned char *copy = malloc(len ? len : 1);
@@ -339,7 +354,7 @@ int dtss_pool_task(dtss_pool *p, int task, const void *payload, size_t len)
     if (len)
         memcpy(copy, payload, len);
     p->tk[p->ntk++] = (ptask){.task = task, .payload = copy, .len = len,
-                              .state = PT_QUEUED, .worker = -1};
+                              .state = PT_QUEUED, .worker = -1, .hash = hash, .jentry = je};
     p->state = P_OPEN;
     return DTSS_OK;
 }
@@ -349,7 +364,8 @@ static int begin(dtss_pool *p)
 {
     sched_err err;
     int *num = malloc(sizeof *num * (size_t)p->ntk);
-    if (!num || grow(&p->queue, &p->capq, p->ntk, sizeof *p->queue) != 0) {
+    if (!num || grow(&p->queue, &p->capq, p->ntk, sizeof *p->queue) != 0 ||
+        grow(&p->jq, &p->capjq, p->ntk, sizeof *p->jq) != 0) {
         free(num);
         return pool_fail(p, DTSS_ENOMEM, "out of memory for %d tasks", p->ntk);
     }
@@ -359,13 +375,19 @@ static int begin(dtss_pool *p)
         free(num);
         return pool_fail(p, DTSS_EINVAL, "%s", err.msg);
     }
-    for (int k = 0; k < p->ntk; k++)        /* task numbers back to indexes */
+    /* task numbers back to indexes: the journaled ones to jq (handed out
+     * first, from the journal), the others to the queue */
+    p->qlen = p->njq = p->jhead = 0;
+    for (int k = 0; k < p->ntk; k++)
         for (int j = 0; j < p->ntk; j++)
-            if (p->tk[j].task == num[k])
-                p->queue[k] = j;
+            if (p->tk[j].task == num[k]) {
+                if (p->tk[j].jentry >= 0)
+                    p->jq[p->njq++] = j;
+                else
+                    p->queue[p->qlen++] = j;
+            }
     free(num);
     p->qhead = 0;
-    p->qlen = p->ntk;
     p->ndone = 0;
     p->iteration++;
     double t = now(p);
@@ -533,7 +555,25 @@ static int end(dtss_pool *p)
     double t = now(p);
     p->state = P_ENDED;
     p->last_end = t;
-    return meter(p, pool_meter_end(&p->meter, t, &p->st, &err), &err);
+    /* The meter counts what this run's workers computed: a journaled task's
+     * time is useful time of the run that journaled it (the strategy is
+     * given it, p->st: its order and Nworkers are a fresh run's). */
+    double *mt = NULL;
+    pool_iter_stats ms = p->st;
+    if (p->njq > 0) {
+        if (!(mt = malloc(sizeof *mt * (size_t)p->ntk)))
+            return pool_fail(p, DTSS_ENOMEM, "out of memory for %d tasks", p->ntk);
+        for (int k = 0; k < p->ntk; k++)
+            mt[k] = p->tk[k].jentry >= 0 ? 0 : p->tk[k].seconds;
+        ms.time = mt;
+    }
+    int rc = meter(p, pool_meter_end(&p->meter, t, &ms, &err), &err);
+    free(mt);
+    p->st.exec_time = ms.exec_time;
+    p->st.held = ms.held;
+    p->st.workers = ms.workers;
+    p->st.stable = ms.stable;
+    return rc;
 }
 
 /* The record line of worker i's task k, as sent. */
@@ -615,6 +655,7 @@ static int take_result(dtss_pool *p, int i, const tr_event *e, int *ready)
     }
     p->tk[k].state = PT_DONE;
     p->tk[k].seconds = secs;
+    pool_journal_result(p, p->iteration, r.task, p->tk[k].hash, secs, r.data, r.len);
     w->tasks++;
     w->busy += secs;
     p->ndone++;
@@ -740,6 +781,38 @@ static int step(dtss_pool *p, int *ready)
     return DTSS_OK;
 }
 
+/* The iteration's next journaled result (resumed: dtss_pool_task found it
+ * in the journal, with the task's payload): handed out as its worker's
+ * was, worker -1, not computed. */
+static int from_journal(dtss_pool *p, dtss_task_result *r)
+{
+    int k = p->jq[p->jhead++];
+    ptask *tk = &p->tk[k];
+    unsigned char *data;
+    size_t len;
+    int rc = pool_journal_read(p, tk->jentry, &data, &len);
+    if (rc != DTSS_OK) {
+        p->state = P_FAILED;
+        return rc;
+    }
+    tk->state = PT_DONE;
+    tk->seconds = p->jn.e[tk->jentry].seconds;
+    p->ndone++;
+    p->jn.served++;
+    free(p->cur.data);
+    p->cur = (wire_task){.task = tk->task, .iteration = p->iteration, .data = data,
+                         .len = len};
+    p->cur_worker = -1;
+    p->cur_seconds = tk->seconds;
+    if (p->ndone == p->ntk && (rc = end(p)) != DTSS_OK) {
+        p->state = P_FAILED;
+        return rc;
+    }
+    *r = (dtss_task_result){.task = tk->task, .iteration = p->iteration, .data = data,
+                            .len = len, .seconds = tk->seconds, .worker = -1};
+    return DTSS_PIECE;
+}
+
 int dtss_pool_next(dtss_pool *p, dtss_task_result *r)
 {
     int rc;
@@ -750,10 +823,21 @@ int dtss_pool_next(dtss_pool *p, dtss_task_result *r)
     if (p->state != P_RUNNING)
         return pool_fail(p, DTSS_EMISUSE, "dtss_pool_next: no task was added to the "
                          "iteration (dtss_pool_task)");
+    if (p->jhead < p->njq)              /* the journaled results first */
+        return from_journal(p, r);
     for (;;) {
         int ready;
         if ((rc = step(p, &ready)) != DTSS_OK) {
             p->state = P_FAILED;
+            long held_n = p->jn.ne + p->jn.written;
+            if (p->jn.w.f && held_n > 0 &&
+                strlen(p->h.err) + 2 * strlen(p->jn.path) < sizeof p->h.err - 100) {
+                size_t n = strlen(p->h.err);
+                snprintf(p->h.err + n, sizeof p->h.err - n, " (the journal %s holds %ld "
+                         "result%s: the same run with --resume %s continues it)",
+                         quote(p->jn.path), held_n, held_n == 1 ? "" : "s",
+                         quote(p->jn.path));
+            }
             return rc;
         }
         if (ready) {
@@ -823,6 +907,7 @@ static int finish(dtss_pool *p)
             tr_kill(p->w[i].tid);
             p->w[i].state = PW_GONE;
         }
+    jnl_close(&p->jn.w);                /* fsync'd */
     p->state = P_FINISHED;
     return DTSS_OK;
 }
@@ -897,6 +982,9 @@ void dtss_pool_free(dtss_pool *p)
     free(p->it);
     free(p->tr);
     free(p->cur.data);
+    free(p->jq);
+    pool_journal_free(p);
+    free(p->jn.path);
     rt_place_free(&p->place);
     rt_release(&p->h);
     pool_free(p->pl);

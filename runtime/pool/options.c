@@ -29,6 +29,11 @@ static const rt_option options[] = {
     {"late", 1, "F[,MIN]     a worker whose task is out longer than max(F x its\n"
                 "                       expected time, MIN s) is taken for hung: the task\n"
                 "                       runs again elsewhere (default 3,30; 0 = off)"},
+    {"journal", 1, "FILE     write each result to FILE as it is accepted, for\n"
+                   "                       --resume ('none': no journal, the default)"},
+    {"resume", 1, "FILE      continue the broken run journaled in FILE: its results\n"
+                  "                       are taken from it, not computed again; new ones\n"
+                  "                       are appended to it"},
     {NULL, 0, NULL}
 };
 
@@ -80,6 +85,21 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
             return pool_fail(p, DTSS_EINVAL, "--delay '%s': must be seconds in 0 .. %g",
                              quote(value), POOL_DELAY_MAX);
         p->delay = d;
+    } else if (strcmp(name, "journal") == 0 || strcmp(name, "resume") == 0) {
+        int resume = name[0] == 'r';
+        if (p->jn.path && p->jn.resume != resume)
+            return pool_fail(p, DTSS_EINVAL, "--%s with --%s: a resumed run appends to "
+                             "the journal it resumes", name, resume ? "journal" : "resume");
+        if (!*value)
+            return pool_fail(p, DTSS_EINVAL, "--%s '': name a file%s", name,
+                             resume ? "" : ", or none");
+        free(p->jn.path);
+        p->jn.path = NULL;
+        p->jn.resume = 0;
+        if (!resume && strcmp(value, "none") == 0)
+            return DTSS_OK;
+        p->jn.resume = resume;
+        return rt_set_text(&p->h, &p->jn.path, value);
     } else if (strcmp(name, "late") == 0) {
         if (late_parse(value, &p->late, &err) != SCHED_OK)
             return pool_fail(p, DTSS_EINVAL, "%s", err.msg);

@@ -4,6 +4,7 @@
  *                   delay, spawning, joins, the iteration's tasks handed out
  *                   in the strategy's order, results, losses, releases
  *   pool_options.c  dtss_pool_set / args / usage: the options
+ *   journal.c       the journal of accepted results, and resuming from it
  *   pool_record.c   the figures, the summary and the run record
  *   pool_worker.c   the worker's side
  *
@@ -19,6 +20,7 @@
 
 #include "runtime/dtss.h"
 #include "runtime/core/handle.h"
+#include "runtime/core/jnl.h"
 #include "runtime/core/place.h"
 #include "runtime/core/wire.h"
 #include "sched/late/late.h"
@@ -60,7 +62,33 @@ typedef struct ptask {
     size_t len;
     int state, worker, tries;
     double seconds;         /* the execution time of the run that counted */
+    uint64_t hash;          /* FNV-1a 64 of the payload (the journal's key) */
+    long jentry;            /* its result in the resumed journal: an index
+                               into pool_journal.e; -1: to compute */
 } ptask;
+
+/* A result of the resumed journal (journal.c), as scanned. */
+typedef struct pjentry {
+    int iteration, task;
+    uint64_t hash;          /* of the task's payload */
+    double seconds;         /* its execution time in the run that journaled it */
+    long at;                /* where its entry begins in the file */
+    long number;            /* 1, 2, ... after the header */
+} pjentry;
+
+/* The run's journal (--journal FILE / --resume FILE). */
+typedef struct pool_journal {
+    char *path;             /* NULL: none */
+    int resume;             /* --resume: continue path */
+    jnl_w w;                /* appending (w.f NULL: none, or it failed) */
+    pjentry *e;             /* the resumed journal's results, by (iteration, task) */
+    long ne;
+    FILE *in;               /* the resumed journal, its results read back */
+    long good_end, torn;    /* where its last whole entry ends; bytes after */
+    int last_iteration;     /* the highest iteration it holds (0: none) */
+    long served;            /* results handed out from it */
+    long written;           /* entries this run appended */
+} pool_journal;
 
 /* A task done, for the record. */
 typedef struct ptask_rec {
@@ -118,6 +146,11 @@ struct dtss_pool {
     double done_secs;       /* every task's seconds out, and how many */
     long done_n;
     char date[32];
+    /* the journal */
+    pool_journal jn;
+    int *jq;                /* the iteration's journaled tasks (indexes into
+                               tk), handed out first, from jhead on */
+    int njq, jhead, capjq;
     /* the result in hand */
     wire_task cur;
     int cur_worker;
@@ -129,5 +162,26 @@ struct dtss_pool {
 #define pool_log(p, ...) rt_log(&(p)->h, __VA_ARGS__)
 /* options.c: -1 not an option of the pool, 0 a flag, 1 takes a value. */
 int pool_opt(const char *name);
+
+/* journal.c (docs/runtime.md, "Resuming" under the pool). Each int one
+ * returns DTSS_OK or an error (p's message set). */
+/* At dtss_pool_start, before PVM: --resume reads the journal through (its
+ * header against the job and ntasks, its entries). */
+int pool_journal_scan(dtss_pool *p);
+/* Then, once in PVM with the pool's hosts: --journal creates the journal;
+ * --resume opens the scanned one to read its results back and to append
+ * (a torn tail cut). */
+int pool_journal_open(dtss_pool *p);
+/* The resumed journal's result of task 'task' in iteration 'iteration'
+ * (an index into p->jn.e), -1 when it holds none. */
+long pool_journal_find(const dtss_pool *p, int iteration, int task);
+/* Reads result k's bytes back (malloc'd into *data, *len). */
+int pool_journal_read(dtss_pool *p, long k, unsigned char **data, size_t *len);
+/* Appends an accepted result (a no-op without a journal; a write that fails
+ * is logged and ends the journal, not the run). */
+void pool_journal_result(dtss_pool *p, int iteration, int task, uint64_t hash,
+                         double seconds, const void *data, size_t len);
+/* Closes the journal (fsync'd) and frees what was read. */
+void pool_journal_free(dtss_pool *p);
 
 #endif

@@ -19,7 +19,7 @@ int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s)
                            .peak = p->counts.peak, .requested = p->counts.requested,
                            .cancelled = p->counts.cancelled,
                            .released = p->counts.released, .lost = p->lost,
-                           .hung = p->hung};
+                           .hung = p->hung, .resumed = p->jn.served};
     return DTSS_OK;
 }
 
@@ -28,10 +28,17 @@ void dtss_pool_summary(const dtss_pool *p, FILE *f)
     dtss_pool_stats s;
     if (dtss_pool_stats_get(p, &s) != DTSS_OK)
         return;
+    long computed = 0;
+    for (int i = 0; i < p->nw; i++)
+        computed += p->w[i].tasks;
     fprintf(f, "%s: iterations %d, workers %.2f, efficiency %.3f, time %.3f s, "
-            "time/efficiency %.3f s, peak %d%s\n", p->type->name, s.iterations, s.workers,
+            "time/efficiency %.3f s, peak %d%s", p->type->name, s.iterations, s.workers,
             s.efficiency, s.time, s.efficiency > 0 ? s.time / s.efficiency : 0, s.peak,
             s.lost || s.hung ? ", workers lost" : "");
+    if (p->jn.resume)
+        fprintf(f, ", resumed %ld (results from the journal; %ld computed)", s.resumed,
+                computed);
+    fputc('\n', f);
 }
 
 /* key=value as dtss_master_field: letters, digits, '_', '-', '.'. */
@@ -87,6 +94,8 @@ static void write_all(const void *ctx, FILE *f)
     poolrec_write_field(f, 0, "hung", lost);
     snprintf(lost, sizeof lost, "%ld", p->hosts_added);
     poolrec_write_field(f, 0, "hosts_added", lost);
+    snprintf(lost, sizeof lost, "%ld", p->jn.served);
+    poolrec_write_field(f, 0, "resumed", lost);
     for (int k = 0; k < p->nf; k++)
         poolrec_write_field(f, 0, p->fkey[k], p->fval[k]);
     fprintf(f, "#worker,worker,host,seen_host,tid,spawned,joined,left,why,tasks,busy\n");

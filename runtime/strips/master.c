@@ -66,13 +66,14 @@
  * dealing was inside it: a worker's first step waits for its neighbours'
  * rows, and dealing 128 MiB to Table 1's quarter-core hosts took 3 s.)
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
+#include <unistd.h>
 
 #include "runtime/core/args.h"
 #include "runtime/dtss.h"
@@ -80,6 +81,7 @@
 #include "runtime/core/join.h"
 #include "runtime/core/lbopts.h"
 #include "runtime/core/wire.h"
+#include "runtime/strips/journal.h"
 #include "sched/late/late.h"
 #include "sched/lb/lb.h"
 #include "sched/util/parse.h"
@@ -145,6 +147,15 @@ struct dtss_strips {
     int nrounds, rcap;
     srestore *rest;
     int nrest, restcap;
+    /* the journal (journal.c) */
+    sj_run jr;
+    sj_file jf;                 /* jf.w.f NULL: not written (none, or given up) */
+    int jkept;                  /* the file is there, a run to resume (from jf.last) */
+    double jevery;              /* --journal-every: seconds between barriers journaled */
+    double jlast_t;             /* wire_mono: the last journaled (or the start) */
+    long resumed;               /* the step resumed from (-1: not resumed) */
+    int jheld;                  /* barriers the resumed journal held */
+    long jwritten;              /* barriers journaled by this run */
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
@@ -159,6 +170,7 @@ dtss_strips *dtss_strips_new(void)
     lb_master_init(&s->m);
     s->every = 50;
     s->ckpt = 1;
+    s->jevery = 1;
     return s;
 }
 
@@ -170,11 +182,23 @@ void dtss_strips_usage(FILE *f)
                   "  --checkpoint N     every N-th report carries the rows to the master: a\n"
                   "                       lost worker's rows come back from there, re-cut\n"
                   "                       among the others (default 1; 0: none, from the\n"
-                  "                       first step)");
+                  "                       first step)\n"
+                  "  --journal-every S  with --journal: a checkpoint is journaled when S\n"
+                  "                       seconds or more passed since the last one journaled\n"
+                  "                       (and the last step's), [0, 86400] (default 1; 0:\n"
+                  "                       every checkpoint)");
 }
 
 int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 {
+    if (strcmp(name, "journal-every") == 0 && value && !s->h.live) {
+        double v;
+        if (parse_double(value, &v) != 0 || !(v >= 0 && v <= 86400))
+            return rt_fail(&s->h, DTSS_EINVAL, "--journal-every '%s' must be seconds in "
+                           "[0, 86400]", quote(value));
+        s->jevery = v;
+        return DTSS_OK;
+    }
     int ck = strcmp(name, "checkpoint") == 0;
     if ((!ck && strcmp(name, "every") != 0) || !value || s->h.live)
         return lb_opts_take(&s->h, &s->m.o, "dtss_strips_set", "after the run began", name,
@@ -194,6 +218,7 @@ int dtss_strips_set(dtss_strips *s, const char *name, const char *value)
 static int strips_opt(const char *name)
 {
     return strcmp(name, "every") == 0 || strcmp(name, "checkpoint") == 0 ||
+           strcmp(name, "journal-every") == 0 ||
            lb_opts_known(name) ? 1 : -1;
 }
 
@@ -322,7 +347,8 @@ static int begin(dtss_strips *s, void *field)
     size_t z = (size_t)n;
     s->cut = calloc(z, sizeof *s->cut);
     s->w = calloc(z, sizeof *s->w);
-    s->spare = malloc((size_t)s->rows * s->row_bytes);
+    if (!s->spare)                      /* (a resume has it) */
+        s->spare = malloc((size_t)s->rows * s->row_bytes);
     if (!s->cut || !s->w || !s->spare)
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory for %d workers and a second field "
                        "of %ld bytes", n, s->rows * (long)s->row_bytes);
@@ -338,9 +364,7 @@ static int begin(dtss_strips *s, void *field)
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     int late = s->m.o.late.factor > 0;
     s->report = s->asks || s->ckpt > 0 || late ? s->every : 0;
-    s->ck = field;
-    s->nx = s->spare;
-    s->ck_step = 0;
+    s->nx = s->ck == s->spare ? field : s->spare;       /* (ck: set by the run) */
     wire_stripjob j = {.nworkers = n, .every = s->report, .recut = s->asks, .ckpt = s->ckpt,
                        .steps = s->steps, .row_bytes = (long)s->row_bytes,
                        .poll = late ? late_poll(&s->m.o.late) : 0, .job = s->h.job,
@@ -543,6 +567,105 @@ static void refuse(dtss_strips *s, int i, const tr_event *e)
            s->w[i].lost == LOST_HUNG ? "hung, its rows restored without it" : "lost");
 }
 
+/* ---- the journal (journal.c) -------------------------------------------------------- */
+
+/* The journal given up (why: a write failed; it is closed): said; removed
+ * unless resumed (its earlier barriers stay: a torn tail is cut when
+ * resumed) or not a regular file (a device, a pipe). The run goes on. */
+static void journal_drop(dtss_strips *s, const char *why)
+{
+    const char *p = s->m.o.journal;
+    int rm = !s->m.o.resume && s->jf.regular;
+    rt_log(&s->h, 0, "journal %s: cannot write (%s): the run goes on without it (%s)",
+           quote(p), why, rm ? "removed" : s->m.o.resume ? "closed, its barriers kept"
+                                                            : "closed");
+    if (rm) {
+        unlink(p);
+        s->jkept = 0;
+    }
+}
+
+/* A checkpoint is complete (s->ck, after s->ck_step steps): journaled if
+ * --journal-every seconds passed since the last one journaled, or it is the
+ * last step's. */
+static void journal_barrier(dtss_strips *s)
+{
+    double now = wire_mono();
+    if (!s->jf.w.f || (s->ck_step < s->steps && now - s->jlast_t < s->jevery))
+        return;
+    s->jlast_t = now;
+    long anew = s->jf.anew;
+    const char *why = sj_barrier(&s->jf, &s->jr, s->ck_step, s->ck);
+    if (why) {
+        journal_drop(s, why);
+        return;
+    }
+    s->jwritten++;
+    if (s->jf.anew != anew)
+        rt_log(&s->h, 1, "journal %s begun anew at step %ld (%ld bytes)",
+               quote(s->m.o.journal), s->ck_step, s->jf.size);
+}
+
+/* --journal: a new journal, its header written; --resume: the journal read,
+ * its last barrier the checkpoint the run goes on from (s->ck, s->ck_step;
+ * the step 0 field, the caller's, when it holds none), and opened to
+ * append. Before any worker is spawned: a journal refused, nothing runs. */
+static int journal_start(dtss_strips *s, void *field)
+{
+    const char *p = s->m.o.journal;
+    char why[400];
+    s->resumed = -1;
+    if (!p)
+        return DTSS_OK;
+    const char *opt = s->m.o.resume ? "--resume" : "--journal";
+    if (s->ckpt == 0)
+        return rt_fail(&s->h, DTSS_EINVAL, "%s %s: with --checkpoint 0 the master holds no "
+                       "barrier to journal (--checkpoint N: every N-th report)", opt, quote(p));
+    s->jr = (sj_run){.rows = s->rows, .row_bytes = s->row_bytes, .steps = s->steps,
+                     .job = s->h.job, .job_len = s->h.job_len};
+    if (!s->m.o.resume) {
+        int rc = sj_create(&s->jf, p, &s->jr, why, sizeof why);
+        if (rc == -1)
+            return rt_fail(&s->h, DTSS_EINVAL, "--journal %s: %s", quote(p), why);
+        if (rc == -2)
+            journal_drop(s, why);
+        else
+            s->jkept = 1;
+        s->jlast_t = wire_mono();
+        return DTSS_OK;
+    }
+    if (!(s->spare = malloc((size_t)s->rows * s->row_bytes)))
+        return rt_fail(&s->h, DTSS_ENOMEM, "out of memory for a second field of %ld bytes",
+                       s->rows * (long)s->row_bytes);
+    unsigned char *buf[2] = {s->spare, field};
+    sj_found f;
+    int rc = sj_scan(p, &s->jr, buf, &f, why, sizeof why);
+    if (rc != DTSS_OK)
+        return rt_fail(&s->h, rc, "--resume %s: %s", quote(p), why);
+    if (f.which >= 0) {
+        s->ck = buf[f.which];
+        s->ck_step = f.step;
+    }
+    s->resumed = f.step;
+    s->jheld = f.held;
+    char torn[120] = "";
+    if (f.torn > 0)
+        snprintf(torn, sizeof torn, "; a torn or damaged tail of %ld bytes ignored, cut off",
+                 f.torn);
+    if (f.held > 0)
+        rt_log(&s->h, 0, "resuming %s: from step %ld of %ld, its last barrier (of %d whole)%s",
+               quote(p), f.step, s->steps, f.held, torn);
+    else
+        rt_log(&s->h, 0, "resuming %s: it holds no barrier: from step 0 of %ld%s", quote(p),
+               s->steps, torn);
+    if (sj_reopen(&s->jf, p, f.good_end, f.held, f.step) != 0)
+        return rt_fail(&s->h, DTSS_EINVAL, "--resume %s: cannot append to it: %s", quote(p),
+                       strerror(errno));
+    s->jkept = 1;
+    s->jlast_t = wire_mono();
+    return DTSS_OK;
+}
+
 /* Worker i's STATE: the start's, a report (a barrier's, with the rows for a
  * checkpoint), or the last. *done: every row of the last step is in. */
 static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
@@ -599,6 +722,7 @@ static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
             s->nx = t;
             s->ck_step = st.step;
             s->nx_step = -1;
+            journal_barrier(s);
         }
     }
     if (st.step == s->steps) {          /* its last */
@@ -670,7 +794,21 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     s->rows = rows;
     s->row_bytes = row_bytes;
     s->steps = steps;
-    int rc = begin(s, field), done = 0;
+    s->ck = field;
+    s->ck_step = 0;
+    int rc = journal_start(s, field), done = 0;
+    s->reached = s->ck_step;
+    if (rc == DTSS_OK && s->resumed == steps) {         /* nothing left to compute */
+        rt_log(&s->h, 0, "resuming %s: its last barrier is the run's last step: nothing to "
+               "compute", quote(s->m.o.journal));
+        sj_close(&s->jf);
+        if (s->ck != field)
+            memcpy(field, s->ck, (size_t)rows * row_bytes);
+        s->m.finished = 1;
+        return DTSS_DONE;
+    }
+    if (rc == DTSS_OK)
+        rc = begin(s, field);
     double poll = late_poll(&s->m.o.late), looked = wire_mono();
     while (rc == DTSS_OK && !done) {
         tr_event e;
@@ -700,12 +838,26 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     }
     if (rc == DTSS_OK)
         rc = stop_all(s);
+    sj_close(&s->jf);
     if (rc != DTSS_OK) {
         for (int i = 0; s->w && i < s->m.crew.P; i++)
             if (s->w[i].lost != LOST_EXITED)
                 tr_kill(s->m.crew.tids[i]);
+        if (s->jkept && s->jf.last > 0)
+            rt_log(&s->h, 0, "the journal %s holds the field of step %ld: --resume %s (the "
+                   "same job and steps) goes on from there", quote(s->m.o.journal),
+                   s->jf.last, quote(s->m.o.journal));
+        else if (s->jkept)
+            rt_log(&s->h, 0, "the journal %s holds no barrier yet: --resume %s (the same "
+                   "job and steps) goes on from step 0", quote(s->m.o.journal),
+                   quote(s->m.o.journal));
         return rc;
     }
+    if (s->m.o.journal)
+        rt_log(&s->h, 1, "journal %s: %ld barriers written by this run, the last of step %ld; "
+               "%ld bytes, %d barrier%s (begun anew %ld times)", quote(s->m.o.journal),
+               s->jwritten, s->jf.last, s->jf.size, s->jf.held, s->jf.held == 1 ? "" : "s",
+               s->jf.anew);
     for (int i = 0; i < s->m.crew.P; i++)       /* a hung worker: not waited for */
         if (s->w[i].lost == LOST_HUNG || s->w[i].lost == LOST_SEND)
             tr_kill(s->m.crew.tids[i]);
@@ -738,6 +890,7 @@ int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st)
     st->restores = s->nrest;
     st->lost = s->m.crew.P - s->live;
     st->refused = s->refused;
+    st->resumed = s->m.o.journal && s->m.o.resume ? s->resumed : -1;
     return DTSS_OK;
 }
 
@@ -751,6 +904,8 @@ void dtss_strips_summary(const dtss_strips *s, FILE *f)
             st.recuts, st.moved);
     for (int i = 0; i < s->m.crew.P; i++)
         fprintf(f, " %d", s->cut[i]);
+    if (s->m.crew.P == 0)
+        fprintf(f, " none (no worker)");
     if (st.restores) {
         fprintf(f, "; %d restore%s (", st.restores, st.restores == 1 ? "" : "s");
         for (int r = 0; r < s->nrest; r++)
@@ -758,6 +913,8 @@ void dtss_strips_summary(const dtss_strips *s, FILE *f)
                     lost_name[s->rest[r].why], s->rest[r].step);
         fprintf(f, "), %ld messages refused", st.refused);
     }
+    if (st.resumed >= 0)
+        fprintf(f, "; resumed from step %ld", st.resumed);
     fputc('\n', f);
 }
 
@@ -775,14 +932,14 @@ static void print_record(const void *ctx, FILE *f)
     int P = s->m.crew.P;
     dtss_strips_stats_get(s, &st);
     fprintf(f, "#run,strategy,workers,rows,row_bytes,steps,every,ct,time,recuts,moved,"
-               "checkpoint,late,restores,refused\n"
+               "checkpoint,late,restores,refused,resumed\n"
                "#worker,worker,host,rows_first,rows_last,busy,begin,end,lost\n"
                "#recut,step,rows,busy,target,max_e_before,max_e_after,moved\n"
                "#restore,epoch,step,worker,why,reached,rows\n");
-    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld,%d,%g;%g,%d,%ld\n",
+    fprintf(f, "run,%s,%d,%ld,%zu,%ld,%d,%.6f,%.6f,%d,%ld,%d,%g;%g,%d,%ld,%ld\n",
             s->m.o.type->name, P, s->rows, s->row_bytes, s->steps, s->every, s->m.o.ct,
             st.time, st.recuts, st.moved, s->ckpt, s->m.o.late.factor, s->m.o.late.min,
-            st.restores, st.refused);
+            st.restores, st.refused, st.resumed);
     double b0 = INFINITY;
     for (int i = 0; i < P; i++)
         b0 = fmin(b0, s->w[i].t_begin);
