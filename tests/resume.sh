@@ -246,6 +246,9 @@ cmp -s ref.pgm b.pgm; check "tree resumed: image identical to bin/mandel's" $?
 j3=$(sed -n 's/.*resuming b.csv.journal: \([0-9]*\) of [0-9]* iterations done.*/\1/p' t3.txt)
 [ -n "$j3" ] && [ -n "$j2" ] && [ "$j3" -gt "$j2" ] && [ "$j3" -lt $S ]
 check "tree resumed: the killed resumed run had journaled more (${j2:-?} -> ${j3:-?} of $S)" $?
+out=$(sed -n 's/.*; \([0-9]*\) were out when the run broke, \([0-9]*\) never handed out.*/\1 \2/p' t3.txt)
+[ -n "$j3" ] && [ "$out" = "$((S - j3)) 0" ]
+check "tree resumed: the A entries say every row not journaled was out, none never handed out ($out)" $?
 [ "$("$BIN/record" b.csv run scheme)" = tree ] && [ "$("$BIN/record" b.csv run resumed)" = "$j3" ]
 check "tree resumed: the record says scheme=tree, resumed=$j3" $?
 n=$(done_iters b.csv)
