@@ -325,6 +325,18 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=64k tmpfs disk; th
 else
     skip "the journal's disk full: a tmpfs of our own needs root"
 fi
+# A device as the journal (our own node, like /dev/full): its header cannot
+# be written; said, the run goes on, and the device is never removed.
+if [ "$(id -u)" = 0 ] && mknod fulldev c 1 7; then
+    timeout 60 "$BIN/loop" -w "uniform n=200 cost=1" --local 2 --journal fulldev >dev.txt 2>&1
+    rc=$?
+    [ "$rc" = 0 ] && [ -c fulldev ] &&
+        grep -q "journal fulldev: cannot write (No space left on device): the run goes on without it (closed)" dev.txt
+    check "a device as the journal: said, the run goes on (exit $rc), the device left alone: $(head -c 300 dev.txt)" $?
+    rm -f fulldev
+else
+    skip "a device as the journal: mknod needs root"
+fi
 
 pvm_down; check "pvmd halted" $?
 finish

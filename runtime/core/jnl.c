@@ -8,6 +8,7 @@
 
 #include "runtime/core/jnl.h"
 #include "sched/util/fnv.h"
+#include "sched/util/quote.h"
 
 static double mono(void)
 {
@@ -102,6 +103,22 @@ void jnl_close(jnl_w *w)
     fsync(fileno(w->f));
     fclose(w->f);
     w->f = NULL;
+}
+
+int jnl_give_up(jnl_w *w, const char *path, int keep, const char *why, char *msg,
+                size_t len)
+{
+    struct stat st;
+    int rm = !keep && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (w->f)
+        fclose(w->f);
+    w->f = NULL;
+    if (rm && unlink(path) != 0)
+        rm = 0;
+    snprintf(msg, len, "journal %s: cannot write (%s): the run goes on without it (%s)",
+             quote(path), why, rm ? "removed" : keep ? "closed; what it holds stays"
+                                                     : "closed");
+    return rm;
 }
 
 /* ---- reading ----------------------------------------------------------- */

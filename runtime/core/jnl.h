@@ -54,6 +54,14 @@ int jnl_reopen(jnl_w *w, const char *path, long good_end);
 const char *jnl_emit(jnl_w *w, jnl_buf *o, int sync);
 /* fflush, fsync and close (no-op if closed). */
 void jnl_close(jnl_w *w);
+/* A write failed (why: jnl_emit's answer): every model gives its journal up
+ * alike -- closed, and removed (a full disk: room for the outputs) unless
+ * 'keep' (a resumed journal: its earlier entries stay, its torn end is cut
+ * when resumed) or path is not a regular file (a device, a pipe: never
+ * removed). The run goes on without it. msg: the sentence to log. Returns 1
+ * when the file was removed. */
+int jnl_give_up(jnl_w *w, const char *path, int keep, const char *why, char *msg,
+                size_t len);
 
 /* ---- reading ----------------------------------------------------------- */
 

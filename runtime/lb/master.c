@@ -266,16 +266,9 @@ static int deal(dtss_lb *b)
  * resume) or not a regular file; the run goes on without it. */
 static void journal_failed(dtss_lb *b, const char *why)
 {
-    const char *p = b->m.o.journal;
-    struct stat st;
-    int removed = !b->m.o.resume && stat(p, &st) == 0 && S_ISREG(st.st_mode);
-    rt_log(&b->h, 0, "journal %s: cannot write (%s): %s; the run goes on without it", quote(p),
-           why, removed ? "removed" : "closed");
-    if (b->jw.f)
-        fclose(b->jw.f);
-    b->jw.f = NULL;
-    if (removed)
-        unlink(p);
+    char msg[600];
+    jnl_give_up(&b->jw, b->m.o.journal, b->m.o.resume, why, msg, sizeof msg);
+    rt_log(&b->h, 0, "%s", msg);
 }
 
 static lbj_run this_run(const dtss_lb *b)

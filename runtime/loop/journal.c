@@ -57,8 +57,8 @@
 
 /* ---- writing ----------------------------------------------------------------- */
 
-/* Writes o as one entry (jnl_emit). On failure the journal is closed, and
- * removed unless resumed (logged once): the run goes on without it. */
+/* Writes o as one entry (jnl_emit). On failure the journal is given up
+ * (jnl_give_up: logged once): the run goes on without it. */
 static void emit(dtss_master *m, jnl_buf *o, int sync)
 {
     journal *j = &m->jw;
@@ -67,13 +67,10 @@ static void emit(dtss_master *m, jnl_buf *o, int sync)
         return;
     }
     const char *what = jnl_emit(&j->w, o, sync);
-    if (what) {     /* removed (a full disk: room for the outputs), but a resumed */
-        master_log(m, 0, "journal %s: cannot write (%s): %s; the run goes on without "
-                   "it", quote(m->journal_path), what, m->resume ? "closed" : "removed");
-        fclose(j->w.f);                         /* one's earlier results stay */
-        j->w.f = NULL;
-        if (!m->resume)
-            unlink(m->journal_path);
+    if (what) {
+        char msg[600];
+        jnl_give_up(&j->w, m->journal_path, m->resume, what, msg, sizeof msg);
+        master_log(m, 0, "%s", msg);
     }
 }
 
@@ -102,9 +99,8 @@ int journal_create(dtss_master *m)
     jnl_put_u(&o, m->h.job_len);
     jnl_put(&o, m->h.job, m->h.job_len);
     jnl_put_sum(&o, 0);
-    emit(m, &o, 1);
-    return j->w.f ? DTSS_OK : master_fail(m, DTSS_EINVAL, "--journal %s: cannot write "
-                                        "its header", quote(m->journal_path));
+    emit(m, &o, 1);     /* (a full disk: said, the run goes on without it) */
+    return DTSS_OK;
 }
 
 int journal_begin(dtss_master *m)

@@ -86,15 +86,9 @@ static void emit(dtss_pool *p, jnl_buf *o, int sync)
     const char *what = jnl_emit(&j->w, o, sync);
     if (!what)
         return;
-    struct stat st;
-    int regular = stat(j->path, &st) == 0 && S_ISREG(st.st_mode);
-    pool_log(p, 0, "journal %s: cannot write (%s): the run goes on without it (%s)",
-             quote(j->path), what, j->resume ? "closed; its results stay" :
-             regular ? "removed" : "closed");
-    fclose(j->w.f);
-    j->w.f = NULL;
-    if (!j->resume && regular)
-        unlink(j->path);
+    char msg[600];
+    jnl_give_up(&j->w, j->path, j->resume, what, msg, sizeof msg);
+    pool_log(p, 0, "%s", msg);
 }
 
 static void put_seconds(jnl_buf *o, double s)

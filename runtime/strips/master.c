@@ -569,20 +569,14 @@ static void refuse(dtss_strips *s, int i, const tr_event *e)
 
 /* ---- the journal (journal.c) -------------------------------------------------------- */
 
-/* The journal given up (why: a write failed; it is closed): said; removed
- * unless resumed (its earlier barriers stay: a torn tail is cut when
- * resumed) or not a regular file (a device, a pipe). The run goes on. */
+/* The journal given up (why: a write failed): jnl_give_up, said. The run
+ * goes on. */
 static void journal_drop(dtss_strips *s, const char *why)
 {
-    const char *p = s->m.o.journal;
-    int rm = !s->m.o.resume && s->jf.regular;
-    rt_log(&s->h, 0, "journal %s: cannot write (%s): the run goes on without it (%s)",
-           quote(p), why, rm ? "removed" : s->m.o.resume ? "closed, its barriers kept"
-                                                            : "closed");
-    if (rm) {
-        unlink(p);
+    char msg[600];
+    if (jnl_give_up(&s->jf.w, s->m.o.journal, s->m.o.resume, why, msg, sizeof msg))
         s->jkept = 0;
-    }
+    rt_log(&s->h, 0, "%s", msg);
 }
 
 /* A checkpoint is complete (s->ck, after s->ck_step steps): journaled if
