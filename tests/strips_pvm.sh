@@ -273,7 +273,7 @@ head -c $((size - 7)) keep.jnl >t.jnl
 jrun t --local 3 --steps 3000 --every 30 --strategy none --resume t.jnl
 rc=$?
 [ "$rc" = 0 ] && [ "$(ck t)" = "$ref3" ] &&
-    grep -q "^heat-pvm: resuming t.jnl: from step 2950 of 3000, its last barrier (of $((n - 1)) whole); a torn or damaged tail of $((E - 7)) bytes ignored, cut off$" t.out &&
+    grep -q "^heat-pvm: resuming t.jnl: from step 2950 of 3000, its last barrier (of $((n - 1)) whole); the last $((E - 7)) bytes (from byte [0-9]* on) ignored and cut: an entry cut short or damaged, and any after it$" t.out &&
     grep -q "; resumed from step 2950$" t.out
 check "a torn tail: cut, resumed from the barrier before (2950), with another cadence and strategy: bin/heat's field (exit $rc; $(grep resum t.out | head -c 300))" $?
 
@@ -287,7 +287,7 @@ s1=$((3000 - (n - 1) * 50))
 jrun d --local 2 --steps 3000 --resume d.jnl
 rc=$?
 [ "$rc" = 0 ] && [ "$(ck d)" = "$ref3" ] &&
-    grep -q "^heat-pvm: resuming d.jnl: from step $s1 of 3000, its last barrier (of 1 whole); a torn or damaged tail of $(((n - 1) * E)) bytes ignored, cut off$" d.out
+    grep -q "^heat-pvm: resuming d.jnl: from step $s1 of 3000, its last barrier (of 1 whole); the last $(((n - 1) * E)) bytes (from byte [0-9]* on) ignored and cut: an entry cut short or damaged, and any after it$" d.out
 check "a damaged entry: the journal ends before it, resumed from step $s1: bin/heat's field (exit $rc; $(grep resum d.out | head -c 300))" $?
 
 # Whole entries with right checksums that are not this run's: refused (2),

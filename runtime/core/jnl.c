@@ -123,6 +123,16 @@ int jnl_give_up(jnl_w *w, const char *path, int keep, const char *why, char *msg
 
 /* ---- reading ----------------------------------------------------------- */
 
+void jnl_torn_text(long torn, long good_end, char *buf, size_t len)
+{
+    if (torn <= 0)
+        snprintf(buf, len, "%s", "");
+    else
+        snprintf(buf, len, "; the last %ld byte%s (from byte %ld on) ignored and cut: an "
+                 "entry cut short or damaged, and any after it", torn, torn == 1 ? "" : "s",
+                 good_end);
+}
+
 int jnl_open(jnl_rd *r, const char *path, const char *magic, uint64_t version,
              char *why, size_t len)
 {

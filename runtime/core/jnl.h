@@ -65,6 +65,12 @@ int jnl_give_up(jnl_w *w, const char *path, int keep, const char *why, char *msg
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* What a resumed run says of the bytes after its journal's last whole entry
+ * (torn of them, from byte good_end on): "" when none, else "; the last N
+ * bytes (from byte B on) ignored and cut: an entry cut short or damaged, and
+ * any after it" -- every model's log in the same words. */
+void jnl_torn_text(long torn, long good_end, char *buf, size_t len);
+
 typedef struct jnl_rd {
     FILE *f;
     long left;          /* bytes to the end of the file */

@@ -317,8 +317,10 @@ static int journal_open(dtss_lb *b)
         if (jnl_reopen(&b->jw, p, b->jgood) != 0)
             return rt_fail(&b->h, DTSS_EINVAL, "--resume %s: cannot append to it: %s",
                            quote(p), strerror(errno));
+        char torn[160];
+        jnl_torn_text(b->jtorn, b->jgood, torn, sizeof torn);
         rt_log(&b->h, 0, "resuming %s: %ld of %d results journaled%s", quote(p),
-               b->journaled, b->ntasks, b->jtorn ? "; a torn or damaged end ignored (cut)" : "");
+               b->journaled, b->ntasks, torn);
         return DTSS_OK;
     }
     struct stat st;

@@ -110,12 +110,12 @@ int journal_begin(dtss_master *m)
     if (!m->resume)
         return journal_create(m);
     journal *j = &m->jw;
-    char text[32], msg[256];
+    char text[32], msg[256], torn[160];
+    jnl_torn_text(j->torn, j->good_end, torn, sizeof torn);
     master_log(m, 0, "resuming %s: %ld of %ld iterations done (%ld results); %ld were "
                "out when the run broke, %ld never handed out%s", quote(m->journal_path),
                j->done_iters, m->iters, j->results, j->out_iters,
-               m->iters - j->done_iters - j->out_iters,
-               j->torn ? "; a torn entry at its end ignored" : "");
+               m->iters - j->done_iters - j->out_iters, torn);
     snprintf(text, sizeof text, "%ld", j->done_iters);
     if (record_field(&m->rec, "resumed", text, msg, sizeof msg) != 0)
         return master_fail(m, DTSS_EINVAL, "%s", msg);

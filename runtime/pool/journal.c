@@ -328,9 +328,8 @@ int pool_journal_open(dtss_pool *p)
     if (jnl_reopen(&j->w, j->path, j->good_end) != 0)
         return pool_fail(p, DTSS_EINVAL, "--resume %s: cannot append to it: %s",
                          quote(j->path), strerror(errno));
-    char torn[96] = "";
-    if (j->torn > 0)
-        snprintf(torn, sizeof torn, "; a torn entry at its end ignored (%ld bytes)", j->torn);
+    char torn[160];
+    jnl_torn_text(j->torn, j->good_end, torn, sizeof torn);
     pool_log(p, 0, "resuming %s: %ld result%s journaled, of iterations 1 .. %d%s",
              quote(j->path), j->ne, j->ne == 1 ? "" : "s", j->last_iteration, torn);
     return DTSS_OK;

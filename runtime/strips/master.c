@@ -642,10 +642,8 @@ static int journal_start(dtss_strips *s, void *field)
     }
     s->resumed = f.step;
     s->jheld = f.held;
-    char torn[120] = "";
-    if (f.torn > 0)
-        snprintf(torn, sizeof torn, "; a torn or damaged tail of %ld bytes ignored, cut off",
-                 f.torn);
+    char torn[160];
+    jnl_torn_text(f.torn, f.good_end, torn, sizeof torn);
     if (f.held > 0)
         rt_log(&s->h, 0, "resuming %s: from step %ld of %ld, its last barrier (of %d whole)%s",
                quote(p), f.step, s->steps, f.held, torn);
