@@ -74,10 +74,12 @@ cd "$tmp" || exit 1
 run "a one-host VM without --local: no hosts" 1 "no hosts to use" "$J"
 for s in adjust static; do
     for n in 1 2 3 8; do
-        timeout 120 "$J" --local "$n" --strategy "$s" >"run.$s.$n" 2>&1
+        # (stdout alone: the sanitizers' leak report may follow on stderr)
+        timeout 120 "$J" --local "$n" --strategy "$s" >"run.$s.$n" 2>"err.$s.$n"
         rc=$?
         [ "$rc" = 0 ] && [ "$(head -n 1 "run.$s.$n")" = "$answer" ]
-        check "$s, $n workers: exactly the sequential line (exit $rc: $(head -c 200 "run.$s.$n"))" $?
+        check "$s, $n workers: exactly the sequential line (exit $rc: $(head -c 200 "run.$s.$n") $(head -c 200 "err.$s.$n"))" $?
+        cat "err.$s.$n" >>"run.$s.$n"
         grep -q "^$s: iterations 32, workers [0-9.]*, efficiency" "run.$s.$n"
         check "$s, $n workers: the pool's summary counts 32 iterations" $?
     done
@@ -85,7 +87,7 @@ done
 # The journal (--journal, --resume: runtime/pool/journal.c): a complete run's
 # journal resumed computes nothing; half of it (a torn cut) resumed computes
 # the rest; the line is the sequential one each time.
-timeout 120 "$J" --local 2 --journal jac.j >run.j 2>&1
+timeout 120 "$J" --local 2 --journal jac.j >run.j 2>err.j
 rc=$?
 [ "$rc" = 0 ] && [ "$(head -n 1 run.j)" = "$answer" ] && [ -s jac.j ]
 check "--journal: exactly the sequential line, the journal written (exit $rc)" $?
@@ -103,7 +105,7 @@ rc=$?
 check "half of it resumed: exactly the sequential line, the rest computed (exit $rc: $(tail -n 1 run.h))" $?
 # Workers asked for 0.05 s apart: they come during the run (the pool grows
 # mid-sweep), and the numbers stay the same.
-timeout 120 "$J" --local 8 --delay 0.05 >run.delay 2>&1
+timeout 120 "$J" --local 8 --delay 0.05 >run.delay 2>err.delay
 rc=$?
 [ "$rc" = 0 ] && [ "$(head -n 1 run.delay)" = "$answer" ]
 check "workers trickling in (delay 0.05 s): exactly the sequential line (exit $rc)" $?
