@@ -108,10 +108,11 @@ void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const cha
 "  --late F[,MIN]     a worker silent longer than max(F x its expected time,\n"
 "                       MIN s) is taken for hung: its %ss are served again\n"
 "                       without it (default 3,30; 0 = off)\n"
-"  --journal FILE     write the run's results to FILE as they arrive, for\n"
-"                       --resume ('none': no journal, the default)\n"
+"  --journal FILE     journal %s to FILE, for --resume\n"
+"                       ('none': no journal, the default)\n"
 "  --resume FILE      continue the broken run journaled in FILE: only what\n"
-"                       it lacks is computed\n", unit, unit);
+"                       it lacks is computed\n", unit, unit,
+            strcmp(unit, "row") == 0 ? "the whole field at barriers" : "each accepted result");
     rt_place_usage(f, 0);
     fprintf(f, "  %s\n", own);
 }
