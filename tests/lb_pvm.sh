@@ -268,17 +268,9 @@ crash() {
     wait_for "$pid" 30
     [ "$rc" = 1 ] && grep -q "journal .*k.j keeps [0-9]* of 120 results: --resume .*k.j continues the run" "$tmp/$name.out"
     check "$name: the pvmd killed mid-run: exit 1, how to resume said (exit $rc: $(grep -v '^t=' "$tmp/$name.out" | head -c 300))" $?
-    left=""
-    for _ in $(seq 50); do
-        left=""
-        for w in $workers; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
-        [ -z "$left" ] && break
-        sleep 0.1
-    done
-    [ -z "$left" ]; check "$name: the killed pvmd's workers exit (left:$left)" $?
-    orphans="$orphans $left"
-    rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.* "$PVM_TMP"/pvmtmp*
-    pvm_up "$tmp/vm" "$BIN"; check "$name: a new pvmd ($pvmd_pid)" $?
+    pvm_gone $workers; check "$name: the killed pvmd's workers exit (left:$pvm_left)" $?
+    orphans="$orphans $pvm_left"
+    pvm_reborn "$tmp/vm" "$BIN"; check "$name: a new pvmd ($pvmd_pid)" $?
 }
 rm -f "$tmp/k.j"
 crash k1 25 --journal "$tmp/k.j"

@@ -264,19 +264,8 @@ crash() {
     check "$name: it says how to resume ($(grep -v '^thin-pool: t=\|iteration [0-9]*:\|resuming' "$name.txt" | head -c 300))" $?
     [ ! -e b.pbm ] && [ ! -e b.csv ]; check "$name: no image, no record" $?
     [ -s b.j ]; check "$name: the journal is there" $?
-    gone=1
-    for _ in $(seq 50); do
-        left=""
-        for pid in $orphans; do
-            kill -0 "$pid" 2>/dev/null && left="$left $pid"
-        done
-        [ -z "$left" ] && { gone=0; break; }
-        sleep 0.1
-    done
-    check "$name: the workers of the killed pvmd exit" $gone
-    pvmd_pid=
-    rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.* "$PVM_TMP"/pvmtmp*
-    pvm_up "$tmp" "$BIN"
+    pvm_gone $orphans; check "$name: the workers of the killed pvmd exit (left:$pvm_left)" $?
+    pvm_reborn "$tmp" "$BIN"
     check "$name: a new pvmd started (pid $pvmd_pid; the killed one was $killed)" $?
 }
 rm -f b.j b.pbm b.csv

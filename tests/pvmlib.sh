@@ -5,8 +5,25 @@
 # its socket PVM_TMP/pvmtmpPID.0). pvm_down: halts it (ending its tasks) and
 # makes sure that PID is gone. Both touch only this virtual machine.
 # pvm_tasks NAME: the PIDs of the tasks our pvmd spawned whose program is NAME.
+# pvm_gone PIDS...: 0 when none of them runs within 5 s, else 1 (the ones
+# left in $pvm_left). pvm_reborn DIR BIN: after our pvmd was killed, its files
+# removed from PVM_TMP and a new one started (pvm_up).
 pvmd_pid=
 pvm_tasks() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk -v n="$1" '$2 == n { print $1 }'; }
+pvm_gone() {
+    for _ in $(seq 50); do
+        pvm_left=""
+        for p in "$@"; do kill -0 "$p" 2>/dev/null && pvm_left="$pvm_left $p"; done
+        [ -z "$pvm_left" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+pvm_reborn() {
+    pvmd_pid=
+    rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.* "$PVM_TMP"/pvmtmp*
+    pvm_up "$@"
+}
 pvm_up() {
     export PVM_ALLOW_ROOT=yes PVM_TMP="$1/pvm"
     unset PVM_VMID

@@ -181,20 +181,8 @@ crash() {
     check "$name: it says how to resume" $?
     [ ! -e b.pgm ] && [ ! -e b.csv ]; check "$name: no image, no record" $?
     [ -s b.csv.journal ]; check "$name: the journal is there" $?
-    gone=1
-    for _ in $(seq 50); do
-        left=""
-        for pid in $orphans; do
-            kill -0 "$pid" 2>/dev/null && left="$left $pid"
-        done
-        [ -z "$left" ] && { gone=0; break; }
-        sleep 0.1
-    done
-    check "$name: the workers of the killed pvmd exit" $gone
-    # A new virtual machine (the dead pvmd's files removed from PVM_TMP).
-    pvmd_pid=
-    rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.* "$PVM_TMP"/pvmtmp*
-    pvm_up "$tmp" "$BIN"
+    pvm_gone $orphans; check "$name: the workers of the killed pvmd exit (left:$pvm_left)" $?
+    pvm_reborn "$tmp" "$BIN"       # a new virtual machine
     check "$name: a new pvmd started (pid $pvmd_pid; the killed one was $killed)" $?
 }
 crash b1 $((S * S * 4 * 25 / 100)) -S $S -m $M -r b.csv

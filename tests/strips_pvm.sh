@@ -128,16 +128,6 @@ waitlog() {
     done
     return 1
 }
-# gone PIDS...: none of them runs within 5 s.
-gone() {
-    for _ in $(seq 50); do
-        left=""
-        for p in "$@"; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-        [ -z "$left" ] && return 0
-        sleep 0.1
-    done
-    return 1
-}
 ref6=$(fref 6000)
 
 # A worker killed mid-run (after its report of step 100): its rows come back
@@ -182,7 +172,7 @@ grep -q "^heat-pvm: worker 2 on .*: its report after step [0-9]* overdue, silent
     grep -q "^restore,1,[0-9]*,2,hung," "$tmp/stop.csv"
 check "a worker stopped for good: taken for hung, named on the log and the record" $?
 kill -CONT "$victim" 2>/dev/null
-gone "$victim"; check "a worker stopped for good: killed at the end (gone once resumed)" $?
+pvm_gone "$victim"; check "a worker stopped for good: killed at the end (gone once resumed)" $?
 
 # A worker stopped, then resumed once the master has restored its rows on
 # the other two: its late messages refused, nothing counted twice.
@@ -201,7 +191,7 @@ refused=$(awk -F, '$1 == "run" { print $15 }' "$tmp/cont.csv" 2>/dev/null)
 grep -q "^heat-pvm: worker 2's [A-Z]*\( of step [0-9]* (epoch 0)\)\? refused: it was taken for hung" "$tmp/cont.out" &&
     [ "${refused:-0}" -gt 0 ]
 check "a worker stopped then resumed: its late messages refused, on the log and the record ($refused; $(grep refused "$tmp/cont.out" | head -n 1))" $?
-gone "$victim"; check "a worker stopped then resumed: killed at the end" $?
+pvm_gone "$victim"; check "a worker stopped then resumed: killed at the end" $?
 
 # The journal (runtime/strips/journal.c): the whole field at a barrier, for
 # --resume. A run of 3000 steps (60 barriers of 600 rows x 4096 bytes) keeps
@@ -323,7 +313,7 @@ sleep 1
 master=$(ps -o pid= --ppid "$pid")      # heat-pvm, under timeout
 kill -9 $master
 wait "$pid" 2>/dev/null
-gone $workers; check "the master killed: its workers gone within 5 s (left:$left)" $?
+pvm_gone $workers; check "the master killed: its workers gone within 5 s (left:$pvm_left)" $?
 
 # The pvmd killed (-9) mid-run, journaled: the master fails (1) and says
 # from where --resume goes on; a new pvmd, --resume, its pvmd killed in
@@ -345,9 +335,8 @@ crash() {
     [ "$rc" = 1 ]; check "$name: the pvmd killed after step $after: exit 1 ($rc)" $?
     grep -q "^heat-pvm: the journal k.jnl holds the field of step [1-9][0-9]*: --resume k.jnl (the same job and steps) goes on from there$" "$tmp/$name.out"
     check "$name: it says from where --resume goes on ($(grep 'holds the field' "$tmp/$name.out"))" $?
-    gone $orphans; check "$name: the killed pvmd's workers exit" $?
-    rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.* "$PVM_TMP"/pvmtmp*
-    pvm_up "$tmp/vm" "$BIN"; check "$name: a new pvmd" $?
+    pvm_gone $orphans; check "$name: the killed pvmd's workers exit" $?
+    pvm_reborn "$tmp/vm" "$BIN"; check "$name: a new pvmd" $?
 }
 cd "$tmp" || exit 1
 crash k1 4000 --journal k.jnl

@@ -31,61 +31,10 @@
  * doing what it holds and then asking (tree_idle, tree_recover) ends the
  * loop with every iteration done exactly once. */
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/jwalk.h"
 #include "runtime/loop/master.h"
 
 /* ---- the checksums made right ------------------------------------------------ */
-
-typedef struct walk {
-    uint8_t *b;
-    size_t n, at;
-    int ok;
-} walk;
-
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static void skip(walk *w, uint64_t k)
-{
-    if (w->ok && k <= w->n - w->at)
-        w->at += (size_t)k;
-    else
-        w->ok = 0;
-}
-
-static uint64_t u64(walk *w)
-{
-    uint64_t v = 0;
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return 0;
-    }
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)w->b[w->at + (size_t)i] << (8 * i);
-    w->at += 8;
-    return v;
-}
-
-/* The checksum of the bytes from 'from' written at the walk's place. */
-static void seal(walk *w, size_t from, int repair)
-{
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return;
-    }
-    if (repair) {
-        uint64_t h = fnv(w->b + from, w->at - from);
-        for (int i = 0; i < 8; i++)
-            w->b[w->at + (size_t)i] = (uint8_t)(h >> (8 * i));
-    }
-    w->at += 8;
-}
 
 /* The header as the bytes say it (valid when ok). */
 typedef struct head {
@@ -95,39 +44,39 @@ typedef struct head {
 
 static head walk_journal(uint8_t *b, size_t n, int repair)
 {
-    walk w = {b, n, 0, 1};
+    jwalk w = {b, n, 0, 1};
     head h = {0};
-    skip(&w, 8);
-    (void)u64(&w);                      /* version */
-    h.I = u64(&w);
-    h.R = u64(&w);
-    skip(&w, u64(&w));                  /* the scheme */
-    uint64_t np = u64(&w);
+    jwalk_skip(&w, 8);
+    (void)jwalk_u64(&w);                    /* version */
+    h.I = jwalk_u64(&w);
+    h.R = jwalk_u64(&w);
+    jwalk_skip(&w, jwalk_u64(&w));          /* the scheme */
+    uint64_t np = jwalk_u64(&w);
     for (uint64_t i = 0; w.ok && i < np; i++)
-        skip(&w, u64(&w));
-    h.job_len = u64(&w);
-    skip(&w, h.job_len);
-    seal(&w, 0, repair);
+        jwalk_skip(&w, jwalk_u64(&w));
+    h.job_len = jwalk_u64(&w);
+    jwalk_skip(&w, h.job_len);
+    jwalk_seal(&w, 0, repair);
     h.ok = w.ok;
     while (w.ok && w.at < n) {
         size_t from = w.at;
         uint8_t kind = b[w.at++];
         if (kind != 'A' && kind != 'R')
             break;
-        (void)u64(&w);
-        (void)u64(&w);
+        (void)jwalk_u64(&w);
+        (void)jwalk_u64(&w);
         if (kind == 'R') {
-            uint64_t pieces = u64(&w), total = 0;
+            uint64_t pieces = jwalk_u64(&w), total = 0;
             if (pieces > (n - w.at) / 24)
                 break;
             for (uint64_t i = 0; w.ok && i < 3 * pieces; i++) {
-                uint64_t v = u64(&w);
+                uint64_t v = jwalk_u64(&w);
                 if (i % 3 == 2)
                     total = v > n || total + v > n ? n + 1 : total + v;
             }
-            skip(&w, total);
+            jwalk_skip(&w, total);
         }
-        seal(&w, from, repair);
+        jwalk_seal(&w, from, repair);
     }
     return h;
 }
@@ -236,7 +185,7 @@ static void check_accepted(dtss_master *m, const head *h, long bytes, size_t siz
     const long I = m->iters, R = m->sample;
     const journal *j = &m->jw;
     FUZZ_CHECK(m->resume == 1);
-    if (h->ok)                          /* (a header read is one the walk reads) */
+    if (h->ok)                          /* (a header read is one the jwalk reads) */
         FUZZ_CHECK((uint64_t)I == h->I && (uint64_t)R == h->R);
     size_t jl;
     (void)dtss_master_get_job(m, &jl);

@@ -18,63 +18,24 @@
  * each once; the whole entries end where the torn part begins, which ends
  * at the file's end; another N is refused. */
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/jwalk.h"
 #include "runtime/dtss.h"
 #include "runtime/lb/journal.h"
 #include "sched/util/fnv.h"
 
-typedef struct walk {
-    uint8_t *b;
-    size_t n, at;
-    int ok;
-} walk;
-
-static uint64_t u64(walk *w)
-{
-    uint64_t v = 0;
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return 0;
-    }
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)w->b[w->at + (size_t)i] << (8 * i);
-    w->at += 8;
-    return v;
-}
-
-static void skip(walk *w, uint64_t k)
-{
-    if (w->ok && k <= w->n - w->at)
-        w->at += (size_t)k;
-    else
-        w->ok = 0;
-}
-
-/* The checksum of the bytes from 'from' written at the walk's place. */
-static void seal(walk *w, size_t from)
-{
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return;
-    }
-    uint64_t h = fnv1a(FNV1A_BASIS, w->b + from, w->at - from);
-    for (int i = 0; i < 8; i++)
-        w->b[w->at + (size_t)i] = (uint8_t)(h >> (8 * i));
-    w->at += 8;
-}
-
 static void repair(uint8_t *b, size_t n)
 {
-    walk w = {b, n, 0, 1};
-    skip(&w, 16);                       /* magic, version */
-    u64(&w);                            /* N */
-    u64(&w);                            /* the tasks' sum */
-    skip(&w, u64(&w));                  /* the job */
-    seal(&w, 0);
+    jwalk w = {b, n, 0, 1};
+    jwalk_skip(&w, 16);                     /* magic, version */
+    jwalk_u64(&w);                          /* N */
+    jwalk_u64(&w);                          /* the tasks' sum */
+    jwalk_skip(&w, jwalk_u64(&w));          /* the job */
+    jwalk_seal(&w, 0, 1);
     while (w.ok && w.at < w.n) {
         size_t from = w.at;
-        skip(&w, 1 + 8);                /* kind, task */
-        skip(&w, u64(&w));
-        seal(&w, from);
+        jwalk_skip(&w, 1 + 8);              /* kind, task */
+        jwalk_skip(&w, jwalk_u64(&w));
+        jwalk_seal(&w, from, 1);
     }
 }
 
@@ -97,9 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lbj_run run = {.job = "J", .job_len = 1, .ntasks = 3, .tasks_sum = sum};
     int other = 0;
     if (mode & 2) {                     /* the header's own run */
-        walk w = {b, n, 0, 1};
-        skip(&w, 16);                   /* magic, version */
-        uint64_t N = u64(&w), s = u64(&w), jl = u64(&w);
+        jwalk w = {b, n, 0, 1};
+        jwalk_skip(&w, 16);                 /* magic, version */
+        uint64_t N = jwalk_u64(&w), s = jwalk_u64(&w), jl = jwalk_u64(&w);
         if (!w.ok || N > 1000000 || jl > w.n - w.at) {
             free(b);
             return 0;

@@ -22,6 +22,7 @@
  * the run's, its times >= 0 and finite, no (iteration, task) twice; each
  * is found by its key and read back whole. */
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/jwalk.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -29,57 +30,6 @@
 #include "runtime/pool/pool.h"
 
 /* ---- the checksums made right ------------------------------------------------ */
-
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-typedef struct walk {
-    uint8_t *b;
-    size_t n, at;
-    int ok;
-} walk;
-
-static void skip(walk *w, uint64_t k)
-{
-    if (w->ok && k <= w->n - w->at)
-        w->at += (size_t)k;
-    else
-        w->ok = 0;
-}
-
-static uint64_t u64(walk *w)
-{
-    uint64_t v = 0;
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return 0;
-    }
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)w->b[w->at + (size_t)i] << (8 * i);
-    w->at += 8;
-    return v;
-}
-
-static void seal(walk *w, size_t from, int repair)
-{
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return;
-    }
-    if (repair) {
-        uint64_t h = fnv(w->b + from, w->at - from);
-        for (int i = 0; i < 8; i++)
-            w->b[w->at + (size_t)i] = (uint8_t)(h >> (8 * i));
-    }
-    w->at += 8;
-}
 
 /* The header as the bytes say it (ntasks, the job's place; ok: whole). */
 typedef struct head {
@@ -90,24 +40,24 @@ typedef struct head {
 
 static head walk_journal(uint8_t *b, size_t n, int repair)
 {
-    walk w = {b, n, 0, 1};
+    jwalk w = {b, n, 0, 1};
     head h = {0};
-    skip(&w, 8);
-    (void)u64(&w);                      /* version */
-    h.ntasks = u64(&w);
-    h.job_len = u64(&w);
+    jwalk_skip(&w, 8);
+    (void)jwalk_u64(&w);                    /* version */
+    h.ntasks = jwalk_u64(&w);
+    h.job_len = jwalk_u64(&w);
     h.job_at = w.at;
-    skip(&w, h.job_len);
-    seal(&w, 0, repair);
+    jwalk_skip(&w, h.job_len);
+    jwalk_seal(&w, 0, repair);
     h.ok = w.ok;
     while (w.ok && w.at < n) {
         size_t from = w.at;
         if (b[w.at++] != 'R')
             break;
         for (int i = 0; i < 4; i++)
-            (void)u64(&w);
-        skip(&w, u64(&w));
-        seal(&w, from, repair);
+            (void)jwalk_u64(&w);
+        jwalk_skip(&w, jwalk_u64(&w));
+        jwalk_seal(&w, from, repair);
     }
     return h;
 }

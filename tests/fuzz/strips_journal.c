@@ -21,59 +21,9 @@
  * after it (sj_reopen, sj_barrier) is read back as the last, one more whole
  * entry, no tail. */
 #include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/jwalk.h"
 #include "runtime/dtss.h"
 #include "runtime/strips/journal.h"
-
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-typedef struct walk {
-    uint8_t *b;
-    size_t n, at;
-    int ok;
-} walk;
-
-static uint64_t u64(walk *w)
-{
-    uint64_t v = 0;
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return 0;
-    }
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)w->b[w->at + (size_t)i] << (8 * i);
-    w->at += 8;
-    return v;
-}
-
-static void skip(walk *w, uint64_t k)
-{
-    if (w->ok && k <= w->n - w->at)
-        w->at += (size_t)k;
-    else
-        w->ok = 0;
-}
-
-static void seal(walk *w, size_t from, int repair)
-{
-    if (!w->ok || 8 > w->n - w->at) {
-        w->ok = 0;
-        return;
-    }
-    if (repair) {
-        uint64_t h = fnv(w->b + from, w->at - from);
-        for (int i = 0; i < 8; i++)
-            w->b[w->at + (size_t)i] = (uint8_t)(h >> (8 * i));
-    }
-    w->at += 8;
-}
 
 typedef struct head {
     int ok;
@@ -83,26 +33,26 @@ typedef struct head {
 
 static head walk_journal(uint8_t *b, size_t n, int repair)
 {
-    walk w = {b, n, 0, 1};
+    jwalk w = {b, n, 0, 1};
     head h = {0};
-    skip(&w, 8);
-    (void)u64(&w);
-    h.rows = u64(&w);
-    h.rb = u64(&w);
-    h.steps = u64(&w);
-    h.job_len = u64(&w);
+    jwalk_skip(&w, 8);
+    (void)jwalk_u64(&w);
+    h.rows = jwalk_u64(&w);
+    h.rb = jwalk_u64(&w);
+    h.steps = jwalk_u64(&w);
+    h.job_len = jwalk_u64(&w);
     h.job_at = w.at;
-    skip(&w, h.job_len);
-    seal(&w, 0, repair);
+    jwalk_skip(&w, h.job_len);
+    jwalk_seal(&w, 0, repair);
     h.ok = w.ok;
     h.end = w.at;
     while (w.ok && w.at < n) {
         size_t from = w.at;
         if (b[w.at++] != 'F')
             break;
-        (void)u64(&w);
-        skip(&w, u64(&w));
-        seal(&w, from, repair);
+        (void)jwalk_u64(&w);
+        jwalk_skip(&w, jwalk_u64(&w));
+        jwalk_seal(&w, from, repair);
     }
     return h;
 }
