@@ -95,6 +95,10 @@ run "gss, 2048 iterations of 1 MiB on one worker: refused before computed (2), n
     "chunk 0 of 2048 iterations would return 2048 x 1048576 = 2147483648 bytes, more than the 2147483647 one message carries: refused before it was computed" \
     timeout 120 "$BIN/loop" -w "uniform n=2048 cost=1" -b 1048576 -s gss --local 1 -q
 [ "$rc" != 124 ]; check "the refused chunk: no spin, no wait (exit $rc)" $?
+# Under tree the same limit, on the ranges (one worker: its range is the loop).
+run "tree, 2048 iterations of 1 MiB on one worker: the range refused before computed (2), named" 2 \
+    "range 1 of 2048 iterations would return 2048 x 1048576 = 2147483648 bytes, more than the 2147483647 one message carries: refused before it was computed" \
+    timeout 120 "$BIN/loop" -w "uniform n=2048 cost=1" -b 1048576 -s tree --local 1 -q
 run "css, chunks of 8 x 1 MiB: taken, done" 0 "^css: W1 .* Finish" \
     timeout 120 "$BIN/loop" -w "uniform n=40 cost=1" -b 1048576 -s css --k 8 --local 2 -q
 # A program that does not tell its result bytes (bin/integral: 8 an iteration):

@@ -89,6 +89,17 @@ int master_send_work(dtss_master *m, int w, long id, long start, long size)
     return master_lose(m, w, "cannot be reached");
 }
 
+int master_fits(dtss_master *m, const char *what, long id, long size)
+{
+    if (m->result_bytes <= 0 || size <= WIRE_MAX_RESULT / m->result_bytes)
+        return DTSS_OK;
+    return master_fail(m, DTSS_EINVAL, "%s %ld of %ld iterations would return %ld x %ld = "
+                       "%.0f bytes, more than the %ld one message carries: refused before "
+                       "it was computed (fewer bytes per iteration, or a scheme or more "
+                       "workers for smaller %ss)", what, id, size, size, m->result_bytes,
+                       (double)size * (double)m->result_bytes, WIRE_MAX_RESULT, what);
+}
+
 void master_hand_out(dtss_master *m, int w, long chunk, wire_result *r)
 {
     wire_result_free(&m->cur);

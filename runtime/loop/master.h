@@ -125,6 +125,10 @@ int master_worker_of(const dtss_master *m, int tid);
 int master_notice(dtss_master *m, const tr_event *e);
 /* Worker w speaks another protocol version (why): killed, and lost. */
 int master_refuse(dtss_master *m, int w, const char *why);
+/* Whether the results of 'size' iterations fit one message (what: "chunk",
+ * "range"; id: its number): DTSS_OK, or the run fails naming it, before the
+ * work is sent (results a message could not carry: refused before computed). */
+int master_fits(dtss_master *m, const char *what, long id, long size);
 /* Sends chunk or range [start, start + size) with id to worker w; a worker
  * that cannot be reached is lost. Returns DTSS_OK or an error (set). */
 int master_send_work(dtss_master *m, int w, long id, long start, long size);

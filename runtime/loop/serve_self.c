@@ -122,15 +122,9 @@ static int serve(dtss_master *m)
     sched_err err;
     int got;
     while ((got = policy_assign(m->p, &c, &err)) == 1) {
-        /* results a message could not carry: refused before computed */
-        if (m->result_bytes > 0 && c.size > WIRE_MAX_RESULT / m->result_bytes)
-            return master_fail(m, DTSS_EINVAL, "chunk %ld of %ld iterations would "
-                               "return %ld x %ld = %.0f bytes, more than the %ld one "
-                               "message carries: refused before it was computed "
-                               "(fewer bytes per iteration, or a scheme or more "
-                               "workers for smaller chunks)", c.id, c.size, c.size,
-                               m->result_bytes, (double)c.size * (double)m->result_bytes,
-                               WIRE_MAX_RESULT);
+        int fits = master_fits(m, "chunk", c.id, c.size);
+        if (fits != DTSS_OK)
+            return fits;
         rec_chunk *rc = record_chunk(&m->rec);
         if (!rc)
             return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");

@@ -65,6 +65,11 @@ int tree_start(dtss_master *m)
                     .chain = (int *)tree_chain(m->t), .tids = tids,
                     .data = m->h.job, .len = m->h.job_len};
     char msg[256];
+    for (int w = 0; w < m->nw && rc == DTSS_OK; w++) {    /* every range, before any is sent */
+        long start, size;
+        tree_range(m->t, w, &start, &size);
+        rc = master_fits(m, "range", w + 1, size);
+    }
     for (int w = 0; w < m->nw && rc == DTSS_OK; w++) {
         job.index = w;
         job.V = m->rec.w[w].V;
@@ -192,8 +197,11 @@ int tree_step(dtss_master *m)
         master_log(m, 1, "iterations [%ld, %ld) of the scheduled loop go to worker "
                    "%d%s", c.start, c.start + c.size, c.worker + 1,
                    c.reissue ? " again" : " (its share of the resumed run)");
+        int r = master_fits(m, "range", rc->id, c.size);
+        if (r != DTSS_OK)
+            return r;
         journal_assigned(m, c.start, c.size);
-        int r = master_send_work(m, c.worker, rc->id, c.start, c.size);
+        r = master_send_work(m, c.worker, rc->id, c.start, c.size);
         if (r != DTSS_OK)
             return r;
         m->w[c.worker].since = wire_mono();
