@@ -105,6 +105,21 @@ void jnl_close(jnl_w *w)
     w->f = NULL;
 }
 
+int jnl_write(jnl_w *w, jnl_buf *o, int sync, const char *path, int keep, char *msg,
+              size_t len)
+{
+    if (!w->f) {
+        free(o->b);
+        memset(o, 0, sizeof *o);
+        return 0;
+    }
+    const char *what = jnl_emit(w, o, sync);
+    if (!what)
+        return 0;
+    jnl_give_up(w, path, keep, what, msg, len);
+    return 1;
+}
+
 int jnl_give_up(jnl_w *w, const char *path, int keep, const char *why, char *msg,
                 size_t len)
 {

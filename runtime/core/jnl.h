@@ -52,6 +52,10 @@ int jnl_reopen(jnl_w *w, const char *path, long good_end);
  * or the last was a second ago. NULL, or why it failed (a static string or
  * strerror's): the caller closes the journal and says so. */
 const char *jnl_emit(jnl_w *w, jnl_buf *o, int sync);
+/* jnl_emit, and on failure jnl_give_up: 0 written (or no journal: w->f
+ * NULL, o freed), 1 given up with msg the sentence to log. */
+int jnl_write(jnl_w *w, jnl_buf *o, int sync, const char *path, int keep, char *msg,
+              size_t len);
 /* fflush, fsync and close (no-op if closed). */
 void jnl_close(jnl_w *w);
 /* A write failed (why: jnl_emit's answer): every model gives its journal up

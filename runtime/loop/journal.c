@@ -57,21 +57,12 @@
 
 /* ---- writing ----------------------------------------------------------------- */
 
-/* Writes o as one entry (jnl_emit). On failure the journal is given up
- * (jnl_give_up: logged once): the run goes on without it. */
+/* Writes o as one entry; a failure is logged, the run goes on without it. */
 static void emit(dtss_master *m, jnl_buf *o, int sync)
 {
-    journal *j = &m->jw;
-    if (!j->w.f) {
-        free(o->b);
-        return;
-    }
-    const char *what = jnl_emit(&j->w, o, sync);
-    if (what) {
-        char msg[600];
-        jnl_give_up(&j->w, m->journal_path, m->resume, what, msg, sizeof msg);
+    char msg[600];
+    if (jnl_write(&m->jw.w, o, sync, m->journal_path, m->resume, msg, sizeof msg))
         master_log(m, 0, "%s", msg);
-    }
 }
 
 int journal_create(dtss_master *m)

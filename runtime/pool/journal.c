@@ -74,21 +74,12 @@
 
 /* ---- writing ----------------------------------------------------------------- */
 
-/* Writes o as one entry (jnl_emit). On failure the journal is closed, and
- * removed unless resumed (a regular file only): the run goes on without it. */
+/* Writes o as one entry; a failure is logged, the run goes on without it. */
 static void emit(dtss_pool *p, jnl_buf *o, int sync)
 {
-    pool_journal *j = &p->jn;
-    if (!j->w.f) {
-        free(o->b);
-        return;
-    }
-    const char *what = jnl_emit(&j->w, o, sync);
-    if (!what)
-        return;
     char msg[600];
-    jnl_give_up(&j->w, j->path, j->resume, what, msg, sizeof msg);
-    pool_log(p, 0, "%s", msg);
+    if (jnl_write(&p->jn.w, o, sync, p->jn.path, p->jn.resume, msg, sizeof msg))
+        pool_log(p, 0, "%s", msg);
 }
 
 static void put_seconds(jnl_buf *o, double s)
