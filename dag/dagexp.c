@@ -268,6 +268,7 @@ int main(int argc, char **argv)
                     dag *g = dag_generate(&p, &err);
                     if (!g) {       /* parameters no graph can have: bad input */
                         fprintf(stderr, "dagexp: %s\n", err.msg);
+                        gsl_rng_free(r);
                         return err.code == DAG_EINVAL ? 2 : 1;
                     }
                     /* The parameters as they read back: daggen with them
@@ -289,6 +290,9 @@ int main(int argc, char **argv)
                         if (!s || dag_schedule_check(s, &err) != DAG_OK) {
                             fprintf(stderr, "dagexp: %s on the graph of seed %lu: "
                                     "%s\n", dag_algos[i]->name, p.seed, err.msg);
+                            dag_schedule_free(s);
+                            dag_free(g);
+                            gsl_rng_free(r);
                             return 1;
                         }
                         printf(",%.10g,%.10g,%.10g,%.2f,%d", s->makespan,
