@@ -160,6 +160,26 @@ for _ in $(seq 30); do [ -n "$victim" ] && ! kill -0 "$victim" 2>/dev/null && { 
 check "tree: the stopped worker was ended" $gone
 [ -n "$victim" ] && { cont "$victim"; kill "$victim" 2>/dev/null; }
 
+# ---- Tree-Scheduling: a worker stopped, then continued -----------------------------
+# Continued once taken for hung: it was ended then (SIGTERM, then SIGCONT:
+# a stopped peer ends too), so it sends nothing late; its range served
+# again, every row once.
+start treec --scheme tree --late 3,1
+[ -n "$victim" ]; check "tree, stopped then continued: a worker stopped (pid $victim)" $?
+for _ in $(seq 300); do
+    grep -q "silent past the late limit" treec.txt && break
+    sleep 0.1
+done
+[ -n "$victim" ] && cont "$victim"
+wait "$coord"
+rc=$?
+[ "$rc" = 0 ] && cmp -s ref.pgm treec.pgm && [ "$(cover treec.csv)" = 0 ] &&
+    grep -q "silent past the late limit (hung?): ended" treec.txt
+check "tree, stopped then continued: ended when taken for hung, exit $rc, bin/mandel's image, every row once" $?
+gone=1
+for _ in $(seq 30); do [ -n "$victim" ] && ! kill -0 "$victim" 2>/dev/null && { gone=0; break; }; sleep 0.1; done
+check "tree, stopped then continued: the worker is gone" $gone
+
 # ---- Tree-Scheduling: a worker killed ----------------------------------------------
 # Lost: its range is served again once every live worker is idle.
 start treek --scheme tree --late 0
