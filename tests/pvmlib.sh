@@ -6,14 +6,16 @@
 # makes sure that PID is gone. Both touch only this virtual machine.
 # pvm_tasks NAME: the PIDs of the tasks our pvmd spawned whose program is NAME.
 # pvm_gone PIDS...: 0 when none of them runs within 5 s, else 1 (the ones
-# left in $pvm_left). pvm_reborn DIR BIN: after our pvmd was killed, its files
+# left in $pvm_left; $pvm_waited_ms: how long it waited, said, never a bound). pvm_reborn DIR BIN: after our pvmd was killed, its files
 # removed from PVM_TMP and a new one started (pvm_up).
 pvmd_pid=
 pvm_tasks() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk -v n="$1" '$2 == n { print $1 }'; }
 pvm_gone() {
+    pvm_t0=$(date +%s%N)
     for _ in $(seq 50); do
         pvm_left=""
         for p in "$@"; do kill -0 "$p" 2>/dev/null && pvm_left="$pvm_left $p"; done
+        pvm_waited_ms=$((($(date +%s%N) - pvm_t0) / 1000000))
         [ -z "$pvm_left" ] && return 0
         sleep 0.1
     done

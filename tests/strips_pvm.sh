@@ -312,8 +312,8 @@ faultrun master 100000 none
 sleep 1
 master=$(ps -o pid= --ppid "$pid")      # heat-pvm, under timeout
 kill -9 $master
+pvm_gone $workers; check "the master killed: its workers gone within 5 s (after $pvm_waited_ms ms; left:$pvm_left)" $?
 wait "$pid" 2>/dev/null
-pvm_gone $workers; check "the master killed: its workers gone within 5 s (left:$pvm_left)" $?
 
 # The pvmd killed (-9) mid-run, journaled: the master fails (1) and says
 # from where --resume goes on; a new pvmd, --resume, its pvmd killed in
