@@ -9,8 +9,12 @@
 #ifndef TEST_H
 #define TEST_H
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static int test_passed, test_failed;
 
@@ -30,6 +34,23 @@ static int test_passed, test_failed;
     snprintf(test_descr_, sizeof test_descr_, __VA_ARGS__);                  \
     test_cond(test_descr_, cond);                                            \
 } while (0)
+
+/* A test's scratch folder and the files in it (flat: no subfolder),
+ * removed without a shell. */
+static inline void test_remove_dir(const char *d)
+{
+    DIR *dp = opendir(d);
+    struct dirent *e;
+    char p[PATH_MAX];
+    while (dp && (e = readdir(dp)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            snprintf(p, sizeof p, "%s/%s", d, e->d_name) < (int)sizeof p)
+            unlink(p);
+    if (dp)
+        closedir(dp);
+    if (rmdir(d) != 0)
+        printf("note: could not remove %s\n", d);
+}
 
 static inline int test_report(void)
 {

@@ -6,7 +6,6 @@
  * the whole-or-nothing output file (sched/util/outfile.c), the quoting of a
  * user's value into a message (sched/util/quote.c) and the check of standard
  * output (sched/util/closeout.c). */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -807,23 +806,6 @@ static void test_stream(void)
     record_free(&r);
 }
 
-/* The test's folder and the files in it (flat: no subfolder), without a
- * shell. */
-static void remove_dir(const char *d)
-{
-    DIR *dp = opendir(d);
-    struct dirent *e;
-    char p[PATH_MAX];
-    while (dp && (e = readdir(dp)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
-            snprintf(p, sizeof p, "%s/%s", d, e->d_name) < (int)sizeof p)
-            unlink(p);
-    if (dp)
-        closedir(dp);
-    if (rmdir(d) != 0)
-        printf("note: could not remove %s\n", d);
-}
-
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -841,6 +823,6 @@ int main(void)
     test_quote();
     test_closeout();
     test_stream();
-    remove_dir(dir);
+    test_remove_dir(dir);
     return test_report();
 }

@@ -766,9 +766,6 @@ int main(void)
     test_cost_files();
     test_many_hosts();
     test_streamed();
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    test_remove_dir(dir);
     return test_report();
 }
