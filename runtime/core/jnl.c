@@ -166,7 +166,7 @@ int jnl_open(jnl_rd *r, const char *path, const char *magic, uint64_t version,
         errno = e;
         return -1;
     }
-    r->left = fstat(fileno(r->f), &st) == 0 ? (long)st.st_size : 0;
+    r->size = r->left = fstat(fileno(r->f), &st) == 0 ? (long)st.st_size : 0;
     jnl_begin(r);
     int bad = 0;
     if ((bad = jnl_get(r, got, 8) != 0 || memcmp(got, magic, 8) != 0))
@@ -251,4 +251,9 @@ char *jnl_get_text(jnl_rd *r, size_t max)
 long jnl_tell(const jnl_rd *r)
 {
     return ftell(r->f);
+}
+
+long jnl_torn(const jnl_rd *r, long good_end)
+{
+    return r->size - good_end;
 }

@@ -78,6 +78,7 @@ void jnl_torn_text(long torn, long good_end, char *buf, size_t len);
 typedef struct jnl_rd {
     FILE *f;
     long left;          /* bytes to the end of the file */
+    long size;          /* the file's bytes when opened */
     uint64_t sum;       /* of the bytes read since the last jnl_begin */
 } jnl_rd;
 
@@ -99,5 +100,8 @@ int jnl_get_sum(jnl_rd *r);
 char *jnl_get_text(jnl_rd *r, size_t max);
 /* Where r is in the file (the end of the last whole entry, after one). */
 long jnl_tell(const jnl_rd *r);
+/* The bytes after good_end (the end of the last whole entry): the torn or
+ * damaged tail a resumed run ignores and cuts. */
+long jnl_torn(const jnl_rd *r, long good_end);
 
 #endif

@@ -96,7 +96,7 @@ int lb_opts_set(lb_opts *o, const char *name, const char *value, char *msg, size
 }
 
 void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const char *unit,
-                   const char *own)
+                   const char *journaled, const char *own)
 {
     fprintf(f, "%s:\n", title);
     fprintf(f, "  --strategy NAME    %s (sched/lb/lb.h):", what_moves);
@@ -112,7 +112,7 @@ void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const cha
 "                       ('none': no journal, the default)\n"
 "  --resume FILE      continue the broken run journaled in FILE: only what\n"
 "                       it lacks is computed\n", unit, unit,
-            strcmp(unit, "row") == 0 ? "the whole field at barriers" : "each accepted result");
+            journaled);
     rt_place_usage(f, 0);
     fprintf(f, "  %s\n", own);
 }

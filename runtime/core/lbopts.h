@@ -37,9 +37,9 @@ int lb_opts_take(rt_handle *h, lb_opts *o, const char *fn, const char *after,
 int lb_opts_known(const char *name);
 /* Their --help lines under title, then the master's own option's line
  * (own); what_moves: "which tasks move", "how the strips are re-cut"; unit:
- * "task", "row". */
+ * "task", "row"; journaled: what --journal keeps ("each accepted result"). */
 void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const char *unit,
-                   const char *own);
+                   const char *journaled, const char *own);
 
 /* Joins nothing: spawns the worker program (o->worker_path or this one) once
  * on each host picked by o's hosts/local (runtime_hosts), at most max, into

@@ -51,8 +51,11 @@ uint64_t lbj_task_sum(uint64_t sum, const void *data, size_t len)
 
 const char *lbj_create(jnl_w *w, const char *path, const lbj_run *run)
 {
-    if (jnl_create(w, path) != 0)
-        return strerror(errno);
+    return jnl_create(w, path) != 0 ? strerror(errno) : lbj_put_head(w, run);
+}
+
+const char *lbj_put_head(jnl_w *w, const lbj_run *run)
+{
     jnl_buf o = {0};
     jnl_put(&o, MAGIC, 8);
     jnl_put_u(&o, VERSION);
@@ -205,8 +208,7 @@ int lbj_load(const char *path, const lbj_run *run, lbj_loaded *out, char *why, s
     }
     free(entry_of);
     if (rc == DTSS_OK) {
-        fseek(r.f, 0, SEEK_END);
-        out->torn = ftell(r.f) - out->good_end;
+        out->torn = jnl_torn(&r, out->good_end);
     }
     fclose(r.f);
     if (rc != DTSS_OK)

@@ -23,8 +23,10 @@ uint64_t lbj_task_sum(uint64_t sum, const void *data, size_t len);
 
 /* ---- writing ---------------------------------------------------------------- */
 
-/* A new journal at path (replacing any), its header written and fsync'd:
- * NULL, or why not (then w->f is NULL). */
+/* The header of run, written to the new journal w (jnl_create'd) and
+ * fsync'd: NULL, or why not (then w->f is NULL). */
+const char *lbj_put_head(jnl_w *w, const lbj_run *run);
+/* jnl_create at path (replacing any), then lbj_put_head: NULL, or why not. */
 const char *lbj_create(jnl_w *w, const char *path, const lbj_run *run);
 /* Appends task's result (one entry; jnl_emit): NULL, or why it failed. */
 const char *lbj_put_result(jnl_w *w, long task, const void *data, size_t len);

@@ -51,7 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime/core/args.h"
@@ -163,6 +162,7 @@ dtss_lb *dtss_lb_new(void)
 void dtss_lb_usage(FILE *f)
 {
     lb_opts_usage(f, "load-balancing options (the master)", "which tasks move", "task",
+                  "each accepted result",
                   "--period S         seconds between balancings, (0, 10^6] (default 1)");
 }
 
@@ -323,16 +323,11 @@ static int journal_open(dtss_lb *b)
                b->journaled, b->ntasks, torn);
         return DTSS_OK;
     }
-    struct stat st;
-    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-        return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: a directory", quote(p));
-    if (!(b->jw.f = fopen(p, "ab")))        /* (a missing folder: bad input) */
+    if (jnl_create(&b->jw, p) != 0)         /* (a missing folder: bad input) */
         return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: cannot create it: %s", quote(p),
                        strerror(errno));
-    fclose(b->jw.f);
-    b->jw.f = NULL;
     lbj_run run = this_run(b);
-    const char *why = lbj_create(&b->jw, p, &run);
+    const char *why = lbj_put_head(&b->jw, &run);
     if (why)
         journal_failed(b, why);
     return DTSS_OK;

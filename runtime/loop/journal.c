@@ -421,7 +421,7 @@ int journal_scan(dtss_master *m)
     if (rc != DTSS_OK)
         return rc;
     journal_head_free(&h);
-    j->data_start = ftell(r.f);
+    j->data_start = jnl_tell(&r);
     j->good_end = j->data_start;
     long cap = 0, nsent = 0, capsent = 0, nheld = 0, capheld = 0, entry = 0;
     policy_range *sent = NULL;
@@ -458,10 +458,9 @@ int journal_scan(dtss_master *m)
         }
         if (kind == 'R')
             j->results++;
-        j->good_end = ftell(r.f);
+        j->good_end = jnl_tell(&r);
     }
-    fseek(r.f, 0, SEEK_END);
-    j->torn = ftell(r.f) - j->good_end;
+    j->torn = jnl_torn(&r, j->good_end);
     fclose(r.f);
     /* Results of one iteration twice: not a run's journal (the master takes
      * each chunk's results once). */

@@ -273,8 +273,7 @@ static int scan(dtss_pool *p)
         j->last_iteration = x.iteration;
         j->good_end = jnl_tell(&r);
     }
-    fseek(r.f, 0, SEEK_END);
-    j->torn = ftell(r.f) - j->good_end;
+    j->torn = jnl_torn(&r, j->good_end);
     fclose(r.f);
     if (rc == DTSS_OK && j->ne > 1) {
         qsort(j->e, (size_t)j->ne, sizeof *j->e, by_key);

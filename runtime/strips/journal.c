@@ -324,8 +324,7 @@ int sj_scan(const char *path, const sj_run *run, unsigned char *buf[2], sj_found
         cur ^= 1;
         f->good_end = jnl_tell(&r);
     }
-    struct stat st;
-    f->torn = fstat(fileno(r.f), &st) == 0 ? (long)st.st_size - f->good_end : 0;
+    f->torn = jnl_torn(&r, f->good_end);
     fclose(r.f);
     return DTSS_OK;
 }

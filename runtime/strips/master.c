@@ -177,7 +177,7 @@ dtss_strips *dtss_strips_new(void)
 void dtss_strips_usage(FILE *f)
 {
     lb_opts_usage(f, "row-strip options (the master)", "how the strips are re-cut (none: "
-                  "never)", "row", "--every K          steps between reports (re-cuts), "
+                  "never)", "row", "the whole field at barriers", "--every K          steps between reports (re-cuts), "
                   "1 .. 10^9 (default 50)\n"
                   "  --checkpoint N     every N-th report carries the rows to the master: a\n"
                   "                       lost worker's rows come back from there, re-cut\n"

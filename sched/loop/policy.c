@@ -442,36 +442,44 @@ static int by_start(const void *a, const void *b)
     return (x->start > y->start) - (x->start < y->start);
 }
 
+policy_range *policy_done_sorted(const policy_range *done, long n, long I, const char *who,
+                                 long *sum, sched_err *err)
+{
+    range *r = n >= 0 ? malloc(sizeof *r * (size_t)(n ? n : 1)) : NULL;
+    if (!r) {
+        sched_fail(err, n < 0 ? SCHED_EINVAL : SCHED_ENOMEM, n < 0 ? "%s: resume with %ld "
+                   "ranges" : "%s: out of memory for %ld ranges", who, n);
+        return NULL;
+    }
+    if (n)
+        memcpy(r, done, sizeof *r * (size_t)n);
+    qsort(r, (size_t)n, sizeof *r, by_start);
+    long end = 0;
+    *sum = 0;
+    for (long i = 0; i < n; i++) {
+        const char *bad = r[i].size < 1 || r[i].start < 0 || r[i].start > I - r[i].size ?
+                          "outside the loop" : r[i].start < end ? "overlaps another" : NULL;
+        if (bad) {
+            sched_fail(err, SCHED_EINVAL, "%s: done range [%ld, +%ld) %s (a loop of %ld "
+                       "iterations)", who, r[i].start, r[i].size, bad, I);
+            free(r);
+            return NULL;
+        }
+        end = r[i].start + r[i].size;
+        *sum += r[i].size;
+    }
+    return r;
+}
 
 int policy_resume(policy *p, const policy_range *done, long n, sched_err *err)
 {
     if (p->s || p->done > 0 || p->npool > 0)
         return sched_fail(err, SCHED_EINVAL, "policy: resume before the start only, once");
-    if (n < 0)
-        return sched_fail(err, SCHED_EINVAL, "policy: resume with %ld ranges", n);
-    range *r = malloc(sizeof *r * (size_t)(n ? n : 1));
+    long sum;
+    range *r = policy_done_sorted(done, n, p->I, "policy", &sum, err);
     if (!r)
-        return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for %ld ranges", n);
-    if (n)
-        memcpy(r, done, sizeof *r * (size_t)n);
-    qsort(r, (size_t)n, sizeof *r, by_start);
-    long end = 0, sum = 0;
-    for (long i = 0; i < n; i++) {
-        if (r[i].size < 1 || r[i].start < 0 || r[i].start > p->I - r[i].size) {
-            sched_fail(err, SCHED_EINVAL, "policy: done range [%ld, +%ld) outside the "
-                       "loop of %ld iterations", r[i].start, r[i].size, p->I);
-            free(r);
-            return SCHED_EINVAL;
-        }
-        if (r[i].start < end) {
-            sched_fail(err, SCHED_EINVAL, "policy: done ranges overlap at iteration %ld",
-                       r[i].start);
-            free(r);
-            return SCHED_EINVAL;
-        }
-        end = r[i].start + r[i].size;
-        sum += r[i].size;
-    }
+        return err->code;
+    long end = n > 0 ? r[n - 1].start + r[n - 1].size : 0;
     /* The gaps, highest first: the pool is served from its end, lowest first. */
     for (long i = n - 1; i >= 0; i--) {
         long from = i > 0 ? r[i - 1].start + r[i - 1].size : 0;

@@ -145,6 +145,14 @@ int policy_lost(policy *p, int w, sched_err *err);
  * I - hi). SCHED_EINVAL (a bad or overlapping range, called twice or after
  * the start) or SCHED_ENOMEM, with nothing changed. */
 int policy_resume(policy *p, const policy_range *done, long n, sched_err *err);
+/* The journal's done ranges, checked and sorted, for policy_resume and
+ * tree_resume alike: a malloc'd copy of the n ranges in done, by start
+ * (never NULL when n is 0), its total in *sum; NULL with err set ("WHO:
+ * done range [s, +n) outside the loop of I iterations" / "... overlaps
+ * another", or out of memory) when one is empty, leaves [0, I) or overlaps
+ * another. */
+policy_range *policy_done_sorted(const policy_range *done, long n, long I, const char *who,
+                                 long *sum, sched_err *err);
 
 /* Late chunks: a chunk outstanding longer than max(factor x its expected
  * time, min) seconds (see the top) is served again to the next request that

@@ -217,61 +217,34 @@ static int grow(span **a, long *cap, long n)
     return 0;
 }
 
-static int by_start(const void *a, const void *b)
-{
-    const policy_range *x = a, *y = b;
-    return (x->start > y->start) - (x->start < y->start);
-}
-
 int tree_resume(tree *t, const policy_range *done, long n, sched_err *err)
 {
     if (t->resumed || t->done > 0 || t->ngot > 0 || t->nagain > 0 || t->live < t->n)
         return sched_fail(err, SCHED_EINVAL, "tree: resume before any event only, once");
-    if (n < 0)
-        return sched_fail(err, SCHED_EINVAL, "tree: resume with %ld ranges", n);
-    /* Everything allocated first: nothing changes unless it all succeeds.
-     * The gaps are at most n + 1; each worker's share adds at most one
-     * piece to the gaps it spans. */
-    policy_range *r = malloc(sizeof *r * (size_t)(n ? n : 1));
+    /* Checked and sorted first (policy.c, as for the other schemes), then
+     * everything allocated: nothing changes unless it all succeeds. The
+     * gaps are at most n + 1; each worker's share adds at most one piece to
+     * the gaps it spans. */
+    long sum;
+    policy_range *r = policy_done_sorted(done, n, t->I, "tree", &sum, err);
+    if (!r)
+        return err->code;
     span *got = malloc(sizeof *got * (size_t)(n ? n : 1));
     span *queued = malloc(sizeof *queued * (size_t)(n + 1 + t->n));
     long *share = malloc(sizeof *share * (size_t)t->n);
-    if (!r || !got || !queued || !share) {
+    if (!got || !queued || !share) {
         free(r);
         free(got);
         free(queued);
         free(share);
         return sched_fail(err, SCHED_ENOMEM, "tree: out of memory for %ld ranges", n);
     }
-    if (n)
-        memcpy(r, done, sizeof *r * (size_t)n);
-    qsort(r, (size_t)n, sizeof *r, by_start);
-    long end = 0, sum = 0, ngot = 0;
-    const char *bad = NULL;
-    long i = 0;
-    for (; i < n; i++) {
-        if (r[i].size < 1 || r[i].start < 0 || r[i].start > t->I - r[i].size)
-            bad = "outside the loop";
-        else if (r[i].start < end)
-            bad = "overlaps another";
-        else if (ngot > 0 && r[i].start == end)     /* adjacent: merged */
+    long ngot = 0;
+    for (long i = 0; i < n; i++)        /* adjacent ranges merged */
+        if (ngot > 0 && r[i].start == got[ngot - 1].start + got[ngot - 1].size)
             got[ngot - 1].size += r[i].size;
         else
             got[ngot++] = (span){r[i].start, r[i].size, -1};
-        if (bad)
-            break;
-        end = r[i].start + r[i].size;
-        sum += r[i].size;
-    }
-    if (bad) {
-        sched_fail(err, SCHED_EINVAL, "tree: done range [%ld, +%ld) %s (a loop of %ld "
-                   "iterations)", r[i].start, r[i].size, bad, t->I);
-        free(r);
-        free(got);
-        free(queued);
-        free(share);
-        return SCHED_EINVAL;
-    }
     free(r);
     /* The iterations not done, split as if the gaps were one loop; each
      * worker's share walks the gaps in the loop's order, chain order. */
