@@ -68,7 +68,7 @@ static int toy_opt(const char *name)
 }
 
 RT_MASTER_BASE(toy_kind, toy_master, toy_opt)
-RT_WORKER_BASE(toy_worker_kind, toy_worker)
+RT_WORKER_BASE(toy_worker_kind, toy_worker, "toy_run", 0)
 
 int toy_master_set(toy_master *m, const char *name, const char *value)
 {
@@ -176,8 +176,7 @@ static int toy_work(int argc, char **argv)
 {
     void *h;
     char msg[256];
-    int rc = runtime_worker_open(&h, sizeof(toy_worker), &toy_worker_kind, argc, argv,
-                                 "toy_run", 0);
+    int rc = runtime_worker_open(&h, sizeof(toy_worker), &toy_worker_kind, argc, argv);
     toy_worker *w = h;
     if (!w)
         return 1;

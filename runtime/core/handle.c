@@ -148,6 +148,14 @@ int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx,
     return DTSS_OK;
 }
 
+int rt_write_record(rt_handle *h, int over, const char *path,
+                    void (*print)(const void *ctx, FILE *f), const void *ctx)
+{
+    if (!over)
+        return rt_fail(h, DTSS_EMISUSE, "the run record is written after the run");
+    return rt_write_file(h, path, print, ctx);
+}
+
 /* ---- the base verbs (dtss.h) ------------------------------------------------- */
 
 /* The handle behind a public pointer, or NULL when it is none of ours. */

@@ -25,6 +25,10 @@ typedef struct rt_kind {
     int (*write_record)(void *h, const char *path);
     void (*summary)(const void *h, FILE *f);
     void (*free)(void *h);      /* a master's free, a worker's close */
+    /* A worker's: the master's call that spawns it (for the message that
+     * refuses a program started by hand), and tr_hint's hints (0: none). */
+    const char *starter;
+    unsigned hints;
 } rt_kind;
 
 typedef struct rt_handle {
@@ -59,15 +63,17 @@ typedef struct rt_handle {
     static void var##_summary(const void *h, FILE *f) { T##_summary(h, f); }      \
     static void var##_free(void *h) { T##_free(h); }                              \
     static const rt_kind var = {#T, opt, var##_set, var##_job, var##_record,      \
-                                var##_summary, var##_free};                       \
+                                var##_summary, var##_free, NULL, 0};              \
     const char *T##_errmsg(const T *x) { return rt_errmsg(x ? &x->h : NULL); }    \
     void T##_log(T *x, FILE *f, const char *prefix, int verbose)                  \
     { rt_set_log(&x->h, f, prefix, verbose); }                                    \
     int T##_args(T *x, int *argc, char **argv) { return rt_args(&x->h, argc, argv); }
-/* A worker family's: its kind (T_close its free), T_errmsg and T_job. */
-#define RT_WORKER_BASE(var, T)                                                    \
+/* A worker family's: its kind (T_close its free; starter and hints as in
+ * rt_kind), T_errmsg and T_job. */
+#define RT_WORKER_BASE(var, T, starter, hints)                                    \
     static void var##_close(void *h) { T##_close(h); }                            \
-    static const rt_kind var = {#T, NULL, NULL, NULL, NULL, NULL, var##_close};   \
+    static const rt_kind var = {#T, NULL, NULL, NULL, NULL, NULL, var##_close,    \
+                                starter, hints};                                  \
     const char *T##_errmsg(const T *x) { return rt_errmsg(x ? &x->h : NULL); }    \
     const void *T##_job(const T *x, size_t *len) { return dtss_get_job(x, len); }
 
@@ -107,5 +113,9 @@ void rt_release(rt_handle *h);
  * REASON"). */
 int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx, FILE *f),
                   const void *ctx);
+/* A run record: rt_write_file once the run is over (over != 0), else
+ * DTSS_EMISUSE, "the run record is written after the run". */
+int rt_write_record(rt_handle *h, int over, const char *path,
+                    void (*print)(const void *ctx, FILE *f), const void *ctx);
 
 #endif

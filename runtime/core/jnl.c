@@ -51,10 +51,21 @@ void jnl_put_u(jnl_buf *o, uint64_t v)
     jnl_put(o, b, 8);
 }
 
+void jnl_put_head(jnl_buf *o, const char *magic, uint64_t version)
+{
+    jnl_put(o, magic, 8);
+    jnl_put_u(o, version);
+}
+
+void jnl_put_bytes(jnl_buf *o, const void *p, size_t n)
+{
+    jnl_put_u(o, n);
+    jnl_put(o, p, n);
+}
+
 void jnl_put_text(jnl_buf *o, const char *s)
 {
-    jnl_put_u(o, strlen(s));
-    jnl_put(o, s, strlen(s));
+    jnl_put_bytes(o, s, strlen(s));
 }
 
 void jnl_put_sum(jnl_buf *o, size_t from)

@@ -38,6 +38,11 @@ typedef struct jnl_buf { unsigned char *b; size_t n, cap; int oom; } jnl_buf;
 
 void jnl_put(jnl_buf *o, const void *p, size_t n);
 void jnl_put_u(jnl_buf *o, uint64_t v);
+/* A header's start: the 8 bytes of magic and the version (what jnl_open
+ * checks). */
+void jnl_put_head(jnl_buf *o, const char *magic, uint64_t version);
+/* n, then the n bytes at p; jnl_put_text: a string's without its NUL. */
+void jnl_put_bytes(jnl_buf *o, const void *p, size_t n);
 void jnl_put_text(jnl_buf *o, const char *s);
 /* Appends the sum of o's bytes from 'from' on (0: an entry's or a header's). */
 void jnl_put_sum(jnl_buf *o, size_t from);

@@ -34,8 +34,7 @@ int dtss_is_worker(int argc, char **argv)
     return 0;
 }
 
-int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv,
-                        const char *starter, unsigned hints)
+int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv)
 {
     char msg[256];
     rt_handle *h = *out = rt_new(size, kind);
@@ -44,13 +43,13 @@ int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, 
     h->live = 1;
     if (!dtss_is_worker(argc, argv))
         return rt_fail(h, DTSS_EMISUSE, "not spawned by a master: workers are started by "
-                       "the master program (%s)", starter);
+                       "the master program (%s)", kind->starter);
     tr_peer parent = -1;
     int rc = runtime_join_worker(&h->joined, &parent, msg, sizeof msg);
     h->parent = parent;
     if (rc != DTSS_OK)
         return rt_fail(h, rc, "%s", msg);
-    tr_hint(hints);
+    tr_hint(kind->hints);
     return DTSS_OK;
 }
 

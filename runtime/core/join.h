@@ -21,12 +21,10 @@ int runtime_join_worker(int *joined, tr_peer *parent, char *msg, size_t len);
 
 /* A worker's open, written once: its handle (size bytes, zeroed, the base
  * first, live: an error from now on is a failure) into *out (NULL: out of
- * memory); refuses a program not spawned by a master (starter: the master's
- * call that spawns it, for the message), then joins (h->joined, h->parent)
- * and tells the transport what is ahead (hints: tr_hint's, 0 for none).
- * DTSS_OK, or the error with the handle's text set. */
-int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv,
-                        const char *starter, unsigned hints);
+ * memory); refuses a program not spawned by a master (naming kind->starter),
+ * then joins (h->joined, h->parent) and tells the transport what is ahead
+ * (kind->hints). DTSS_OK, or the error with the handle's text set. */
+int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv);
 /* Waits for the master's message of tag (into *ev), or its exit
  * (DTSS_ELOST, "the master exited"). Another message goes to other (when
  * not NULL: DTSS_OK to go on waiting, or an error to return) or is dropped. */

@@ -57,12 +57,10 @@ const char *lbj_create(jnl_w *w, const char *path, const lbj_run *run)
 const char *lbj_put_head(jnl_w *w, const lbj_run *run)
 {
     jnl_buf o = {0};
-    jnl_put(&o, MAGIC, 8);
-    jnl_put_u(&o, VERSION);
+    jnl_put_head(&o, MAGIC, VERSION);
     jnl_put_u(&o, (uint64_t)run->ntasks);
     jnl_put_u(&o, run->tasks_sum);
-    jnl_put_u(&o, run->job_len);
-    jnl_put(&o, run->job, run->job_len);
+    jnl_put_bytes(&o, run->job, run->job_len);
     jnl_put_sum(&o, 0);
     const char *why = jnl_emit(w, &o, 1);
     if (why) {
@@ -77,8 +75,7 @@ const char *lbj_put_result(jnl_w *w, long task, const void *data, size_t len)
     jnl_buf o = {0};
     jnl_put(&o, "T", 1);
     jnl_put_u(&o, (uint64_t)task);
-    jnl_put_u(&o, len);
-    jnl_put(&o, data, len);
+    jnl_put_bytes(&o, data, len);
     jnl_put_sum(&o, 0);
     return jnl_emit(w, &o, 0);
 }

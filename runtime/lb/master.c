@@ -860,9 +860,7 @@ static void print_record(const void *ctx, FILE *f)
 
 int dtss_lb_write_record(dtss_lb *b, const char *path)
 {
-    if (!b->m.finished)
-        return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_write_record: the run is not over");
-    return rt_write_file(&b->h, path, print_record, b);
+    return rt_write_record(&b->h, b->m.finished, path, print_record, b);
 }
 
 void dtss_lb_free(dtss_lb *b)

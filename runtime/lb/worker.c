@@ -32,7 +32,7 @@ struct dtss_lb_worker {
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_BASE(lb_worker_kind, dtss_lb_worker)
+RT_WORKER_BASE(lb_worker_kind, dtss_lb_worker, "dtss_lb_start", TR_HINT_PEERS | TR_HINT_LARGE)
 
 #define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
 
@@ -156,8 +156,7 @@ static int service(dtss_lb_worker *w, int block)
 int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
 {
     void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &lb_worker_kind, argc, argv, "dtss_lb_start",
-                                 TR_HINT_PEERS | TR_HINT_LARGE);
+    int rc = runtime_worker_open(&h, sizeof **wp, &lb_worker_kind, argc, argv);
     dtss_lb_worker *w = *wp = h;
     char msg[256];
     if (rc != DTSS_OK)

@@ -72,8 +72,7 @@ int journal_create(dtss_master *m)
         return master_fail(m, DTSS_EINVAL, "--journal %s: cannot create it: %s",
                            quote(m->journal_path), strerror(errno));
     jnl_buf o = {0};
-    jnl_put(&o, MAGIC, 8);
-    jnl_put_u(&o, VERSION);
+    jnl_put_head(&o, MAGIC, VERSION);
     jnl_put_u(&o, (uint64_t)m->iters);
     jnl_put_u(&o, (uint64_t)m->sample);
     jnl_put_text(&o, m->scheme);
@@ -87,8 +86,7 @@ int journal_create(dtss_master *m)
         snprintf(kv, sizeof kv, "min=%s", m->min_text);
         jnl_put_text(&o, kv);
     }
-    jnl_put_u(&o, m->h.job_len);
-    jnl_put(&o, m->h.job, m->h.job_len);
+    jnl_put_bytes(&o, m->h.job, m->h.job_len);
     jnl_put_sum(&o, 0);
     emit(m, &o, 1);     /* (a full disk: said, the run goes on without it) */
     return DTSS_OK;

@@ -41,7 +41,7 @@ int worker_fail(dtss_worker *w, int code, const char *fmt, ...)
 }
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_BASE(worker_kind, dtss_worker)
+RT_WORKER_BASE(worker_kind, dtss_worker, "dtss_master_start", 0)
 
 int dtss_worker_index(const dtss_worker *w) { return w->job.index; }
 int dtss_worker_count(const dtss_worker *w) { return w->job.nworkers; }
@@ -86,8 +86,7 @@ static int before_job(void *ctx)
 int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
 {
     void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &worker_kind, argc, argv,
-                                 "dtss_master_start", 0);
+    int rc = runtime_worker_open(&h, sizeof **wp, &worker_kind, argc, argv);
     dtss_worker *w = *wp = h;
     if (!w)
         return DTSS_ENOMEM;

@@ -100,8 +100,7 @@ void pool_journal_result(dtss_pool *p, int iteration, int task, uint64_t hash,
     jnl_put_u(&o, (uint64_t)task);
     jnl_put_u(&o, hash);
     put_seconds(&o, seconds);
-    jnl_put_u(&o, len);
-    jnl_put(&o, data, len);
+    jnl_put_bytes(&o, data, len);
     jnl_put_sum(&o, 0);
     emit(p, &o, 0);
     if (p->jn.w.f)
@@ -115,11 +114,9 @@ static int create(dtss_pool *p)
         return pool_fail(p, DTSS_EINVAL, "--journal %s: cannot create it: %s",
                          quote(j->path), strerror(errno));
     jnl_buf o = {0};
-    jnl_put(&o, MAGIC, 8);
-    jnl_put_u(&o, VERSION);
+    jnl_put_head(&o, MAGIC, VERSION);
     jnl_put_u(&o, (uint64_t)p->ntasks);
-    jnl_put_u(&o, p->h.job_len);
-    jnl_put(&o, p->h.job, p->h.job_len);
+    jnl_put_bytes(&o, p->h.job, p->h.job_len);
     jnl_put_sum(&o, 0);
     emit(p, &o, 1);                     /* (a failure: logged, the run goes on) */
     return DTSS_OK;

@@ -132,7 +132,5 @@ static void write_all(const void *ctx, FILE *f)
 
 int dtss_pool_write_record(dtss_pool *p, const char *path)
 {
-    if (p->state != P_FINISHED)
-        return pool_fail(p, DTSS_EMISUSE, "the run record is written after the run");
-    return rt_write_file(&p->h, path, write_all, p);
+    return rt_write_record(&p->h, p->state == P_FINISHED, path, write_all, p);
 }

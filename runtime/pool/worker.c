@@ -24,7 +24,7 @@ struct dtss_pool_worker {
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_BASE(pool_worker_kind, dtss_pool_worker)
+RT_WORKER_BASE(pool_worker_kind, dtss_pool_worker, "dtss_pool_start", 0)
 
 #define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
 
@@ -49,7 +49,7 @@ static int wait_master(dtss_pool_worker *w, int *tag)
 int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
 {
     void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &pool_worker_kind, argc, argv, "dtss_pool_start", 0);
+    int rc = runtime_worker_open(&h, sizeof **wp, &pool_worker_kind, argc, argv);
     dtss_pool_worker *w = *wp = h;
     char msg[256], host[256] = "";
     int tag;

@@ -67,13 +67,11 @@
 
 static void put_head(jnl_buf *o, const sj_run *run)
 {
-    jnl_put(o, MAGIC, 8);
-    jnl_put_u(o, VERSION);
+    jnl_put_head(o, MAGIC, VERSION);
     jnl_put_u(o, (uint64_t)run->rows);
     jnl_put_u(o, (uint64_t)run->row_bytes);
     jnl_put_u(o, (uint64_t)run->steps);
-    jnl_put_u(o, run->job_len);
-    jnl_put(o, run->job, run->job_len);
+    jnl_put_bytes(o, run->job, run->job_len);
     jnl_put_sum(o, 0);
 }
 

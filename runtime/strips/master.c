@@ -963,9 +963,7 @@ static void print_record(const void *ctx, FILE *f)
 
 int dtss_strips_write_record(dtss_strips *s, const char *path)
 {
-    if (!s->m.finished)
-        return rt_fail(&s->h, DTSS_EMISUSE, "dtss_strips_write_record: the run is not over");
-    return rt_write_file(&s->h, path, print_record, s);
+    return rt_write_record(&s->h, s->m.finished, path, print_record, s);
 }
 
 void dtss_strips_free(dtss_strips *s)

@@ -88,7 +88,10 @@ struct dtss_strips_worker {
 };
 
 /* The kind the base verbs of dtss.h dispatch on (core/handle.h). */
-RT_WORKER_BASE(strips_worker_kind, dtss_strips_worker)
+/* Rows go node to node; in fragments of 1 MiB, not libpvm's 4 KiB: on a
+ * loaded host each fragment can cost the sender and the receiver a wake-up. */
+RT_WORKER_BASE(strips_worker_kind, dtss_strips_worker, "dtss_strips_run",
+               TR_HINT_PEERS | TR_HINT_LARGE)
 
 #define fail(w, ...) rt_fail(&(w)->h, __VA_ARGS__)
 
@@ -400,11 +403,7 @@ static int halos(dtss_strips_worker *w)
 int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
 {
     void *h;
-    /* Rows go node to node; in fragments of 1 MiB, not libpvm's 4 KiB: on
-     * a loaded host each fragment can cost the sender and the receiver a
-     * wake-up. */
-    int rc = runtime_worker_open(&h, sizeof **wp, &strips_worker_kind, argc, argv, "dtss_strips_run",
-                                 TR_HINT_PEERS | TR_HINT_LARGE);
+    int rc = runtime_worker_open(&h, sizeof **wp, &strips_worker_kind, argc, argv);
     dtss_strips_worker *w = *wp = h;
     char msg[256];
     if (rc != DTSS_OK)
