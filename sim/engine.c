@@ -13,6 +13,7 @@ void sim_config_init(sim_config *c)
     memset(c, 0, sizeof *c);
     c->message_bytes = 64;
     c->remeasure = 0.2;
+    c->ahead = SCHED_AHEAD_DEFAULT;
 }
 
 int sim_fail(run *r, const char *what)
@@ -209,6 +210,9 @@ static int describe(run *r)
         record_field(rec, "maxiter", text, msg, sizeof msg);
         record_field(rec, "loop", wl->columns ? "columns" : "rows", msg, sizeof msg);
     }
+    if (!c->tree && c->ahead != 0)      /* (off: the record as before) */
+        record_field(rec, "ahead", sched_ahead_text(c->ahead, text, sizeof text), msg,
+                     sizeof msg);
     /* The workload's description, when it fits a record field. */
     record_field(rec, "workload", wl->desc, msg, sizeof msg);
     return 0;
@@ -247,8 +251,11 @@ sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len)
     r->w = calloc((size_t)r->n, sizeof *r->w);
     if (fed)
         r->meas = calloc((size_t)r->n, sizeof *r->meas);
+    int ahead = !c->tree && c->ahead != 0;
+    if (ahead)
+        r->ah = calloc((size_t)r->n, sizeof *r->ah);
     heap_init(&r->h, sizeof(key), before, NULL);
-    if (!r->w || (fed && !r->meas)) {
+    if (!r->w || (fed && !r->meas) || (ahead && !r->ah)) {
         sim_close(s);
         snprintf(msg, len, "out of memory for %d workers", pf->nhosts);
         return NULL;
@@ -303,6 +310,7 @@ void sim_close(sim *s)
     free(r->free_slots);
     free(r->w);
     free(r->meas);
+    free(r->ah);
     free(r->tw);
     free(s);
 }

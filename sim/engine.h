@@ -9,12 +9,14 @@
 #ifndef SIM_ENGINE_H
 #define SIM_ENGINE_H
 
+#include "sched/loop/ahead.h"
+#include "sched/loop/meas.h"
 #include "sched/loop/policy.h"
 #include "sched/util/heap.h"
 #include "sim/sim.h"
 
 enum { EV_REPORT, EV_WORK, EV_DONE, EV_REMEASURE, EV_FAIL, EV_NOTICE,
-       EV_STEAL, EV_GIVE, EV_RESULT, EV_IDLE };
+       EV_STEAL, EV_GIVE, EV_RESULT, EV_IDLE, EV_AHEAD };
 
 typedef struct event {
     double t;
@@ -33,6 +35,20 @@ typedef struct sworker {
     int stuck;                      /* A_i = 0 for good (self.c) */
     double to_master;               /* when its last message reaches the master */
 } sworker;
+
+/* A worker's request-ahead state (self.c; sched/loop/ahead.h): the chunk it
+ * computes, whether its request went ahead, the chunk that came meanwhile;
+ * for the schemes fed measurements, what it measured since its last request
+ * (carry), over that and its whole chunk (whole), and over the chunk's
+ * iterations after the mark (after: the next request's start). */
+typedef struct aworker {
+    int busy, asked, has_next;
+    long id;
+    long next_id, next_start, next_size;
+    double next_recv;
+    double t_asked, wait;           /* the latest request; the reply wait */
+    sched_meas carry, whole, after;
+} aworker;
 
 /* Tree-Scheduling's worker (tree.c): computing [seg_pos, end) since seg_t. */
 typedef struct tworker {
@@ -57,6 +73,7 @@ typedef struct run {
      * has one report on its way at a time, and an event stays small (10^6
      * hosts keep 10^6 events waiting) */
     sched_request *meas;
+    aworker *ah;                    /* request-ahead on (c->ahead != 0; else NULL) */
     int n;
     policy *p;
     tree *t;

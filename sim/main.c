@@ -13,6 +13,9 @@
  *   master-overhead S          master's seconds per message (default 0)
  *   dispatch S                 extra seconds per chunk handed out (0)
  *   remeasure S                integer A_i = 0: measure again after S (0.2)
+ *   ahead F|rtt                request-ahead: ask while F of a chunk is left,
+ *                              or (rtt) two reply waits before its end
+ *                              (sched/loop/ahead.h; 0: off, the default)
  * File names are relative to the scenario file's folder.
  */
 #include <errno.h>
@@ -27,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "sched/loop/ahead.h"
 #include "sched/records/record.h"
 #include "sched/util/closeout.h"
 #include "sched/util/lines.h"
@@ -59,6 +63,10 @@ static void usage(FILE *f)
 "  -R, --sample R        pseudo-uniform sampling frequency\n"
 "      --seed N          seed of the random workloads\n"
 "      --acp-int         the paper's integer A_i\n"
+"      --ahead F|rtt     request-ahead: a worker asks for its next chunk while\n"
+"                        F of its chunk is left, or (rtt) about two reply\n"
+"                        waits before its expected end; its results go on\n"
+"                        their own (0 = off, the default; not under tree)\n"
 "  -r, --record FILE     write the run record (CSV, as bin/coordinator's)\n"
 "  -c, --costs FILE      simulate nothing: write the workload's cost of each\n"
 "                        iteration as CSV, index,iteration,cost,\n"
@@ -97,7 +105,7 @@ typedef struct scenario {
     long sample;
     unsigned long seed;
     int acp_integer;
-    double result_bytes, message_bytes, master_overhead, dispatch, remeasure;
+    double result_bytes, message_bytes, master_overhead, dispatch, remeasure, ahead;
 } scenario;
 
 /* Copies src into dst[size]; -1 when it does not fit (never cut short). */
@@ -205,10 +213,16 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
             NEED_NUM(dispatch, 0, SIM_TIME_MAX);
         else if (strcmp(key, "remeasure") == 0)
             NEED_NUM(remeasure, 1e-6, SIM_TIME_MAX);
-        else {
+        else if (strcmp(key, "ahead") == 0) {
+            sched_err err;
+            if (sched_ahead_parse(rest, &s->ahead, &err) != SCHED_OK) {
+                snprintf(msg, len, "%s:%d: %s", quote(path), lineno, err.msg);
+                goto bad;
+            }
+        } else {
             snprintf(msg, len, "%s:%d: unknown line '%s' (platform, workload, scheme, "
                      "sample, seed, acp, result-bytes, message-bytes, master-overhead, "
-                     "dispatch, remeasure)", quote(path), lineno, quote(key));
+                     "dispatch, remeasure, ahead)", quote(path), lineno, quote(key));
             goto bad;
         }
 #undef NEED_NUM
@@ -398,7 +412,7 @@ int main(int argc, char **argv)
 {
     closeout_init("sim");
     parse_gsl_errors("sim", 1);     /* a GSL error: a message and exit 1, never abort() */
-    enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_PARAM };
+    enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_AHEAD, OPT_PARAM };
     struct option opts[16 + MAX_PARAM_OPTS] = {
         {"scheme", required_argument, NULL, 's'},
         {"platform", required_argument, NULL, 'p'},
@@ -412,16 +426,20 @@ int main(int argc, char **argv)
         {"stats", no_argument, NULL, OPT_STATS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
+        {"ahead", required_argument, NULL, OPT_AHEAD},
     };
-    int nopts = 12;
+    int nopts = 13;
     parse_scheme_options(opts, &nopts, 16 + MAX_PARAM_OPTS, OPT_PARAM);
 
     static scenario sc = {.scheme = "dtss", .sample = 1, .seed = 1,
-                          .message_bytes = 64, .remeasure = 0.2};
+                          .message_bytes = 64, .remeasure = 0.2,
+                          .ahead = SCHED_AHEAD_DEFAULT};
     const char *o_scheme = NULL, *o_platform = NULL, *o_workload = NULL, *rec_path = NULL,
                *costs_path = NULL;
     const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
     long o_sample = 0, o_seed = -1;
+    double o_ahead = 0;
+    int o_ahead_set = 0;
     int nparam = 0, acp_int = 0, quiet = 0, show_chunks = 0, stats = 0, c, idx;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":s:p:w:R:r:c:qh", opts, &idx)) != -1) {
@@ -439,6 +457,13 @@ int main(int argc, char **argv)
                             "32-bit seed)", quote(optarg));
             break;
         case OPT_ACPINT: acp_int = 1; break;
+        case OPT_AHEAD: {
+            sched_err err;
+            if (sched_ahead_parse(optarg, &o_ahead, &err) != SCHED_OK)
+                return fail("%s", err.msg);
+            o_ahead_set = 1;
+            break;
+        }
         case OPT_CHUNKS: show_chunks = 1; break;
         case OPT_STATS: stats = 1; break;
         case OPT_PARAM:
@@ -564,6 +589,7 @@ int main(int argc, char **argv)
     cfg.master_overhead = sc.master_overhead;
     cfg.dispatch = sc.dispatch;
     cfg.remeasure = sc.remeasure;
+    cfg.ahead = o_ahead_set ? o_ahead : sc.ahead;
     cfg.tree = strcmp(sc.scheme, "tree") == 0;
     int rc = 1;
     record rec = {0};

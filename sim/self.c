@@ -17,6 +17,15 @@
  * A host that fails dies with its chunk; the master hears of it one latency
  * later (PVM's task-exit notice) and the chunk goes back to the pool
  * (policy_lost).
+ * Request-ahead (c->ahead = F > 0, sched/loop/ahead.h), as the PVM worker
+ * does it: once the chunk's first mark iterations are done the worker
+ * measures Q_i and, with A_i > 0, sends a request without results (with
+ * what it measured since its last request); at the chunk's end its results
+ * go on their own (EV_RESULT) and it starts the chunk that came meanwhile,
+ * or waits for it. A chunk that comes while the worker computes waits for
+ * it (its t_recv: when it came). The worker's reply wait (the rtt rule) is
+ * taken as the PVM worker takes it: exact when it waited for the reply,
+ * bounded from above when the reply came before the chunk's end.
  */
 #include <math.h>
 #include <stdio.h>
@@ -84,6 +93,8 @@ static int report(run *r, int w, double t, const event *pending, int first)
     ev.t = sim_to_master(r, w, t, bytes);
     if (sim_post(r, ev) != 0)
         return -1;
+    if (r->ah)
+        r->ah[w].t_asked = t;
     if (A > 0)
         return 0;
     again.has_result = 0;                   /* the results went out */
@@ -91,19 +102,148 @@ static int report(run *r, int w, double t, const event *pending, int first)
 }
 
 /* Computes chunk ev iteration by iteration from ev->t_start, measuring
- * each into r->meas[ev->w]; returns its end. */
-static double timed(const run *r, const sim_host *h, const event *ev)
+ * each into r->meas[ev->w]; returns its end, and in *t_mark when its
+ * first 'mark' iterations are done. With request-ahead (r->ah) the
+ * measurements start from what the worker measured since its last
+ * request; r->meas[w] is what a request ahead carries (up to the mark),
+ * whole and after are kept for the request at the end and the next one. */
+static double timed(const run *r, const sim_host *h, const event *ev, long mark,
+                    double *t_mark)
 {
-    sched_meas m;
-    sched_meas_clear(&m);
+    aworker *a = r->ah ? &r->ah[ev->w] : NULL;
+    sched_meas before, all, after;
+    sched_meas_clear(&after);
+    if (a)
+        before = all = a->carry;
+    else
+        sched_meas_clear(&all);
     double t = ev->t_start;
+    *t_mark = t;
     for (long k = ev->start; k < ev->start + ev->size; k++) {
         double cost = sim_work(r->wl, k, 1), u = sim_advance(h, t, cost);
-        sched_meas_add(&m, u - t, 1, cost);
+        sched_meas_add(&all, u - t, 1, cost);
+        if (a)
+            sched_meas_add(k - ev->start < mark ? &before : &after, u - t, 1, cost);
         t = u;
+        if (k - ev->start + 1 == mark)
+            *t_mark = t;
     }
-    sched_meas_get(&m, &r->meas[ev->w]);
+    if (a && mark < ev->size) {
+        sched_meas_get(&before, &r->meas[ev->w]);
+        a->whole = all;
+        a->after = after;
+    } else {
+        sched_meas_get(&all, &r->meas[ev->w]);
+        if (a)
+            sched_meas_clear(&a->carry);
+    }
     return t;
+}
+
+/* Request-ahead: the iterations of chunk ev (starting at t on host h)
+ * done when its worker asks (sched_ahead_due, checked after each one, as
+ * the PVM worker checks at each piece), and when; ev->size: not inside it. */
+static long ask_point(const run *r, const sim_host *h, const event *ev, double t,
+                      double *t_mark)
+{
+    double F = r->c->ahead, wait = r->ah[ev->w].wait;
+    *t_mark = t;
+    if (F != SCHED_AHEAD_RTT) {
+        long mark = sched_ahead_mark(ev->size, F);
+        if (mark < ev->size)
+            *t_mark = sim_advance(h, t, sim_work(r->wl, ev->start, mark));
+        return mark;
+    }
+    if (!(wait >= 0))
+        return ev->size;
+    double u = t;
+    for (long k = 1; k < ev->size; k++) {
+        u = sim_advance(h, u, sim_work(r->wl, ev->start + k - 1, 1));
+        if (sched_ahead_due(F, k, ev->size, u - t, wait)) {
+            *t_mark = u;
+            return k;
+        }
+    }
+    return ev->size;
+}
+
+/* Worker w starts chunk ev (id, start, size) at t, come at t_recv: posts its
+ * end (and with request-ahead, its mark, EV_AHEAD, when inside it). */
+static int start_chunk(run *r, int w, event ev, double t_recv, double t)
+{
+    const sim_host *h = r->w[w].h;
+    double t_mark = t, t_unused;
+    long mark = r->ah ? ask_point(r, h, &ev, t, &t_mark) : ev.size;
+    ev.t_recv = t_recv;
+    ev.t_start = t;
+    if (r->meas)
+        ev.t_end = timed(r, h, &ev, mark, &t_unused);
+    else
+        ev.t_end = sim_advance(h, t, sim_work(r->wl, ev.start, ev.size));
+    if (r->ah) {
+        aworker *a = &r->ah[w];
+        a->busy = 1;
+        a->asked = 0;
+        a->id = ev.id;
+        if (mark < ev.size &&
+            sim_post(r, (event){.t = t_mark, .type = EV_AHEAD, .w = w, .id = ev.id}) != 0)
+            return -1;
+    }
+    ev.type = EV_DONE;
+    ev.has_result = 1;
+    ev.t = ev.t_end;
+    return sim_post(r, ev);
+}
+
+/* Request-ahead: worker w is at its chunk's mark at t; with A_i > 0 its
+ * request goes now, without results. */
+static int ask_ahead(run *r, int w, const event *ev)
+{
+    aworker *a = &r->ah[w];
+    if (r->w[w].dead || !a->busy || a->id != ev->id)
+        return 0;
+    int Q = 1 + sim_extra_at(r->w[w].h, ev->t);
+    double A = sched_acp(r->rec->w[w].V, Q, 1, r->c->acp_integer);
+    if (!(A > 0))
+        return 0;                           /* it asks at the end */
+    a->asked = 1;
+    a->t_asked = ev->t;
+    if (r->meas)
+        a->carry = a->after;
+    return sim_post(r, (event){.t = sim_to_master(r, w, ev->t, r->c->message_bytes),
+                               .type = EV_REPORT, .w = w, .Q = Q, .A = A,
+                               .t_measure = ev->t});
+}
+
+/* Worker w's chunk ev is done: its results go with a request (report), or
+ * on their own when its request went ahead; then the chunk that came
+ * meanwhile starts. */
+static int chunk_done(run *r, int w, event *ev)
+{
+    aworker *a = r->ah ? &r->ah[w] : NULL;
+    if (!a || !a->asked) {
+        if (a) {
+            a->busy = 0;
+            if (r->meas) {
+                sched_meas_get(&a->whole, &r->meas[w]);
+                sched_meas_clear(&a->carry);
+            }
+        }
+        return report(r, w, ev->t, ev, 0);
+    }
+    event res = *ev;
+    res.type = EV_RESULT;
+    res.t = sim_to_master(r, w, ev->t,
+                          r->c->message_bytes + r->c->result_bytes * (double)ev->size);
+    if (sim_post(r, res) != 0)
+        return -1;
+    a->busy = a->asked = 0;
+    if (!a->has_next)
+        return 0;
+    a->has_next = 0;
+    a->wait = sched_ahead_wait(a->wait, ev->t - a->t_asked, 0);
+    event next = {.w = w, .id = a->next_id, .start = a->next_start, .size = a->next_size};
+    return start_chunk(r, w, next, a->next_recv, ev->t);
 }
 
 /* Step 1 ends when every live worker has reported and one can work; then
@@ -138,14 +278,26 @@ static int serve(run *r)
     return got < 0 ? sim_fail(r, err.msg) : 0;
 }
 
+/* The results ev carries, taken by the master at t (a duplicate: refused). */
+static int take_result(run *r, const event *ev, double t)
+{
+    if (ev->has_result &&
+        policy_done_w(r->p, ev->w, ev->id, ev->t_end - ev->t_start, NULL) == 0 &&
+        record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start, ev->t_end,
+                       t) != 0)
+        return sim_fail(r, record_error(r->rec));
+    if (policy_finished(r->p) && !r->finished) {
+        r->finished = 1;
+        r->rec->finish = t - r->rec->t0;
+    }
+    return 0;
+}
+
 static int on_report(run *r, const event *ev, double t)
 {
     int w = ev->w;
-    if (ev->has_result &&
-        policy_done_w(r->p, w, ev->id, ev->t_end - ev->t_start, NULL) == 0 &&
-        record_done_id(r->rec, ev->id, w, ev->size, ev->t_recv, ev->t_start, ev->t_end,
-                       t) != 0)
-        return sim_fail(r, record_error(r->rec));
+    if (take_result(r, ev, t) != 0)
+        return -1;
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
         return sim_fail(r, record_error(r->rec));
     int replans = policy_replans(r->p);
@@ -157,11 +309,8 @@ static int on_report(run *r, const event *ev, double t)
     if (policy_replans(r->p) > replans &&
         record_replan(r->rec, t, policy_alive(r->p), policy_power(r->p)) != 0)
         return sim_fail(r, record_error(r->rec));
-    if (policy_finished(r->p)) {
-        r->finished = 1;
-        r->rec->finish = t - r->rec->t0;
+    if (r->finished)
         return 0;
-    }
     return serve(r);
 }
 
@@ -174,6 +323,8 @@ int sim_self_start(run *r)
     for (int w = 0; w < r->n; w++)
         if (policy_set_speed(r->p, w, r->rec->w[w].V, &err) != 0)
             return sim_fail(r, err.msg);
+    for (int w = 0; r->ah && w < r->n; w++)
+        r->ah[w].wait = NAN;
     for (int w = 0; w < r->n; w++) {
         if (r->w[w].h->fail >= 0 &&
             sim_post(r, (event){.t = r->w[w].h->fail, .type = EV_FAIL, .w = w}) != 0)
@@ -191,12 +342,15 @@ int sim_self_event(run *r, event *e)
     sworker *x = &r->w[ev.w];
     switch (ev.type) {
     case EV_REPORT:
+    case EV_RESULT:
     case EV_NOTICE: {
         int now = sim_master_take(r, &ev);
         if (now <= 0)
             return now;
         if (ev.type == EV_REPORT)
             return on_report(r, &ev, ev.t);
+        if (ev.type == EV_RESULT)
+            return take_result(r, &ev, ev.t) != 0 ? -1 : r->finished ? 0 : serve(r);
         if (policy_lost(r->p, ev.w, &err) < 0)
             return sim_fail(r, err.msg);
         if (policy_alive(r->p) == 0)
@@ -206,16 +360,22 @@ int sim_self_event(run *r, event *e)
     case EV_WORK:
         if (x->dead)
             return 0;
-        ev.t_recv = ev.t_start = ev.t;
-        if (r->meas)
-            ev.t_end = timed(r, x->h, &ev);
-        else
-            ev.t_end = sim_advance(x->h, ev.t, sim_work(r->wl, ev.start, ev.size));
-        ev.type = EV_DONE;
-        ev.has_result = 1;
-        ev.t = ev.t_end;
-        return sim_post(r, ev);
+        if (r->ah && r->ah[ev.w].busy) {        /* came ahead: it waits */
+            aworker *a = &r->ah[ev.w];
+            a->has_next = 1;
+            a->next_id = ev.id;
+            a->next_start = ev.start;
+            a->next_size = ev.size;
+            a->next_recv = ev.t;
+            return 0;
+        }
+        if (r->ah)
+            r->ah[ev.w].wait = sched_ahead_wait(r->ah[ev.w].wait, ev.t - r->ah[ev.w].t_asked, 1);
+        return start_chunk(r, ev.w, ev, ev.t, ev.t);
+    case EV_AHEAD:
+        return ask_ahead(r, ev.w, &ev);
     case EV_DONE:
+        return !x->dead ? chunk_done(r, ev.w, &ev) : 0;
     case EV_REMEASURE:
         return !x->dead ? report(r, ev.w, ev.t, &ev, 0) : 0;
     case EV_FAIL:

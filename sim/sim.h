@@ -148,6 +148,7 @@ typedef struct sim_config {
     double master_overhead; /* master's seconds per message */
     double dispatch;        /* extra seconds per chunk handed out */
     double remeasure;       /* with A_i = 0, measure again after (s) */
+    double ahead;           /* request-ahead's F (sched/loop/ahead.h; 0: off) */
 } sim_config;
 
 void sim_config_init(sim_config *c);

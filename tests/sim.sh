@@ -294,4 +294,39 @@ run "--costs into a folder that does not exist" 1 "--costs nodir/x.csv: cannot w
 run "--costs into a directory" 1 "--costs ro.d: cannot write there: Is a directory" $T --costs ro.d -w 'uniform n=4'
 [ ! -e x.csv ] && cmp -s inc.csv keep.csv
 check "--costs: nothing written on an error" $?
+# ---- request-ahead (sched/loop/ahead.h) -----------------------------------------------
+# One host of speed 1, latency 10 ms, CSS chunks of 200 iterations of 0.01 s
+# (5 chunks of 2 s), worked by hand: without it each chunk after the first
+# waits a round trip, 20 ms: the last ends at 0.02 + 4 x 2.02 + 2 = 10.10,
+# its results reach the master at 10.11, finish (from the plan at 0.01) 10.10.
+# F = 0.5 asks 1 s into each chunk and rtt 2 x 0.02 s before its end (the
+# first reply's wait, 0.02 s, measured): each reply comes before the worker
+# runs dry, so the chunks follow one another: finish 10.02. The record says
+# ahead=; the iterations are the same.
+printf 'host h speed=1\nlink * * latency=0.01 bandwidth=1e300\n' >ah.plat
+printf 'platform ah.plat\nworkload uniform n=1000 cost=0.01\nscheme css k=200\n' >ah.scn
+for a in 0 0.5 rtt; do $T ah.scn --ahead "$a" -r "ah-$a.csv" -q; done
+[ "$("$BIN/record" ah-0.csv run finish)" = 10.100000 ]
+check "request-ahead off: a round trip a chunk, finish 10.10 s (worked by hand)" $?
+[ "$("$BIN/record" ah-0.5.csv run finish)" = 10.020000 ] && [ "$("$BIN/record" ah-rtt.csv run finish)" = 10.020000 ]
+check "request-ahead 0.5 and rtt: the round trips hidden, finish 10.02 s (worked by hand)" $?
+grep -q ',ahead=0.5,' ah-0.5.csv && grep -q ',ahead=rtt,' ah-rtt.csv && ! grep -q 'ahead=' ah-0.csv
+check "request-ahead: the record says ahead=F (rtt), nothing when off" $?
+printf 'ahead 0.5\n' >>ah.scn
+$T ah.scn -r ah-scn.csv -q && [ "$("$BIN/record" ah-scn.csv run finish)" = 10.020000 ] &&
+    $T ah.scn --ahead 0 -r ah-off.csv -q && [ "$("$BIN/record" ah-off.csv run finish)" = 10.100000 ]
+check "request-ahead: the scenario's 'ahead 0.5', --ahead 0 over it" $?
+run "--ahead 1 refused by name" 2 "--ahead '1': rtt, or a fraction" $T ah.scn --ahead 1
+run "a scenario's 'ahead x' refused by name" 2 "ah-bad.scn:1: --ahead 'x'" sh -c \
+    'printf "ahead x\n" >ah-bad.scn && "$1" ah-bad.scn' sh "$BIN/sim"
+# Every scheme, both rules, the loaded example: every iteration once (the
+# record's iterations), under the rules' every path (ask, wait, result alone).
+n=0
+for s in tss dtss fss af awf-c dtss-m; do
+    for a in 0.25 rtt; do
+        $T "$REPO/sim/examples/loaded.scn" -s "$s" --ahead "$a" -r ahl.csv -q &&
+            [ "$(awk -F, '$1 == "worker" { t += $10 } END { print t }' ahl.csv)" = 400 ] || n=$((n + 1))
+    done
+done
+check "request-ahead: six schemes x two rules, every iteration done once ($n not)" "$n"
 finish

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sched/late/late.h"
+#include "sched/loop/ahead.h"
 #include "sched/loop/policy.h"
 #include "tests/test.h"
 
@@ -955,6 +956,65 @@ static void test_late_rule(void)
               late_poll(&m0) == 0.05 && late_poll(&off) < 0);
 }
 
+/* Request-ahead (sched/loop/ahead.h), known answers worked from its two
+ * rules: mark = ceil((1 - F) size); rtt: elapsed / done x (size - done)
+ * <= 2 x wait. And the policy takes a request while the worker's chunk is
+ * out (the request that went ahead), sizing the chunk when it comes. */
+static void test_ahead(void)
+{
+    sched_err err;
+    double F = 0;
+    test_cond("mark: F 0.25 of 100 -> 75; 0.1 of 10 -> 9; 0.5 of 3 -> 2 (ceil 1.5); "
+              "0.9 of 1 -> 1; off -> size",
+              sched_ahead_mark(100, 0.25) == 75 && sched_ahead_mark(10, 0.1) == 9 &&
+              sched_ahead_mark(3, 0.5) == 2 && sched_ahead_mark(1, 0.9) == 1 &&
+              sched_ahead_mark(100, 0) == 100 && sched_ahead_mark(100, SCHED_AHEAD_RTT) == 100);
+    test_cond("fraction: due at 75 of 100 with F 0.25, not at 74, not at the end, not off",
+              sched_ahead_due(0.25, 75, 100, 0, NAN) && !sched_ahead_due(0.25, 74, 100, 0, NAN) &&
+              !sched_ahead_due(0.25, 100, 100, 0, NAN) && !sched_ahead_due(0, 99, 100, 0, NAN));
+    /* 80 of 100 in 0.8 s: 0.2 s expected left; 2 x wait 0.1 = 0.2: due. */
+    test_cond("rtt: 0.2 s left, wait 0.1 s: due; wait 0.09 s: not; no wait yet: not",
+              sched_ahead_due(SCHED_AHEAD_RTT, 80, 100, 0.8, 0.1) &&
+              !sched_ahead_due(SCHED_AHEAD_RTT, 80, 100, 0.8, 0.09) &&
+              !sched_ahead_due(SCHED_AHEAD_RTT, 80, 100, 0.8, NAN) &&
+              !sched_ahead_due(SCHED_AHEAD_RTT, 0, 100, 0, 1));
+    test_cond("the wait: exact when waited for, else only lowered; the first taken",
+              sched_ahead_wait(0.01, 0.05, 1) == 0.05 && sched_ahead_wait(0.01, 0.05, 0) == 0.01 &&
+              sched_ahead_wait(0.05, 0.01, 0) == 0.01 && sched_ahead_wait(NAN, 0.3, 0) == 0.3);
+    test_cond("parse: rtt, 0.25, 0",
+              sched_ahead_parse("rtt", &F, &err) == SCHED_OK && F == SCHED_AHEAD_RTT &&
+              sched_ahead_parse("0.25", &F, &err) == SCHED_OK && F == 0.25 &&
+              sched_ahead_parse("0", &F, &err) == SCHED_OK && F == 0);
+    static const char *bad[] = {"1", "-0.1", "x", "nan", ""};
+    for (int i = 0; i < 5; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "--ahead '%s'", bad[i]);
+        test_condf(sched_ahead_parse(bad[i], &F, &err) == SCHED_EINVAL &&
+                   strstr(err.msg, want), "parse: '%s' refused by name (%s)", bad[i], err.msg);
+    }
+
+    /* TSS, I = 100, P = 2: chunks 25, 22, ... (F = I / 2P, D by eq. of TSS). */
+    policy *p = make("tss", 100, 2);
+    policy_request(p, 0, 1, &err);
+    policy_request(p, 1, 1, &err);
+    policy_start(p, &err);
+    policy_chunk a, b, c, d;
+    policy_assign(p, &a, NULL);
+    policy_assign(p, &b, NULL);
+    test_cond("a request while the worker's chunk is out: taken",
+              policy_request(p, a.worker, 1, &err) == SCHED_OK);
+    test_cond("and served: the next chunk of the scheme's sequence, after the other's",
+              policy_assign(p, &c, NULL) == 1 && c.worker == a.worker && c.start == b.start + b.size);
+    test_cond("a second request of that worker while one is queued: still refused",
+              policy_request(p, b.worker, 1, &err) == SCHED_OK &&
+              policy_request(p, b.worker, 1, &err) == SCHED_EINVAL);
+    test_cond("the first chunk's results, after its successor went: taken",
+              policy_done(p, a.worker, a.id, &err) == SCHED_OK &&
+              policy_done(p, a.worker, a.id, &err) == SCHED_EINVAL);
+    test_cond("the queued request served", policy_assign(p, &d, NULL) == 1 && d.worker == b.worker);
+    policy_free(p);
+}
+
 int main(void)
 {
     test_acpsa_order();
@@ -970,5 +1030,6 @@ int main(void)
     test_tree();
     test_tree_recovery();
     test_tree_resume();
+    test_ahead();
     return test_report();
 }

@@ -160,12 +160,12 @@ static void test_worker(void)
 }
 
 /* The encoding's known answers, worked by hand from buf.h's definition:
- * "DT", version 4, 0; then each integer and double in 8 bytes, most
+ * "DT", version 5, 0; then each integer and double in 8 bytes, most
  * significant first. */
 static void test_encoding(void)
 {
     static const unsigned char ints[] = {
-        'D', 'T', 4, 0,
+        'D', 'T', 5, 0,
         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,     /* -2 */
         0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x05,     /* 2^40 + 5 */
         0x3f, 0xf8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,     /* 1.5 */
@@ -183,7 +183,7 @@ static void test_encoding(void)
     /* A WORK message as a worker receives it: chunk 7, iterations
      * [3000000000, +12) -- past PVM's 32-bit longs, which carried 2^31 - 1. */
     static const unsigned char work[] = {
-        'D', 'T', 4, 0,
+        'D', 'T', 5, 0,
         0, 0, 0, 0, 0, 0, 0, 7,
         0, 0, 0, 0, 0xb2, 0xd0, 0x5e, 0x00,                 /* 3000000000 */
         0, 0, 0, 0, 0, 0, 0, 12};
@@ -200,11 +200,11 @@ static void test_encoding(void)
     other[2] = 2;                                       /* another build's version */
     e.data = other;
     test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == WIRE_EVERSION &&
-               strstr(msg, "WORK from t40001 speaks protocol 2, this program 4"),
+               strstr(msg, "WORK from t40001 speaks protocol 2, this program 5"),
                "a message of protocol 2 refused by name (%s)", msg);
     other[2] = 3;                                       /* the one without MOVED */
     test_condf(wire_unpack_work(&e, &id, &start, &size, msg, sizeof msg) == WIRE_EVERSION &&
-               strstr(msg, "speaks protocol 3, this program 4"),
+               strstr(msg, "speaks protocol 3, this program 5"),
                "a message of protocol 3 refused by name (%s)", msg);
     e.data = work;
     e.len = sizeof work - 1;
@@ -221,7 +221,7 @@ static void test_encoding(void)
                msg);
     /* MOVED, worked by hand: worker 1, round 2, to worker 0, tasks 5 and 9. */
     static const unsigned char moved[] = {
-        'D', 'T', 4, 0,
+        'D', 'T', 5, 0,
         0, 0, 0, 0, 0, 0, 0, 1,
         0, 0, 0, 0, 0, 0, 0, 2,
         0, 0, 0, 0, 0, 0, 0, 0,
@@ -493,7 +493,7 @@ static void test_journal(void)
 static void test_strips_wire(void)
 {
     static const unsigned char wait[] = {
-        'D', 'T', 4, 0,
+        'D', 'T', 5, 0,
         0, 0, 0, 0, 0, 0, 0, 2,                             /* epoch */
         0, 0, 0, 0, 0, 0, 0, 1,                             /* worker */
         0, 0, 0, 0, 0, 0, 0, 150};                          /* step */
@@ -516,7 +516,7 @@ static void test_strips_wire(void)
               strcmp(wire_tag_name(WIRE_START), "START") == 0);
 
     unsigned char start[] = {
-        'D', 'T', 4, 0,
+        'D', 'T', 5, 0,
         0, 0, 0, 0, 0, 0, 0, 1,                             /* epoch */
         0, 0, 0, 0, 0, 0, 0, 100,                           /* step */
         0, 0, 0, 0, 0, 0, 0, 2,                             /* n */

@@ -23,7 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BUF_VERSION 4   /* 1, 2: PVM's XDR packing; 3: without MOVED, strips without epochs */
+#define BUF_VERSION 5   /* 1, 2: PVM's XDR packing; 3: without MOVED, strips without epochs;
+                           4: a JOB without request-ahead's F */
 
 typedef struct buf {
     unsigned char *p;

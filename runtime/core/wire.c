@@ -10,6 +10,7 @@
 
 #include "runtime/core/buf.h"
 #include "runtime/core/wire.h"
+#include "sched/loop/ahead.h"
 #include "sched/loop/meas.h"
 
 const char *wire_tag_name(int tag)
@@ -87,6 +88,7 @@ int wire_send_job(tr_peer to, const wire_job *j, char *msg, size_t len)
     buf_int(b, j->start);
     buf_int(b, j->size);
     buf_double(b, j->V);
+    buf_double(b, j->ahead);
     if (j->tree)
         for (int i = 0; i < j->nworkers; i++) {
             buf_int(b, j->chain[i]);
@@ -461,15 +463,18 @@ int wire_unpack_job(const tr_event *e, wire_job *j, char *msg, size_t len)
     j->start = rbuf_int(&r);
     j->size = rbuf_int(&r);
     j->V = rbuf_double(&r);
+    j->ahead = rbuf_double(&r);
     if (r.bad)
         return ended(&r, "JOB", msg, len);
     if (j->nworkers < 1 || j->nworkers > WIRE_MAX_WORKERS || j->index < 0 ||
         j->index >= j->nworkers)
         return malformed(msg, len, "JOB for worker %d of %d", j->index, j->nworkers);
     if (j->sample < 1 || j->iters < 0 || j->iters > WIRE_MAX_ITERS || !(j->V > 0) ||
-        j->start < 0 || j->size < 0 || j->start > j->iters - j->size)
+        j->start < 0 || j->size < 0 || j->start > j->iters - j->size ||
+        !sched_ahead_ok(j->ahead))
         return malformed(msg, len, "JOB with R = %d, %ld iterations, V = %g, range "
-                         "[%ld, +%ld)", j->sample, j->iters, j->V, j->start, j->size);
+                         "[%ld, +%ld), ahead %g", j->sample, j->iters, j->V, j->start, j->size,
+                         j->ahead);
     if (j->tree) {
         j->chain = malloc(sizeof *j->chain * (size_t)j->nworkers);
         j->tids = malloc(sizeof *j->tids * (size_t)j->nworkers);

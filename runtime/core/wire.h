@@ -15,6 +15,8 @@
  *                               done since the last request (the first also
  *                               says hello: host name, cgroup, probe)
  *   master -> worker   WORK     one chunk: id, start, size
+ *   worker -> master   RESULT   with request-ahead (JOB's ahead > 0): the
+ *                               results of a chunk whose request went ahead
  *   master -> worker   STOP     no more work
  * Tree-Scheduling (sched/loop/tree.c):
  *   worker -> master   RESULT   the results of a finished range
@@ -71,6 +73,7 @@ typedef struct wire_job {
     int probe;              /* the load probe's back-end (probe_backend) */
     long iters;             /* the loop's iterations */
     double V;               /* virtual computing power V_i */
+    double ahead;           /* request-ahead: F or rtt (sched/loop/ahead.h; 0: off) */
     /* Tree-Scheduling only (NULL otherwise): */
     int *chain;             /* worker indices in chain order */
     tr_peer *tids;          /* each worker's peer, by index */

@@ -27,6 +27,7 @@ dtss_master *dtss_master_new(void)
     snprintf(m->scheme, sizeof m->scheme, "dtss");
     m->sample = 1;
     m->late = late_default();
+    m->ahead = SCHED_AHEAD_DEFAULT;
     return m;
 }
 
@@ -65,6 +66,25 @@ int master_refuse(dtss_master *m, int w, const char *why)
     master_log(m, 0, "worker %d on %s refused: %s", w + 1, rec_str(m->rec.w[w].host), why);
     tr_kill(m->rec.w[w].tid);
     return master_lose(m, w, "refused");
+}
+
+int master_unpack_result(dtss_master *m, const tr_event *e, int *w, wire_result *r)
+{
+    char msg[256];
+    int index, rc = wire_unpack_result(e, &index, r, msg, sizeof msg);
+    *w = master_worker_of(m, e->from);
+    if (rc == WIRE_EVERSION && *w >= 0) {
+        int who = *w;
+        *w = -1;
+        return master_refuse(m, who, msg);
+    }
+    if (rc < 0 || *w < 0 || index != *w) {
+        master_log(m, 0, "%s from t%x, ignored", *w < 0 ? "a result from no worker of ours" :
+                   index != *w ? "a result with a wrong index" : msg, e->from);
+        wire_result_free(r);
+        *w = -1;
+    }
+    return DTSS_OK;
 }
 
 int master_notice(dtss_master *m, const tr_event *e)

@@ -26,6 +26,7 @@
 #include "runtime/core/probe.h"
 #include "runtime/core/wire.h"
 #include "sched/late/late.h"
+#include "sched/loop/ahead.h"
 #include "sched/loop/policy.h"
 #include "sched/records/record.h"
 #include "sched/sched.h"
@@ -84,6 +85,7 @@ struct dtss_master {
     int acp_integer;
     probe_backend probe;
     late_rule late;                         /* --late (sched/late/late.h) */
+    double ahead;                           /* --ahead F (sched/loop/ahead.h) */
     late_rate late_run;                     /* Tree: every range's rate */
     long result_bytes;                      /* each iteration's (0: unknown) */
     char *journal_path;                     /* --journal / --resume (NULL: none) */
@@ -125,6 +127,11 @@ int master_worker_of(const dtss_master *m, int tid);
 int master_notice(dtss_master *m, const tr_event *e);
 /* Worker w speaks another protocol version (why): killed, and lost. */
 int master_refuse(dtss_master *m, int w, const char *why);
+/* A RESULT message (e): its worker into *w and its results into *r (the
+ * caller frees them); *w = -1 when it is ignored, as said in the log (from no
+ * worker of ours, with a wrong index, malformed: r freed). DTSS_OK, or what
+ * refusing a worker of another protocol version returns (master_refuse). */
+int master_unpack_result(dtss_master *m, const tr_event *e, int *w, wire_result *r);
 /* Whether the results of 'size' iterations fit one message (what: "chunk",
  * "range"; id: its number): DTSS_OK, or the run fails naming it, before the
  * work is sent (results a message could not carry: refused before computed). */

@@ -25,6 +25,10 @@ static const rt_option options[] = {
                 "                       (a hung worker; default 3,30; 0 = off; under tree:\n"
                 "                       a worker silent that long is ended, its range\n"
                 "                       served again)"},
+    {"ahead", 1, "F|rtt      ask for the next chunk before the current one is\n"
+                 "                       done: while F of it is left, or (rtt) about two\n"
+                 "                       reply waits before its expected end; its results\n"
+                 "                       go on their own (0 = off, the default; not tree)"},
     {"journal", 1, "FILE     write each result to FILE as it arrives, for --resume\n"
                    "                       ('none': no journal, the default)"},
     {"resume", 1, "FILE      continue the broken run journaled in FILE (its scheme,\n"
@@ -125,6 +129,10 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
         return strcmp(value, "none") == 0 ? DTSS_OK : rt_set_text(&m->h, &m->journal_path, value);
     } else if (strcmp(name, "resume") == 0) {
         return master_resume_from(m, value);
+    } else if (strcmp(name, "ahead") == 0) {
+        sched_err err;
+        if (sched_ahead_parse(value, &m->ahead, &err) != SCHED_OK)
+            return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     } else if (strcmp(name, "late") == 0) {
         sched_err err;
         if (late_parse(value, &m->late, &err) != SCHED_OK)

@@ -6,7 +6,10 @@
  * late chunks on (--late) it also wakes up after late_poll() (at most a
  * second) without one and asks the policy again, telling it the time: a
  * hung worker's chunk then goes to a worker that was waiting, even when
- * every other worker waits and no message will come.
+ * every other worker waits and no message will come. With request-ahead
+ * (--ahead F, sched/loop/ahead.h) a worker's request can come while its
+ * chunk is out (the policy queues it as any other), and that chunk's
+ * results then come on their own (RESULT).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +39,15 @@ int self_start(dtss_master *m)
     if (rc != DTSS_OK)
         return rc;
     wire_job job = {.nworkers = m->nw, .sample = m->sample, .acp_integer = m->acp_integer,
-                    .probe = m->probe, .iters = m->iters, .data = m->h.job,
-                    .len = m->h.job_len};
+                    .probe = m->probe, .iters = m->iters, .ahead = m->ahead,
+                    .data = m->h.job, .len = m->h.job_len};
     char msg[256];
+    if (m->ahead != 0) {                /* (off: the record as before) */
+        char F[32];
+        if ((rc = dtss_master_field(m, "ahead", sched_ahead_text(m->ahead, F, sizeof F))) !=
+            DTSS_OK)
+            return rc;
+    }
     for (int w = 0; w < m->nw; w++) {
         job.index = w;
         job.V = m->rec.w[w].V;
@@ -54,6 +63,35 @@ int self_start(dtss_master *m)
 int self_finished(const dtss_master *m)
 {
     return policy_finished(m->p);
+}
+
+/* The results of a chunk from worker w: taken, or refused when the chunk is
+ * not outstanding at w (a duplicate, or a chunk already served again), so
+ * every iteration counts once. r is freed. */
+static void take_result(dtss_master *m, int w, wire_result *r)
+{
+    if (r->id >= 0 && r->id < m->rec.nchunks && m->rec.chunks[r->id].worker == w &&
+        m->rec.chunks[r->id].start == r->start && m->rec.chunks[r->id].size == r->size &&
+        policy_done_w(m->p, w, r->id, r->t_end - r->t_start, NULL) == SCHED_OK) {
+        record_done(&m->rec, &m->rec.chunks[r->id], r->t_recv, r->t_start, r->t_end,
+                    wire_now());
+        journal_result(m, r);
+        master_hand_out(m, w, r->id, r);
+    } else {
+        master_log(m, 0, "worker %d's results of chunk %ld refused: not outstanding there "
+                   "(done elsewhere first)", w + 1, r->id);
+    }
+    wire_result_free(r);
+}
+
+/* A chunk's results on their own (request-ahead: its request went before). */
+static int on_result(dtss_master *m, const tr_event *e)
+{
+    wire_result r;
+    int w, rc = master_unpack_result(m, e, &w, &r);
+    if (rc == DTSS_OK && w >= 0)
+        take_result(m, w, &r);
+    return rc;
 }
 
 /* A worker's request: hello, the results of its last chunk, its new A_i. */
@@ -79,24 +117,8 @@ static int on_request(dtss_master *m, const tr_event *e)
             return master_fail(m, DTSS_ENOMEM, "out of memory");
         snprintf(rw->backend, sizeof rw->backend, "%s", q.h.backend);
     }
-    if (q.has_result) {
-        wire_result *r = &q.result;
-        /* A chunk that is not outstanding at w (a duplicate, or a chunk
-         * already served again) is refused: every iteration counts once. */
-        if (r->id >= 0 && r->id < m->rec.nchunks && m->rec.chunks[r->id].worker == w &&
-            m->rec.chunks[r->id].start == r->start &&
-            m->rec.chunks[r->id].size == r->size &&
-            policy_done_w(m->p, w, r->id, r->t_end - r->t_start, NULL) == SCHED_OK) {
-            record_done(&m->rec, &m->rec.chunks[r->id], r->t_recv, r->t_start,
-                        r->t_end, wire_now());
-            journal_result(m, r);
-            master_hand_out(m, w, r->id, r);
-        } else {
-            master_log(m, 0, "worker %d's results of chunk %ld refused: not "
-                       "outstanding there (done elsewhere first)", w + 1, r->id);
-        }
-        wire_result_free(r);
-    }
+    if (q.has_result)
+        take_result(m, w, &q.result);
     if (record_report(&m->rec, w, q.Q, q.A, q.t_measure) != 0)
         return master_fail(m, DTSS_ENOMEM, "out of memory for the run record");
     if (m->w[w].lost)
@@ -181,6 +203,8 @@ int self_step(dtss_master *m)
         return master_notice(m, &e);
     if (e.tag == WIRE_REQUEST)
         return on_request(m, &e);
+    if (e.tag == WIRE_RESULT)
+        return on_result(m, &e);
     master_log(m, 0, "a message with tag %d from t%x, ignored", e.tag, e.from);
     return DTSS_OK;
 }

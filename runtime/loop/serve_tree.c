@@ -97,20 +97,11 @@ int tree_finished_run(const dtss_master *m)
 /* A worker's results: its own range (id -1), or a range served again. */
 static int on_result(dtss_master *m, const tr_event *e)
 {
-    tr_peer src = e->from;
-    int index, w = master_worker_of(m, src);
     wire_result r;
-    char msg[256];
     sched_err err;
-    int rc0 = wire_unpack_result(e, &index, &r, msg, sizeof msg);
-    if (rc0 == WIRE_EVERSION && w >= 0)
-        return master_refuse(m, w, msg);
-    if (rc0 < 0 || w < 0 || index != w) {
-        master_log(m, 0, "%s from t%x, ignored", w < 0 ? "a result from no worker "
-                   "of ours" : index != w ? "a result with a wrong index" : msg, src);
-        wire_result_free(&r);
-        return DTSS_OK;
-    }
+    int w, rc0 = master_unpack_result(m, e, &w, &r);
+    if (rc0 != DTSS_OK || w < 0)
+        return rc0;
     rec_chunk *c = NULL;
     if (m->w[w].lost) {                     /* its ranges are served again */
         master_log(m, 0, "results of worker %d, lost before, refused", w + 1);

@@ -6,6 +6,9 @@
  *   2. send a request carrying A_i and the results of the last chunk;
  *   3. wait for the reply: a chunk -> hand it out as pieces, then go to 1;
  *      stop -> done.
+ * With request-ahead (the job's F > 0, sched/loop/ahead.h) step 2 goes once
+ * F of the chunk is left, at a piece boundary, without results; at the
+ * chunk's end its results go on their own (RESULT) and step 3 follows.
  * Tree-Scheduling is in worker_tree.c. A worker whose master exits ends
  * (DTSS_ELOST) at its next piece, or within 20 ms when waiting; inside a
  * long piece, when the application asks dtss_worker_cancelled.
@@ -20,6 +23,7 @@
 
 #include "runtime/core/join.h"
 #include "runtime/loop/worker.h"
+#include "sched/loop/ahead.h"
 #include "sched/sched.h"
 #include "sched/util/quote.h"
 
@@ -91,6 +95,7 @@ int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
     if (!w)
         return DTSS_ENOMEM;
     w->grain = 1;
+    w->wait = NAN;
     w->id = -1;
     char msg[256];
     if (rc == DTSS_OK)                          /* wait for the job */
@@ -277,6 +282,75 @@ static int check_exits(dtss_worker *w)
     }
 }
 
+/* The request's measurements: what the pieces measured since the last
+ * request (sched/loop/meas.h), forgotten once taken. */
+static void take_meas(dtss_worker *w, wire_request *q)
+{
+    sched_request m;
+    sched_meas_get(&w->meas, &m);
+    sched_meas_clear(&w->meas);
+    q->mu = m.mu;
+    q->sigma = m.sigma;
+    q->n = m.n;
+    q->rate = m.rate;
+}
+
+/* Waits for the master's reply to a request: a chunk (it begins), or STOP
+ * (DTSS_DONE). Looks first without waiting: a reply already there tells
+ * the reply wait only from above (sched_ahead_wait). */
+static int await_work(dtss_worker *w)
+{
+    int blocked = 0;
+    for (;;) {
+        int rc;
+        if ((rc = worker_wait(w, blocked ? -1 : 0)) != DTSS_OK)
+            return rc;
+        if (w->ev.kind == TR_TIMEOUT) {
+            blocked = 1;
+            continue;
+        }
+        if (worker_got(w, WIRE_WORK)) {
+            w->wait = sched_ahead_wait(w->wait, wire_now() - w->t_asked, blocked);
+            return worker_take_work(w);
+        }
+        if ((rc = worker_common(w, NULL)) != DTSS_OK)
+            return rc;
+    }
+}
+
+/* Request-ahead: F of the chunk is left; a request with A_i goes now,
+ * without results (none when A_i = 0: the worker asks at the end). */
+static int ask_ahead(dtss_worker *w)
+{
+    char msg[256];
+    double A;
+    int Q = measure(w, &A);
+    if (!(A > 0))
+        return DTSS_OK;
+    wire_request q = {.index = w->job.index, .Q = Q, .A = A, .t_measure = wire_now()};
+    take_meas(w, &q);
+    if (wire_send_request(w->h.parent, &q, msg, sizeof msg) < 0)
+        return worker_fail(w, DTSS_EPVM, "%s", msg);
+    w->asked = 1;
+    w->t_asked = wire_now();
+    return DTSS_OK;
+}
+
+/* Request-ahead: the chunk is done and its request went before; its
+ * results go on their own, then the reply is taken. */
+static int finish_ahead(dtss_worker *w)
+{
+    char msg[256];
+    wire_result r;
+    worker_results(w, &r, wire_now());
+    if (wire_send_result(w->h.parent, w->job.index, &r, msg, sizeof msg) < 0)
+        return worker_fail(w, DTSS_EPVM, "%s", msg);
+    worker_clear_results(w);
+    w->id = -1;
+    w->asked = 0;
+    return await_work(w);
+}
+
 /* Sends a request (with the results of the chunk just done, if any) and
  * waits for the next chunk. */
 static int ask(dtss_worker *w)
@@ -299,13 +373,7 @@ static int ask(dtss_worker *w)
         wire_request q = {.index = w->job.index, .Q = Q, .A = A,
                           .t_measure = wire_now(), .hello = !w->hello_sent,
                           .has_result = have};
-        sched_request m;
-        sched_meas_get(&w->meas, &m);
-        sched_meas_clear(&w->meas);
-        q.mu = m.mu;
-        q.sigma = m.sigma;
-        q.n = m.n;
-        q.rate = m.rate;
+        take_meas(w, &q);
         if (q.hello) {
             snprintf(q.h.host, sizeof q.h.host, "%s", w->host);
             snprintf(q.h.cgroup, sizeof q.h.cgroup, "%s", w->prb.cgroup);
@@ -316,6 +384,7 @@ static int ask(dtss_worker *w)
             worker_results(w, &q.result, t_end);
         if (wire_send_request(w->h.parent, &q, msg, sizeof msg) < 0)
             return worker_fail(w, DTSS_EPVM, "%s", msg);
+        w->t_asked = wire_now();
         worker_clear_results(w);
         w->id = -1;
         have = 0;
@@ -323,15 +392,7 @@ static int ask(dtss_worker *w)
         if (A > 0)
             break;
     }
-    for (;;) {                                  /* wait for the reply */
-        int rc;
-        if ((rc = worker_wait(w, -1)) != DTSS_OK)
-            return rc;
-        if (worker_got(w, WIRE_WORK))
-            return worker_take_work(w);
-        if ((rc = worker_common(w, NULL)) != DTSS_OK)
-            return rc;
-    }
+    return await_work(w);
 }
 
 int dtss_worker_cancelled(dtss_worker *w)
@@ -371,7 +432,12 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
     int rc = check_exits(w);
     if (rc != DTSS_OK)
         return rc;
-    if (w->cur >= w->end && (rc = ask(w)) != DTSS_OK)
+    if (!w->asked && w->id >= 0 && w->job.ahead != 0 &&
+        sched_ahead_due(w->job.ahead, w->cur - w->first, w->end - w->first,
+                        wire_now() - w->t_start, w->wait) &&
+        (rc = ask_ahead(w)) != DTSS_OK)
+        return rc;
+    if (w->cur >= w->end && (rc = w->asked ? finish_ahead(w) : ask(w)) != DTSS_OK)
         return rc;
     return worker_piece(w, start, size);
 }

@@ -1,0 +1,84 @@
+#!/bin/sh
+# bench_ahead.sh: request-ahead against none, side by side on the emulated
+# cluster (sched/loop/ahead.h; docs/performance.md). Brings up a private
+# cluster of Xu Table 1's four equal hosts and runs bin/coordinator on the
+# league's image (1200 rows of 600 pixels, maxiter 3000, R = 4), dedicated
+# and with Table 1's load (3, 2, 1 extra processes on w1..w3), for each
+# scheme under --ahead 0 (off), a fraction and rtt, the modes interleaved
+# run by run; prints each cell's median finish over the runs and its ratio
+# to off (below 1: request-ahead gained). A run that fails, or a missing
+# number, fails the benchmark (exit 1): nothing passes unmeasured.
+#   usage: tests/bench_ahead.sh   (BIN: programs, default bin; REPS: runs a
+#          cell, default 3; SCHEMES, default "tss dtss fss af"; MODES,
+#          default "0 0.1 rtt")
+set -u
+BIN=${BIN:-bin}
+REPS=${REPS:-3}
+SCHEMES=${SCHEMES:-tss dtss fss af}
+MODES=${MODES:-0 0.1 rtt}
+here=$(cd "$(dirname "$0")/.." && pwd)
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+case $REPS in [1-9]|[1-9][0-9]) ;; *) echo "bench_ahead: REPS '$REPS' must be 1..99" >&2; exit 2 ;; esac
+if [ "$(id -u)" -ne 0 ]; then
+    echo "bench_ahead: not root (the emulated cluster needs root): nothing measured" >&2
+    exit 1
+fi
+for p in coordinator record; do
+    [ -x "$BIN/$p" ] || { echo "bench_ahead: no $BIN/$p (make)" >&2; exit 1; }
+done
+tmp=$(mktemp -d)
+export CLUSTER_DIR="$tmp/cluster" DTSS_BIN="$BIN"
+trap '"$here/scripts/cluster" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+if ! "$here/scripts/cluster" up --emulate "$here/hostfiles/table1" >"$tmp/up.out" 2>&1; then
+    echo "bench_ahead: the cluster did not come up, nothing measured: $(tail -n 1 "$tmp/up.out")" >&2
+    exit 1
+fi
+# shellcheck disable=SC1091
+. "$CLUSTER_DIR/env"
+: >"$tmp/runs"
+for sc in dedicated loaded; do
+    if [ "$sc" = loaded ]; then
+        "$here/scripts/load" w1 3 >/dev/null && "$here/scripts/load" w2 2 >/dev/null &&
+            "$here/scripts/load" w3 1 >/dev/null ||
+            { echo "bench_ahead: scripts/load failed" >&2; exit 1; }
+    fi
+    for r in $(seq "$REPS"); do
+        for s in $SCHEMES; do
+            for a in $MODES; do
+                rec=$tmp/run.csv
+                if ! "$BIN/coordinator" -W 600 -H 1200 -m 3000 -o none -s "$s" --ahead "$a" \
+                        -r "$rec" -q >"$tmp/out" 2>&1; then
+                    echo "bench_ahead: $sc $s --ahead $a failed: $(tail -n 1 "$tmp/out")" >&2
+                    exit 1
+                fi
+                f=$("$BIN/record" "$rec" run finish) ||
+                    { echo "bench_ahead: no finish in the record of $sc $s --ahead $a" >&2; exit 1; }
+                echo "$sc $s $a $f" >>"$tmp/runs"
+            done
+        done
+        printf 'bench_ahead: %s, run %d of %d done\n' "$sc" "$r" "$REPS" >&2
+    done
+done
+for h in w1 w2 w3; do "$here/scripts/load" "$h" 0 >/dev/null; done
+echo "== request-ahead on the emulated Table 1 cluster: median finish (s) of $REPS runs, ratio to off"
+sort -k1,1 -k2,2 -k3,3 -k4,4n "$tmp/runs" | awk -v modes="$MODES" '
+    { k = $1 " " $2 " " $3; v[k, ++n[k]] = $4; if (!($1 " " $2 in seen)) { seen[$1 " " $2] = 1; row[++nr] = $1 " " $2 } }
+    function med(k,  m) { m = n[k]; return m % 2 ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2 }
+    END {
+        nm = split(modes, M, " ")
+        printf "  %-10s %-6s", "scenario", "scheme"
+        for (i = 1; i <= nm; i++) printf " %15s", "ahead " M[i]
+        printf "\n"
+        for (r = 1; r <= nr; r++) {
+            split(row[r], a, " ")
+            base = med(row[r] " " M[1])
+            printf "  %-10s %-6s", a[1], a[2]
+            for (i = 1; i <= nm; i++) {
+                m = med(row[r] " " M[i])
+                if (i == 1) printf " %15.3f", m
+                else printf " %8.3f %6.3f", m, m / base
+            }
+            printf "\n"
+        }
+    }'
