@@ -100,6 +100,9 @@ mkdir lg
     echo "emu,none,t1-ded,tss,1,1,0.962,0,10,1,1,0,0,0"
     echo "emu,none,t1-ded,dtss,1,1,1.31,0,10,1,1,0,0,0"
 } >lg/emu.csv
+# The 10 Mbit/s cells against the lower bound (scripts/league-bound): finish
+# 1 over 0.9; the mid-run load has none.
+printf 'source,link,scenario,bound,binds\nsim,10mbit,t1-ded,0.9,links\nsim,10mbit,midrun,-,-\n' >lg/bound.csv
 printf 'loop,R,scheme,ratio\nmandel,1,tss,1.5\nmandel,1,dtss,1.2\nmandel,2,tss,1.1\nmandel,2,dtss,1.1\n' >lg/sweep-R.csv
 printf 'loop,P,scheme,ratio\nmandel,4,tss,1.5\nmandel,4,dtss,1.2\nmandel,8,tss,1.1\nmandel,8,dtss,1.1\n' >lg/sweep-P.csv
 PLOT_TRACE=$tmp/lt "$REPO/scripts/league-plot" lg lg.png >out 2>&1 && png lg.png && png lg/sweep-R.png
@@ -118,6 +121,11 @@ sed 's/0.962/1.01/' lg/emu.csv >lg/e2 && mv lg/e2 lg/emu.csv
 PLOT_TRACE=$tmp/lt "$REPO/scripts/league-plot" lg lg.png >out 2>&1
 [ "$(sed -n 7,10p lt/args | tr '\n' ' ')" = "1.00 1 0 0 " ]
 check "league-plot: nothing below 1: the bar from 1, nothing to explain ($(sed -n 7,10p lt/args | tr '\n' ' '))" $?
+awk '$4 == "t1-ded" && $3 != "1.1111" { bad = 1 } END { exit bad + (NR != 3) }' lt/p2.dat
+check "league-plot: on 10 Mbit/s, finish / the lower bound of bound.csv ($(tr '\n' '|' <lt/p2.dat))" $?
+mv lg/bound.csv lg/b
+run "league-plot: 10 Mbit/s runs without bound.csv refused, named" 1 "cannot read lg/bound.csv" \
+    "$REPO/scripts/league-plot" lg lg.png
 
 # ---- reproduce-xu-extra --dry-run: Fig. 2 and Sec. 3.1 on the simulator ---------------
 X=$REPO/scripts/reproduce-xu-extra
