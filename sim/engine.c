@@ -142,10 +142,14 @@ double sim_delay(const run *r, const char *a, const char *b, double bytes)
 
 double sim_to_master(run *r, int w, double t, double bytes)
 {
-    double at = t + sim_delay(r, r->w[w].h->cluster, r->pf->master, bytes);
-    if (at < r->w[w].to_master)
-        at = r->w[w].to_master;
-    return r->w[w].to_master = at;
+    sworker *x = &r->w[w];
+    const sim_link *l = sim_link_between(r->pf, x->h->cluster, r->pf->master);
+    double start = t > x->link_free ? t : x->link_free;
+    x->link_free = start + (l->bandwidth > 0 ? bytes / l->bandwidth : 0);
+    double at = x->link_free + l->latency;
+    if (at < x->to_master)
+        at = x->to_master;
+    return x->to_master = at;
 }
 
 double sim_from_master(const run *r, int w, double t, double bytes)

@@ -34,6 +34,7 @@ typedef struct sworker {
     int dead;
     int stuck;                      /* A_i = 0 for good (self.c) */
     double to_master;               /* when its last message reaches the master */
+    double link_free;               /* when its link has sent its last message */
 } sworker;
 
 /* A worker's request-ahead state (self.c; sched/loop/ahead.h): the chunk it
@@ -103,7 +104,9 @@ int sim_extra_at(const sim_host *h, double t);
 /* Delay of a message of 'bytes' between two clusters. */
 double sim_delay(const run *r, const char *a, const char *b, double bytes);
 /* When a message of 'bytes' sent by worker w at t reaches the master:
- * messages between the two arrive in the order sent (as PVM's do). */
+ * messages between the two arrive in the order sent (as PVM's do), and a
+ * worker's link sends one message at a time (a message sent while the link
+ * still sends an earlier one starts once that one is out). */
 double sim_to_master(run *r, int w, double t, double bytes);
 /* When a message of 'bytes' sent by the master at t reaches worker w. */
 double sim_from_master(const run *r, int w, double t, double bytes);

@@ -94,7 +94,7 @@ static int report(run *r, int w, double t, const event *pending, int first)
     if (sim_post(r, ev) != 0)
         return -1;
     if (r->ah)
-        r->ah[w].t_asked = t;
+        r->ah[w].t_asked = first ? NAN : t;     /* the first's reply: no round trip */
     if (A > 0)
         return 0;
     again.has_result = 0;                   /* the results went out */

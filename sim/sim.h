@@ -13,7 +13,8 @@
  *  - clusters of hosts, with a link class between any two clusters (latency
  *    in seconds, bandwidth in bytes per second); the master sits in one;
  *  - a workload: the cost of each iteration (sim_workload);
- *  - a message costs latency + bytes / bandwidth of its link; the master
+ *  - a message costs latency + bytes / bandwidth of its link, a worker's
+ *    messages to the master sent one after the other on its link; the master
  *    spends 'master_overhead' seconds on each message it handles, one at a
  *    time; each chunk handed out costs 'dispatch' seconds more on its way
  *    (e.g. a grid job's submission).

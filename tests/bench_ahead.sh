@@ -10,12 +10,14 @@
 # number, fails the benchmark (exit 1): nothing passes unmeasured.
 #   usage: tests/bench_ahead.sh   (BIN: programs, default bin; REPS: runs a
 #          cell, default 3; SCHEMES, default "tss dtss fss af"; MODES,
-#          default "0 0.1 rtt")
+#          default "0 0.1 rtt"; LINKS, default "none 10mbit": each host's
+#          link unshaped, or at 10 Mbit/s by tc as in the league)
 set -u
 BIN=${BIN:-bin}
 REPS=${REPS:-3}
 SCHEMES=${SCHEMES:-tss dtss fss af}
 MODES=${MODES:-0 0.1 rtt}
+LINKS=${LINKS:-none 10mbit}
 here=$(cd "$(dirname "$0")/.." && pwd)
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 case $REPS in [1-9]|[1-9][0-9]) ;; *) echo "bench_ahead: REPS '$REPS' must be 1..99" >&2; exit 2 ;; esac
@@ -30,13 +32,18 @@ tmp=$(mktemp -d)
 export CLUSTER_DIR="$tmp/cluster" DTSS_BIN="$BIN"
 trap '"$here/scripts/cluster" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-if ! "$here/scripts/cluster" up --emulate "$here/hostfiles/table1" >"$tmp/up.out" 2>&1; then
+: >"$tmp/runs"
+for link in $LINKS; do
+case $link in none|10mbit) ;; *) echo "bench_ahead: LINKS: '$link' is not none or 10mbit" >&2; exit 2 ;; esac
+cp "$here/hostfiles/table1" "$tmp/hostfile"
+[ "$link" = 10mbit ] && echo "# dtss: link rate=10mbit" >>"$tmp/hostfile"
+"$here/scripts/cluster" down >/dev/null 2>&1
+if ! "$here/scripts/cluster" up --emulate "$tmp/hostfile" >"$tmp/up.out" 2>&1; then
     echo "bench_ahead: the cluster did not come up, nothing measured: $(tail -n 1 "$tmp/up.out")" >&2
     exit 1
 fi
 # shellcheck disable=SC1091
 . "$CLUSTER_DIR/env"
-: >"$tmp/runs"
 for sc in dedicated loaded; do
     if [ "$sc" = loaded ]; then
         "$here/scripts/load" w1 3 >/dev/null && "$here/scripts/load" w2 2 >/dev/null &&
@@ -49,31 +56,32 @@ for sc in dedicated loaded; do
                 rec=$tmp/run.csv
                 if ! "$BIN/coordinator" -W 600 -H 1200 -m 3000 -o none -s "$s" --ahead "$a" \
                         -r "$rec" -q >"$tmp/out" 2>&1; then
-                    echo "bench_ahead: $sc $s --ahead $a failed: $(tail -n 1 "$tmp/out")" >&2
+                    echo "bench_ahead: $link $sc $s --ahead $a failed: $(tail -n 1 "$tmp/out")" >&2
                     exit 1
                 fi
                 f=$("$BIN/record" "$rec" run finish) ||
-                    { echo "bench_ahead: no finish in the record of $sc $s --ahead $a" >&2; exit 1; }
-                echo "$sc $s $a $f" >>"$tmp/runs"
+                    { echo "bench_ahead: no finish in the record of $link $sc $s --ahead $a" >&2; exit 1; }
+                echo "$link/$sc $s $a $f" >>"$tmp/runs"
             done
         done
-        printf 'bench_ahead: %s, run %d of %d done\n' "$sc" "$r" "$REPS" >&2
+        printf 'bench_ahead: %s %s, run %d of %d done\n' "$link" "$sc" "$r" "$REPS" >&2
     done
 done
 for h in w1 w2 w3; do "$here/scripts/load" "$h" 0 >/dev/null; done
+done
 echo "== request-ahead on the emulated Table 1 cluster: median finish (s) of $REPS runs, ratio to off"
 sort -k1,1 -k2,2 -k3,3 -k4,4n "$tmp/runs" | awk -v modes="$MODES" '
     { k = $1 " " $2 " " $3; v[k, ++n[k]] = $4; if (!($1 " " $2 in seen)) { seen[$1 " " $2] = 1; row[++nr] = $1 " " $2 } }
     function med(k,  m) { m = n[k]; return m % 2 ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2 }
     END {
         nm = split(modes, M, " ")
-        printf "  %-10s %-6s", "scenario", "scheme"
+        printf "  %-16s %-6s", "link/scenario", "scheme"
         for (i = 1; i <= nm; i++) printf " %15s", "ahead " M[i]
         printf "\n"
         for (r = 1; r <= nr; r++) {
             split(row[r], a, " ")
             base = med(row[r] " " M[1])
-            printf "  %-10s %-6s", a[1], a[2]
+            printf "  %-16s %-6s", a[1], a[2]
             for (i = 1; i <= nm; i++) {
                 m = med(row[r] " " M[i])
                 if (i == 1) printf " %15.3f", m

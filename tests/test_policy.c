@@ -973,8 +973,11 @@ static void test_ahead(void)
               sched_ahead_due(0.25, 75, 100, 0, NAN) && !sched_ahead_due(0.25, 74, 100, 0, NAN) &&
               !sched_ahead_due(0.25, 100, 100, 0, NAN) && !sched_ahead_due(0, 99, 100, 0, NAN));
     /* 80 of 100 in 0.8 s: 0.2 s expected left; 2 x wait 0.1 = 0.2: due. */
-    test_cond("rtt: 0.2 s left, wait 0.1 s: due; wait 0.09 s: not; no wait yet: not",
+    test_cond("rtt: 0.2 s left, wait 0.1 s: due; wait 0.09 s: not; no wait yet: not; "
+              "0.01 s left but under half done (49 of 100): not; half done (50): due",
               sched_ahead_due(SCHED_AHEAD_RTT, 80, 100, 0.8, 0.1) &&
+              !sched_ahead_due(SCHED_AHEAD_RTT, 49, 100, 0.0049, 0.1) &&
+              sched_ahead_due(SCHED_AHEAD_RTT, 50, 100, 0.005, 0.1) &&
               !sched_ahead_due(SCHED_AHEAD_RTT, 80, 100, 0.8, 0.09) &&
               !sched_ahead_due(SCHED_AHEAD_RTT, 80, 100, 0.8, NAN) &&
               !sched_ahead_due(SCHED_AHEAD_RTT, 0, 100, 0, 1));

@@ -310,7 +310,7 @@ static int await_work(dtss_worker *w)
             continue;
         }
         if (worker_got(w, WIRE_WORK)) {
-            w->wait = sched_ahead_wait(w->wait, wire_now() - w->t_asked, blocked);
+            w->wait = sched_ahead_wait(w->wait, wire_now() - w->t_asked, blocked);   /* NAN: kept */
             return worker_take_work(w);
         }
         if ((rc = worker_common(w, NULL)) != DTSS_OK)
@@ -384,7 +384,7 @@ static int ask(dtss_worker *w)
             worker_results(w, &q.result, t_end);
         if (wire_send_request(w->h.parent, &q, msg, sizeof msg) < 0)
             return worker_fail(w, DTSS_EPVM, "%s", msg);
-        w->t_asked = wire_now();
+        w->t_asked = q.hello ? NAN : wire_now();
         worker_clear_results(w);
         w->id = -1;
         have = 0;

@@ -35,7 +35,8 @@ struct dtss_worker {
     int state;
     int hello_sent;
     int asked;                  /* a request went ahead (sched/loop/ahead.h) */
-    double t_asked;             /* when the latest request went */
+    double t_asked;             /* when the latest request went (NAN: the */
+                                /* first, whose reply is no round trip) */
     double wait;                /* the reply wait (sched_ahead_wait; NAN: none) */
     int measured, Q;            /* the last reading of the run-queue, */
     double t_probe;             /* and when it was taken */

@@ -1,6 +1,7 @@
 /* ahead.c: request-ahead (ahead.h):
  *   fraction F:  ask once done >= ceil((1 - F) x size)
- *   rtt:         ask once elapsed / done x (size - done) <= K x wait       */
+ *   rtt:         ask once 2 done >= size and
+ *                elapsed / done x (size - done) <= K x wait                 */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,7 +52,7 @@ int sched_ahead_due(double F, long done, long size, double elapsed, double wait)
     if (done < 1 || done >= size)
         return 0;
     if (F == SCHED_AHEAD_RTT)
-        return wait >= 0 && elapsed >= 0 &&
+        return wait >= 0 && elapsed >= 0 && 2 * done >= size &&
                elapsed / (double)done * (double)(size - done) <= SCHED_AHEAD_K * wait;
     return F > 0 && done >= sched_ahead_mark(size, F);
 }

@@ -12,12 +12,17 @@
  *   fraction F (0 < F < 1; DLS4LB's requestWhen, Mohammed, Cavelan &
  *   Ciorba): ask once F of the chunk is left,
  *       done >= mark = ceil((1 - F) x size);
- *   rtt: ask once the chunk's expected remaining time is within K = 2 of
- *   the worker's reply wait (the round trip of a request, master included),
- *       elapsed / done x (size - done) <= K x wait,
+ *   rtt: ask once half the chunk is done and its expected remaining time
+ *   is within K = 2 of the worker's reply wait (the round trip of a request,
+ *   master included),
+ *       2 done >= size  and  elapsed / done x (size - done) <= K x wait,
  *   the wait measured by the worker itself: exactly when it had to wait for
  *   a reply, and bounded from above (the estimate only lowered) when the
- *   reply was there before the chunk ended.
+ *   reply was there before the chunk ended; the first request's reply is
+ *   not a round trip (the master waits for every worker's first report
+ *   before it plans) and is not taken. The half: the iterations' times vary
+ *   (a Mandelbrot row costs up to 400 times another), and an estimate from
+ *   a chunk's first pieces asked at once, a whole chunk ahead.
  *
  * The fraction commits a slow worker's next chunk a long time before it can
  * start it (F of a slow chunk is long); rtt asks about one round trip ahead
