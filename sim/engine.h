@@ -35,6 +35,7 @@ typedef struct sworker {
     int stuck;                      /* A_i = 0 for good (self.c) */
     double to_master;               /* when its last message reaches the master */
     double link_free;               /* when its link has sent its last message */
+    sim_cpu cpu;                    /* its host's quota used (self.c) */
 } sworker;
 
 /* A worker's request-ahead state (self.c; sched/loop/ahead.h): the chunk it
