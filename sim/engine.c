@@ -205,10 +205,7 @@ double sim_to_master(run *r, int w, double t, double bytes)
     const sim_link *l = sim_link_between(r->pf, x->h->cluster, r->pf->master);
     double start = t > x->link_free ? t : x->link_free;
     x->link_free = start + (l->bandwidth > 0 ? bytes / l->bandwidth : 0);
-    double at = x->link_free + l->latency;
-    if (at < x->to_master)
-        at = x->to_master;
-    return x->to_master = at;
+    return x->link_free + l->latency;   /* in the order sent: link_free only grows */
 }
 
 double sim_from_master(const run *r, int w, double t, double bytes)
@@ -314,11 +311,15 @@ sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len)
     r->w = calloc((size_t)r->n, sizeof *r->w);
     if (fed)
         r->meas = calloc((size_t)r->n, sizeof *r->meas);
-    int ahead = !c->tree && c->ahead != 0;
+    int ahead = !c->tree && c->ahead != 0, quotas = 0;
     if (ahead)
         r->ah = calloc((size_t)r->n, sizeof *r->ah);
+    for (int i = 0; i < r->n && !quotas; i++)
+        quotas = pf->hosts[i].quota > 0;
+    if (quotas)
+        r->cpu = calloc((size_t)r->n, sizeof *r->cpu);
     heap_init(&r->h, sizeof(key), before, NULL);
-    if (!r->w || (fed && !r->meas) || (ahead && !r->ah)) {
+    if (!r->w || (fed && !r->meas) || (ahead && !r->ah) || (quotas && !r->cpu)) {
         sim_close(s);
         snprintf(msg, len, "out of memory for %d workers", pf->nhosts);
         return NULL;
@@ -374,6 +375,7 @@ void sim_close(sim *s)
     free(r->w);
     free(r->meas);
     free(r->ah);
+    free(r->cpu);
     free(r->tw);
     free(s);
 }

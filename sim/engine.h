@@ -33,9 +33,8 @@ typedef struct sworker {
     const sim_host *h;
     int dead;
     int stuck;                      /* A_i = 0 for good (self.c) */
-    double to_master;               /* when its last message reaches the master */
-    double link_free;               /* when its link has sent its last message */
-    sim_cpu cpu;                    /* its host's quota used (self.c) */
+    double link_free;               /* when its link has sent its last message
+                                       (it reaches the master a latency later) */
 } sworker;
 
 /* A worker's request-ahead state (self.c; sched/loop/ahead.h): the chunk it
@@ -76,6 +75,8 @@ typedef struct run {
      * hosts keep 10^6 events waiting) */
     sched_request *meas;
     aworker *ah;                    /* request-ahead on (c->ahead != 0; else NULL) */
+    sim_cpu *cpu;                   /* each host's quota used (self.c; NULL when no
+                                       host has a quota: 10^6 hosts stay small) */
     int n;
     policy *p;
     tree *t;

@@ -62,12 +62,20 @@ static double next_measure(const run *r, int w, double t)
     return INFINITY;
 }
 
+/* Worker w's host's quota used (a scratch one when no host has a quota:
+ * sim_cpu_run does not look at it then). */
+static sim_cpu *cpu_of(run *r, int w)
+{
+    static sim_cpu none;                /* never written: no quota */
+    return r->cpu ? &r->cpu[w] : &none;
+}
+
 /* When a message of 'bytes' that worker w sends at t leaves it (its CPU
  * computes send_cost units a byte of it). */
 static double sent(run *r, int w, double t, double bytes)
 {
-    sworker *x = &r->w[w];
-    return r->c->send_cost > 0 ? sim_cpu_run(x->h, &x->cpu, t, bytes * r->c->send_cost) : t;
+    return r->c->send_cost > 0 ? sim_cpu_run(r->w[w].h, cpu_of(r, w), t, bytes * r->c->send_cost)
+                               : t;
 }
 
 /* When an idle worker w that receives a chunk at t runs. */
@@ -195,13 +203,14 @@ static int start_chunk(run *r, int w, event ev, double t_recv, double t)
     sworker *x = &r->w[w];
     const sim_host *h = x->h;
     double t_mark = t, t_unused;
-    long mark = r->ah ? ask_point(r, h, x->cpu, &ev, t, &t_mark) : ev.size;
+    sim_cpu *cpu = cpu_of(r, w);
+    long mark = r->ah ? ask_point(r, h, *cpu, &ev, t, &t_mark) : ev.size;
     ev.t_recv = t_recv;
     ev.t_start = t;
     if (r->meas)
-        ev.t_end = timed(r, h, &x->cpu, &ev, mark, &t_unused);
+        ev.t_end = timed(r, h, cpu, &ev, mark, &t_unused);
     else
-        ev.t_end = sim_cpu_run(h, &x->cpu, t, sim_work(r->wl, ev.start, ev.size));
+        ev.t_end = sim_cpu_run(h, cpu, t, sim_work(r->wl, ev.start, ev.size));
     if (r->ah) {
         aworker *a = &r->ah[w];
         a->busy = 1;

@@ -202,8 +202,10 @@ b=$(awk -F, '$3 == "t1-load" && $4 == "tss" { print $5 }' "$tmp/c/league/sim.csv
 c=$(awk -F, '$3 == "inc" && $4 == "tss" { print $7 }' "$O/league/sim.csv" | head -n 1)
 d=$(awk -F, '$3 == "inc" && $4 == "tss" { print $7 }' "$tmp/c/league/sim.csv" | head -n 1)
 # The Fig. 1 loops are scaled to the image's total cost, which the transposed
-# image changes a little: their finish over the ideal stays within 0.5%.
+# image changes a little, and what their messages cost a host (the
+# calibration, seconds of a core) does not scale with it: their finish over
+# the ideal stays within 2% (0.5% with CALIB=none).
 [ -n "$a" ] && [ "$a" != "$b" ] && [ -n "$c" ] && [ -n "$d" ] &&
-    awk -v c="$c" -v d="$d" 'BEGIN { r = c / d; exit !(r > 0.995 && r < 1.005) }'
+    awk -v c="$c" -v d="$d" 'BEGIN { r = c / d; exit !(r > 0.98 && r < 1.02) }'
 check "league --columns: another Mandelbrot loop ($a, $b), the same Fig. 1 loop ($c, $d)" $?
 finish
