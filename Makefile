@@ -37,6 +37,8 @@ MATRIX_SRC  := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
 # sizes, shared by mandel/, matrix/ and the simulator; an archive of its
 # own, out of libsched.a (so out of the installed libdtss.a).
 COST_SRC    := $(wildcard cost/*.c)
+# The simulator's engine, for --scheme auto in libdtss (sim/select.h).
+SIM_CORE_SRC := sim/engine.c sim/self.c sim/tree.c sim/platform.c sim/work.c sim/select.c
 
 SCHED_LIB  := $(BUILD)/libsched.a
 DTSS_LIB   := $(BUILD)/libdtss.a
@@ -387,10 +389,12 @@ $(SCHED_LIB): $(call obj,$(SCHED_SRC))
 	@rm -f $@
 	$(AR) qcs $@ $^
 
-# libdtss: the runtime and the scheduling library it drives, one archive.
+# libdtss: the runtime and the scheduling library it drives, one archive,
+# with the simulator's engine that --scheme auto runs (sim/select.h; not its
+# readers: no GSL random numbers, no cost models).
 # Its models have files of the same name (loop/master.c, pool/master.c):
 # the archive is written anew with 'q', which keeps members of one name.
-$(DTSS_LIB): $(call obj,$(RUNTIME_SRC) $(SCHED_SRC))
+$(DTSS_LIB): $(call obj,$(RUNTIME_SRC) $(SCHED_SRC) $(SIM_CORE_SRC))
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	$(AR) qcs $@ $^

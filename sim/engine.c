@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/engine.h"
+#include "sim/select.h"
 
 void sim_config_init(sim_config *c)
 {
@@ -200,7 +201,8 @@ static int describe(run *r)
     }
     free(speed);
     free(V);
-    snprintf(rec->scheme, sizeof rec->scheme, "%s", c->tree ? "tree" : c->sched.type->name);
+    snprintf(rec->scheme, sizeof rec->scheme, "%s", c->tree ? "tree" : c->autosel ?
+             SIM_AUTO_NAME : c->sched.type->name);
     rec->iters = c->workload->n;
     rec->sample = c->workload->sample;
     char msg[200], text[32];
@@ -251,7 +253,7 @@ sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len)
     run *r = &s->r;
     *r = (run){.c = c, .pf = pf, .wl = c->workload, .rec = rec, .n = pf->nhosts,
                .msg = msg, .len = len, .state = 1};
-    int fed = !c->tree && sched_type_fed(c->sched.type);
+    int fed = !c->tree && (sched_type_fed(c->sched.type) || c->autosel);
     r->w = calloc((size_t)r->n, sizeof *r->w);
     if (fed)
         r->meas = calloc((size_t)r->n, sizeof *r->meas);
@@ -308,6 +310,7 @@ void sim_close(sim *s)
         return;
     run *r = &s->r;
     policy_free(r->p);
+    sim_auto_free(r->au);
     tree_free(r->t);
     heap_free(&r->h);
     free(r->pool);

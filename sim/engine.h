@@ -75,6 +75,7 @@ typedef struct run {
      * hosts keep 10^6 events waiting) */
     sched_request *meas;
     aworker *ah;                    /* request-ahead on (c->ahead != 0; else NULL) */
+    struct sim_auto *au;            /* --scheme auto (sim/select.h; else NULL) */
     int n;
     policy *p;
     tree *t;

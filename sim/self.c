@@ -29,9 +29,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sched/loop/meas.h"
 #include "sim/engine.h"
+#include "sim/select.h"
 
 /* With A_i = 0 at t (the integer rule), the time of the worker's next
  * measure that can see A_i > 0: it measures every 'remeasure' seconds, and
@@ -282,10 +284,14 @@ static int serve(run *r)
 static int take_result(run *r, const event *ev, double t)
 {
     if (ev->has_result &&
-        policy_done_w(r->p, ev->w, ev->id, ev->t_end - ev->t_start, NULL) == 0 &&
-        record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start, ev->t_end,
-                       t) != 0)
-        return sim_fail(r, record_error(r->rec));
+        policy_done_w(r->p, ev->w, ev->id, ev->t_end - ev->t_start, NULL) == 0) {
+        if (record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start,
+                           ev->t_end, t) != 0)
+            return sim_fail(r, record_error(r->rec));
+        if (r->au)                  /* its round trip: the way back, twice */
+            sim_auto_chunk(r->au, ev->w, ev->start, ev->size, ev->t_end - ev->t_start,
+                           ev->t_start - ev->t_recv + 2 * (t - ev->t_end));
+    }
     if (policy_finished(r->p) && !r->finished) {
         r->finished = 1;
         r->rec->finish = t - r->rec->t0;
@@ -301,6 +307,8 @@ static int on_report(run *r, const event *ev, double t)
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
         return sim_fail(r, record_error(r->rec));
     int replans = policy_replans(r->p);
+    if (r->au)
+        sim_auto_report(r->au, w, ev->A);
     sched_request rq = r->meas ? r->meas[w] : (sched_request){0};
     rq.worker = w;
     rq.acp = ev->A;
@@ -311,6 +319,16 @@ static int on_report(run *r, const event *ev, double t)
         return sim_fail(r, record_error(r->rec));
     if (r->finished)
         return 0;
+    if (r->au && sim_auto_due(r->au, r->p)) {
+        char msg[256], why[300];
+        if (sim_auto_decide(r->au, r->p, t - r->rec->t0, msg, sizeof msg) < 0) {
+            snprintf(why, sizeof why, "%s", msg);
+            return sim_fail(r, why);
+        }
+        if (getenv("AUTO_DEBUG")) fprintf(stderr, "%s\n", sim_auto_log(r->au));
+        if (record_field(r->rec, "auto", sim_auto_field(r->au), msg, sizeof msg) != 0)
+            return sim_fail(r, msg);
+    }
     return serve(r);
 }
 
@@ -320,9 +338,16 @@ int sim_self_start(run *r)
     r->p = policy_new(&r->c->sched, r->n, &err);
     if (!r->p)
         return sim_fail(r, err.msg);
-    for (int w = 0; w < r->n; w++)
+    if (r->c->autosel &&
+        !(r->au = sim_auto_new(r->n, r->c->candidates, r->c->auto_max > 0 ?
+                               r->c->auto_max : SIM_AUTO_MAX, r->c->ahead, r->msg, r->len)))
+        return -1;
+    for (int w = 0; w < r->n; w++) {
         if (policy_set_speed(r->p, w, r->rec->w[w].V, &err) != 0)
             return sim_fail(r, err.msg);
+        if (r->au)
+            sim_auto_speed(r->au, w, r->rec->w[w].V);
+    }
     for (int w = 0; r->ah && w < r->n; w++)
         r->ah[w].wait = NAN;
     for (int w = 0; w < r->n; w++) {

@@ -150,6 +150,12 @@ typedef struct sim_config {
     double dispatch;        /* extra seconds per chunk handed out */
     double remeasure;       /* with A_i = 0, measure again after (s) */
     double ahead;           /* request-ahead's F (sched/loop/ahead.h; 0: off) */
+    /* --scheme auto (sim/select.h): 'sched' is the probe scheme, the
+     * candidates a list as sim_auto_candidates's (NULL: every scheme), at
+     * most auto_max decisions (0: SIM_AUTO_MAX) */
+    int autosel;
+    const char *candidates;
+    int auto_max;
 } sim_config;
 
 void sim_config_init(sim_config *c);

@@ -553,6 +553,16 @@ int policy_switch(policy *p, const sched_config *cfg, sched_err *err)
     return SCHED_OK;
 }
 
+long policy_tail(const policy *p)
+{
+    return p->I - policy_next(p);
+}
+
+const sched_type *policy_scheme(const policy *p)
+{
+    return p->cfg.type;
+}
+
 int policy_worker_alive(const policy *p, int w)
 {
     return w >= 0 && w < p->n && p->w[w].alive;

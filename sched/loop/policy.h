@@ -158,6 +158,10 @@ policy_range *policy_done_sorted(const policy_range *done, long n, long I, const
  * in the pool aside): what the scheme has not handed out yet, offset by
  * where it started (policy_resume, policy_switch). */
 long policy_next(const policy *p);
+/* The iterations of that tail, I - next. */
+long policy_tail(const policy *p);
+/* The scheme that plans it (policy_new's, or the latest policy_switch's). */
+const sched_type *policy_scheme(const policy *p);
 
 /* A switch of scheme (--scheme auto, sim/select.h): after the start, the
  * unassigned tail [next, I) is planned from now by cfg's scheme (its type

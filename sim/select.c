@@ -1,0 +1,318 @@
+/* select.c: --scheme auto, the scheme chosen by simulating the candidates
+ * on what the master measured (select.h; the idea of SimAS, Mohammed &
+ * Ciorba, CCPE 32(15) 2020: simulate the portfolio of schemes on the
+ * current state of the platform and the application, go on with the best).
+ *
+ *   cost per iteration of chunk j     c_j = work_j / size_j x A_w
+ *   the line over the loop            c(x) = a + b x, least squares over the
+ *                                     chunks' midpoints x_j, weights size_j
+ *   the link                          latency = mean round trip / 2
+ *
+ * The chunks' statistics are sums, kept as they come (O(1) a chunk, O(P) a
+ * decision besides the simulations).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "sched/util/conv.h"
+#include "sim/select.h"
+
+void sim_auto_probe(sched_config *cfg, long I, int P)
+{
+    sched_config_init(cfg, &sched_css, I, P);
+    long k = I / ((long)SIM_AUTO_PROBE_SPLIT * P);
+    cfg->param[0] = (double)(k > 1 ? k : 1);    /* css's k */
+}
+
+int sim_select(const sim_select_in *in, const sched_type *const *cand, int n,
+               double *finish, char *msg, size_t len)
+{
+    if (in->n < 1 || in->iters < 1 || n < 1) {
+        snprintf(msg, len, "auto: nothing to simulate (%d hosts, %ld iterations, %d "
+                 "candidates)", in->n, in->iters, n);
+        return -1;
+    }
+    sim_host *h = calloc((size_t)in->n, sizeof *h);
+    if (!h) {
+        snprintf(msg, len, "auto: out of memory for %d hosts", in->n);
+        return -1;
+    }
+    sim_step *load = calloc((size_t)in->n, sizeof *load);
+    if (!load) {
+        free(h);
+        snprintf(msg, len, "auto: out of memory for %d hosts", in->n);
+        return -1;
+    }
+    static char name[] = "w", cluster[] = "c";
+    char *clusters[1] = {cluster};
+    for (int i = 0; i < in->n; i++) {
+        load[i] = (sim_step){0, in->extra[i]};
+        h[i] = (sim_host){.name = name, .cluster = cluster, .speed = in->speed[i],
+                          .load = &load[i], .nload = in->extra[i] > 0, .fail = -1};
+    }
+    sim_link link = {"*", "*", in->latency, 0};
+    sim_platform pf = {.hosts = h, .nhosts = in->n, .master = "c", .links = &link,
+                       .nlinks = 1, .clusters = clusters, .nclusters = 1,
+                       .capclusters = 1};
+    double nn = (double)in->iters;
+    sim_workload wl = {.kind = SIM_LINEAR, .n = in->iters, .sample = 1, .a = in->a,
+                       .b = in->b, .total = nn * in->a + in->b * nn * (nn - 1) / 2};
+    int best = -1;
+    char why[256] = "";
+    for (int i = 0; i < n; i++) {
+        sim_config c;
+        sim_config_init(&c);
+        c.platform = &pf;
+        c.workload = &wl;
+        c.message_bytes = 0;
+        c.ahead = in->ahead;
+        sched_config_init(&c.sched, cand[i], in->iters, in->n);
+        record rec;
+        finish[i] = INFINITY;
+        if (record_init(&rec, in->n) != 0) {
+            snprintf(why, sizeof why, "out of memory");
+            continue;
+        }
+        if (record_stream(&rec, NULL, why, sizeof why) == 0 &&
+            sim_run(&c, &rec, why, sizeof why) == 0)
+            finish[i] = rec.finish;
+        record_free(&rec);
+        if (finish[i] < INFINITY && (best < 0 || finish[i] < finish[best]))
+            best = i;
+    }
+    free(h);
+    free(load);
+    if (best < 0)
+        snprintf(msg, len, "auto: no candidate could be simulated (the last: %s)", why);
+    return best;
+}
+
+int sim_auto_candidates(const char *list, const sched_type **out, int max, char *msg,
+                        size_t len)
+{
+    int n = 0;
+    if (!list || !*list) {
+        for (int i = 0; sched_types[i] && n < max; i++)
+            out[n++] = sched_types[i];
+        return n;
+    }
+    const char *p = list;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t k = end ? (size_t)(end - p) : strlen(p);
+        char name[64];
+        if (k == 0 || k >= sizeof name) {
+            snprintf(msg, len, "auto: candidates '%s': %s", list,
+                     k ? "a name too long" : "an empty name");
+            return -1;
+        }
+        memcpy(name, p, k);
+        name[k] = 0;
+        sched_err err;
+        const sched_type *T = NULL;
+        if (strcasecmp(name, "tree") == 0 || strcasecmp(name, SIM_AUTO_NAME) == 0) {
+            snprintf(msg, len, "auto: candidate '%s' cannot be one (the candidates are "
+                     "self-scheduling schemes of the library)", name);
+            return -1;
+        }
+        if (!(T = sched_type_find(name, &err))) {
+            snprintf(msg, len, "auto: candidate '%s': %s", name, err.msg);
+            return -1;
+        }
+        for (int i = 0; i < n; i++)
+            if (out[i] == T) {
+                snprintf(msg, len, "auto: candidate '%s' listed twice", name);
+                return -1;
+            }
+        if (n == max) {
+            snprintf(msg, len, "auto: more than %d candidates", max);
+            return -1;
+        }
+        out[n++] = T;
+        if (!end)
+            return n;
+        p = end + 1;
+    }
+}
+
+struct sim_auto {
+    int n;                          /* workers */
+    const sched_type *cand[SIM_AUTO_CANDIDATES];
+    int ncand, max, made;
+    double ahead;
+    double *A, *A_last;             /* latest A_i; at the last decision */
+    double *V;                      /* V_i */
+    long *done;                     /* chunks done per worker */
+    int changed;                    /* workers with A != A_last (once made) */
+    double s0, sx, sxx, sy, sxy;    /* sums over the chunks done (weights size) */
+    double rt, nrt;                 /* round trips: sum, count */
+    double cpu;
+    char field[128], log[512];
+};
+
+sim_auto *sim_auto_new(int nworkers, const char *list, int max, double ahead, char *msg,
+                       size_t len)
+{
+    if (max < 1 || nworkers < 1) {
+        snprintf(msg, len, "auto: at most %d decisions, %d workers: need >= 1 of each",
+                 max, nworkers);
+        return NULL;
+    }
+    sim_auto *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(msg, len, "auto: out of memory");
+        return NULL;
+    }
+    a->ncand = sim_auto_candidates(list, a->cand, SIM_AUTO_CANDIDATES, msg, len);
+    if (a->ncand < 0) {
+        free(a);
+        return NULL;
+    }
+    a->n = nworkers;
+    a->max = max;
+    a->ahead = ahead;
+    a->A = calloc((size_t)nworkers, sizeof *a->A);
+    a->A_last = calloc((size_t)nworkers, sizeof *a->A_last);
+    a->done = calloc((size_t)nworkers, sizeof *a->done);
+    a->V = malloc(sizeof *a->V * (size_t)nworkers);
+    if (!a->A || !a->A_last || !a->done || !a->V) {
+        sim_auto_free(a);
+        snprintf(msg, len, "auto: out of memory for %d workers", nworkers);
+        return NULL;
+    }
+    for (int w = 0; w < nworkers; w++)
+        a->V[w] = 1;
+    snprintf(a->field, sizeof a->field, "%s@0", SIM_AUTO_PROBE);
+    return a;
+}
+
+void sim_auto_free(sim_auto *a)
+{
+    if (!a)
+        return;
+    free(a->A);
+    free(a->A_last);
+    free(a->done);
+    free(a->V);
+    free(a);
+}
+
+void sim_auto_speed(sim_auto *a, int w, double V)
+{
+    if (w >= 0 && w < a->n && V > 0 && isfinite(V))
+        a->V[w] = V;
+}
+
+void sim_auto_report(sim_auto *a, int w, double A)
+{
+    if (w < 0 || w >= a->n || !(A >= 0) || !isfinite(A))
+        return;
+    if (a->made > 0)
+        a->changed += (A != a->A_last[w]) - (a->A[w] != a->A_last[w]);
+    a->A[w] = A;
+}
+
+void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
+                    double overhead)
+{
+    if (w < 0 || w >= a->n || size < 1 || start < 0 || !(work >= 0) || !isfinite(work))
+        return;
+    a->done[w]++;
+    double A = a->A[w] > 0 ? a->A[w] : 1, s = (double)size;
+    double x = (double)start + (s - 1) / 2, c = work / s * A;
+    a->s0 += s;
+    a->sx += s * x;
+    a->sxx += s * x * x;
+    a->sy += s * c;
+    a->sxy += s * x * c;
+    if (overhead >= 0 && isfinite(overhead)) {
+        a->rt += overhead;
+        a->nrt++;
+    }
+}
+
+int sim_auto_due(const sim_auto *a, const policy *p)
+{
+    if (!policy_started(p) || a->made >= a->max || policy_tail(p) < 1 || !(a->s0 > 0))
+        return 0;
+    int live = 0, some = 0;
+    for (int w = 0; w < a->n; w++)
+        if (policy_worker_alive(p, w) && a->A[w] > 0) {
+            live++;
+            some += a->done[w] > 0;
+        }
+    if (a->made == 0)
+        return live > 0 && some == live;
+    return 2 * a->changed > policy_alive(p);
+}
+
+int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
+{
+    clock_t c0 = clock();
+    double *speed = malloc(sizeof *speed * (size_t)a->n);
+    int *extra = malloc(sizeof *extra * (size_t)a->n);
+    if (!speed || !extra) {
+        free(speed);
+        free(extra);
+        snprintf(msg, len, "auto: out of memory for %d workers", a->n);
+        return -1;
+    }
+    int n = 0;
+    for (int w = 0; w < a->n; w++)
+        if (policy_worker_alive(p, w) && a->A[w] > 0) {
+            /* Q_i = V_i / A_i, >= 1 (clamped: A_i > 0, V_i finite) */
+            extra[n] = (int)conv_clamp(round(a->V[w] / a->A[w]) - 1, 0, SIM_MAX_EXTRA);
+            speed[n++] = a->V[w];
+        }
+    /* The line over the loop, then over the tail [next, I). */
+    double den = a->s0 * a->sxx - a->sx * a->sx, mean = a->sy / a->s0;
+    double b = den > 1e-12 * a->s0 * a->sxx ? (a->s0 * a->sxy - a->sx * a->sy) / den : 0;
+    double a0 = (a->sy - b * a->sx) / a->s0;
+    long next = policy_next(p), tail = policy_tail(p);
+    double first = a0 + b * (double)next, last = a0 + b * (double)(next + tail - 1);
+    if (!(first >= 0 && last >= 0 && isfinite(first) && isfinite(last))) {
+        first = mean;
+        b = 0;
+    }
+    sim_select_in in = {.n = n, .speed = speed, .extra = extra, .iters = tail, .a = first, .b = b,
+                        .latency = a->nrt > 0 ? a->rt / a->nrt / 2 : 0, .ahead = a->ahead};
+    if (in.latency < 0)
+        in.latency = 0;
+    double finish[SIM_AUTO_CANDIDATES];
+    int best = sim_select(&in, a->cand, a->ncand, finish, msg, len);
+    free(speed);
+    free(extra);
+    a->cpu += (double)(clock() - c0) / CLOCKS_PER_SEC;
+    if (best < 0)
+        return -1;
+    sched_config cfg;
+    sched_config_init(&cfg, a->cand[best], tail, 1);
+    sched_err err;
+    if (a->cand[best] != policy_scheme(p) && policy_switch(p, &cfg, &err) != SCHED_OK) {
+        snprintf(msg, len, "auto: %s", err.msg);
+        return -1;
+    }
+    a->made++;
+    for (int w = 0; w < a->n; w++)
+        a->A_last[w] = a->A[w];
+    a->changed = 0;
+    size_t k = strlen(a->field);
+    snprintf(a->field + k, sizeof a->field - k, ";%s@%.3f", a->cand[best]->name, t);
+    k = (size_t)snprintf(a->log, sizeof a->log, "auto at %.3f s: %s over %ld iterations "
+                         "(simulated finish:", t, a->cand[best]->name, tail);
+    for (int i = 0; i < a->ncand && k < sizeof a->log; i++)
+        k += (size_t)snprintf(a->log + k, sizeof a->log - k, " %s=%.4g", a->cand[i]->name,
+                              finish[i]);
+    if (k < sizeof a->log)
+        snprintf(a->log + k, sizeof a->log - k, ")");
+    return best;
+}
+
+int sim_auto_decisions(const sim_auto *a) { return a->made; }
+double sim_auto_cpu(const sim_auto *a) { return a->cpu; }
+const char *sim_auto_field(const sim_auto *a) { return a->field; }
+const char *sim_auto_log(const sim_auto *a) { return a->log; }
