@@ -301,7 +301,7 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
         a->A_last[w] = a->A[w];
     a->changed = 0;
     size_t k = strlen(a->field);
-    snprintf(a->field + k, sizeof a->field - k, ";%s@%.3f", a->cand[best]->name, t);
+    snprintf(a->field + k, sizeof a->field - k, ";%s@%.6g", a->cand[best]->name, t);
     k = (size_t)snprintf(a->log, sizeof a->log, "auto at %.3f s: %s over %ld iterations "
                          "(simulated finish:", t, a->cand[best]->name, tail);
     for (int i = 0; i < a->ncand && k < sizeof a->log; i++)

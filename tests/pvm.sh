@@ -60,7 +60,7 @@ run "--hosts names an unknown host: bad input" 2 "no host 'nohost'" "$BIN/coordi
 
 # ---- every scheme, 1-4 workers ---------------------------------------------------
 "$BIN/mandel" -S 96 -m 400 -o ref.pgm -q
-for s in dtss tss gss fss css pss qss ess rss tree; do
+for s in dtss tss gss fss css pss qss ess rss auto tree; do
     for n in 1 2 3 4; do
         rm -f img.pgm rec.csv
         timeout 60 "$BIN/coordinator" -s "$s" --local "$n" -S 96 -m 400 -o img.pgm \
@@ -75,6 +75,10 @@ for s in dtss tss gss fss css pss qss ess rss tree; do
         [ "$cover" = 0 ]; check "$s with $n workers: record covers every row once" $?
         grep -q "^$s: W1 .* Finish .* Imbalance " out.txt
         check "$s with $n workers: summary line" $?
+        if [ "$s" = auto ]; then        # the choice and when (sim/select.h)
+            grep -q "^run,auto,$n,96,.*,auto=css@0;[a-z-]*@[0-9.e-]*[;,]" rec.csv
+            check "auto with $n workers: the record names the scheme chosen ($(grep -o 'auto=[^,]*' rec.csv))" $?
+        fi
     done
 done
 nw=$("$BIN/record" --count rec.csv worker)
