@@ -66,6 +66,7 @@ int sim_select(const sim_select_in *in, const sched_type *const *cand, int n,
     for (int i = 0; i < n; i++) {
         sim_config c;
         sim_config_init(&c);
+        c.busy = in->busy;
         c.platform = &pf;
         c.workload = &wl;
         c.message_bytes = 0;
@@ -147,6 +148,8 @@ struct sim_auto {
     double *A, *A_last;             /* latest A_i; at the last decision */
     double *V;                      /* V_i */
     long *done;                     /* chunks done per worker */
+    double *out_n, *out_x, *out_t;  /* its chunks out: iterations, their sum of
+                                       midpoints x size, since when (computing) */
     int changed;                    /* workers with A != A_last (once made) */
     double s0, sx, sxx, sy, sxy;    /* sums over the chunks done (weights size) */
     double rt, nrt;                 /* round trips: sum, count */
@@ -179,7 +182,10 @@ sim_auto *sim_auto_new(int nworkers, const char *list, int max, double ahead, ch
     a->A_last = calloc((size_t)nworkers, sizeof *a->A_last);
     a->done = calloc((size_t)nworkers, sizeof *a->done);
     a->V = malloc(sizeof *a->V * (size_t)nworkers);
-    if (!a->A || !a->A_last || !a->done || !a->V) {
+    a->out_n = calloc((size_t)nworkers, sizeof *a->out_n);
+    a->out_x = calloc((size_t)nworkers, sizeof *a->out_x);
+    a->out_t = calloc((size_t)nworkers, sizeof *a->out_t);
+    if (!a->A || !a->A_last || !a->done || !a->V || !a->out_n || !a->out_x || !a->out_t) {
         sim_auto_free(a);
         snprintf(msg, len, "auto: out of memory for %d workers", nworkers);
         return NULL;
@@ -198,6 +204,9 @@ void sim_auto_free(sim_auto *a)
     free(a->A_last);
     free(a->done);
     free(a->V);
+    free(a->out_n);
+    free(a->out_x);
+    free(a->out_t);
     free(a);
 }
 
@@ -216,14 +225,34 @@ void sim_auto_report(sim_auto *a, int w, double A)
     a->A[w] = A;
 }
 
-void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
-                    double overhead)
+void sim_auto_assign(sim_auto *a, int w, long start, long size, double t)
 {
-    if (w < 0 || w >= a->n || size < 1 || start < 0 || !(work >= 0) || !isfinite(work))
+    if (w < 0 || w >= a->n || size < 1 || start < 0)
+        return;
+    double s = (double)size;
+    if (!(a->out_n[w] > 0))
+        a->out_t[w] = t;
+    a->out_n[w] += s;
+    a->out_x[w] += s * ((double)start + (s - 1) / 2);
+}
+
+void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
+                    double overhead, double t)
+{
+    if (w < 0 || w >= a->n || size < 1 || start < 0)
+        return;
+    double s = (double)size, x = (double)start + (s - 1) / 2;
+    a->out_n[w] -= s;                   /* (a copy done twice: never below 0) */
+    a->out_x[w] -= s * x;
+    if (a->out_n[w] < 0.5)
+        a->out_n[w] = a->out_x[w] = 0;
+    else
+        a->out_t[w] = t;                /* the next one computes from now */
+    if (!(work >= 0) || !isfinite(work))
         return;
     a->done[w]++;
-    double A = a->A[w] > 0 ? a->A[w] : 1, s = (double)size;
-    double x = (double)start + (s - 1) / 2, c = work / s * A;
+    double A = a->A[w] > 0 ? a->A[w] : 1;
+    double c = work / s * A;
     a->s0 += s;
     a->sx += s * x;
     a->sxx += s * x * x;
@@ -254,20 +283,17 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
 {
     clock_t c0 = clock();
     double *speed = malloc(sizeof *speed * (size_t)a->n);
+    double *busy = malloc(sizeof *busy * (size_t)a->n);
     int *extra = malloc(sizeof *extra * (size_t)a->n);
-    if (!speed || !extra) {
+    sched_rank *order = malloc(sizeof *order * (size_t)a->n);
+    if (!speed || !extra || !busy || !order) {
         free(speed);
         free(extra);
+        free(busy);
+        free(order);
         snprintf(msg, len, "auto: out of memory for %d workers", a->n);
         return -1;
     }
-    int n = 0;
-    for (int w = 0; w < a->n; w++)
-        if (policy_worker_alive(p, w) && a->A[w] > 0) {
-            /* Q_i = V_i / A_i, >= 1 (clamped: A_i > 0, V_i finite) */
-            extra[n] = (int)conv_clamp(round(a->V[w] / a->A[w]) - 1, 0, SIM_MAX_EXTRA);
-            speed[n++] = a->V[w];
-        }
     /* The line over the loop, then over the tail [next, I). */
     double den = a->s0 * a->sxx - a->sx * a->sx, mean = a->sy / a->s0;
     double b = den > 1e-12 * a->s0 * a->sxx ? (a->s0 * a->sxy - a->sx * a->sy) / den : 0;
@@ -275,24 +301,45 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
     long next = policy_next(p), tail = policy_tail(p);
     double first = a0 + b * (double)next, last = a0 + b * (double)(next + tail - 1);
     if (!(first >= 0 && last >= 0 && isfinite(first) && isfinite(last))) {
-        first = mean;
+        a0 = first = mean;
         b = 0;
     }
-    sim_select_in in = {.n = n, .speed = speed, .extra = extra, .iters = tail, .a = first, .b = b,
-                        .latency = a->nrt > 0 ? a->rt / a->nrt / 2 : 0, .ahead = a->ahead};
-    if (in.latency < 0)
-        in.latency = 0;
+    double latency = a->nrt > 0 && a->rt > 0 ? a->rt / a->nrt / 2 : 0;
+    /* The live workers with A_i > 0: busy with their chunks out until that
+     * cost is done at A_i (the reply's latency included), the idle first. */
+    int n = 0;
+    for (int w = 0; w < a->n; w++)
+        if (policy_worker_alive(p, w) && a->A[w] > 0) {
+            double rest = a->out_n[w] > 0 ? a->out_t[w] + latency +
+                          (a0 * a->out_n[w] + b * a->out_x[w]) / a->A[w] - t : 0;
+            order[n++] = (sched_rank){-(rest > 0 ? rest : 0), w};
+        }
+    sched_rank_sort(order, (size_t)n);  /* (by decreasing -rest: the least busy first) */
+    for (int i = 0; i < n; i++) {
+        int w = order[i].w;
+        busy[i] = -order[i].power;
+        /* Q_i = V_i / A_i, >= 1 (clamped: A_i > 0, V_i finite) */
+        extra[i] = (int)conv_clamp(round(a->V[w] / a->A[w]) - 1, 0, SIM_MAX_EXTRA);
+        speed[i] = a->V[w];
+    }
+    sim_select_in in = {.n = n, .speed = speed, .extra = extra, .busy = busy, .iters = tail,
+                        .a = first, .b = b, .latency = latency, .ahead = a->ahead};
     double finish[SIM_AUTO_CANDIDATES];
     int best = sim_select(&in, a->cand, a->ncand, finish, msg, len);
     free(speed);
     free(extra);
+    free(busy);
+    free(order);
     a->cpu += (double)(clock() - c0) / CLOCKS_PER_SEC;
     if (best < 0)
         return -1;
     sched_config cfg;
     sched_config_init(&cfg, a->cand[best], tail, 1);
     sched_err err;
-    if (a->cand[best] != policy_scheme(p) && policy_switch(p, &cfg, &err) != SCHED_OK) {
+    /* The first decision always switches: the probe's chunks are not its
+     * scheme's (css's own k is I / P); a later one when the scheme changes. */
+    if ((a->made == 0 || a->cand[best] != policy_scheme(p)) &&
+        policy_switch(p, &cfg, &err) != SCHED_OK) {
         snprintf(msg, len, "auto: %s", err.msg);
         return -1;
     }

@@ -24,9 +24,11 @@
  * being its computing time over its size times its worker's A_i (a fitted
  * line that goes below 0 over the tail: the mean instead); one link of
  * latency half the mean round trip of the chunks done (the time from
- * assignment to result not spent computing). Not modelled: the chunks
- * still out (every worker starts the tail idle), the lost chunks in the
- * pool, loads yet to come, the master's time per message. Deterministic:
+ * assignment to result not spent computing); a worker with chunks still out
+ * starts its first chunk of the tail once they are done by that cost (the
+ * simulation's busy; the idle workers first in the hosts' order, which the
+ * schemes but DTSS serve their first requests in). Not modelled: the lost
+ * chunks in the pool, loads yet to come, the master's time per message. Deterministic:
  * the same measurements give the same choice (ties: the candidate listed
  * first). The time a decision takes is not charged to a simulated run; on
  * PVM the master spends it (tests/bench_auto.sh measures it).
@@ -60,6 +62,7 @@ typedef struct sim_select_in {
     int n;                  /* hosts, >= 1 */
     const double *speed;    /* each host's speed, > 0 (V_i) */
     const int *extra;       /* other busy processes on it, >= 0 (Q_i - 1) */
+    const double *busy;     /* its first chunk not before, seconds (sim.h) */
     long iters;             /* iterations left, >= 1 */
     double a, b;            /* the k-th one's cost: a + b k (>= 0 over them) */
     double latency;         /* seconds one way, >= 0 */
@@ -92,13 +95,16 @@ void sim_auto_free(sim_auto *a);
 /* Worker w's speed V_i (> 0; default 1), as policy_set_speed's. */
 void sim_auto_speed(sim_auto *a, int w, double V);
 
-/* Events: worker w reported A_i = A; worker w's chunk [start, start + size)
- * was done, in 'work' seconds of computing and 'overhead' more from its
- * assignment to its result at the master (its round trip; < 0 or NAN:
- * unknown). Bad w or size: ignored. */
+/* Events (t: seconds from the start): worker w reported A_i = A; chunk
+ * [start, start + size) was handed to worker w at t; worker w's chunk
+ * [start, start + size) was done, in 'work' seconds of computing and
+ * 'overhead' more from its assignment to its result at the master (its
+ * round trip; < 0 or NAN: unknown), its result taken at t. Bad w or size:
+ * ignored. */
 void sim_auto_report(sim_auto *a, int w, double A);
+void sim_auto_assign(sim_auto *a, int w, long start, long size, double t);
 void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
-                    double overhead);
+                    double overhead, double t);
 
 /* 1 when a decision is due now (p started, iterations unassigned, fewer
  * than max decisions, and: none yet and every live worker of p has done a
@@ -107,8 +113,8 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
 int sim_auto_due(const sim_auto *a, const policy *p);
 
 /* Decides at time t (seconds from the start): simulates the candidates and
- * switches p to the best (policy_switch; no switch when it is the scheme
- * p runs). Returns the chosen candidate's index, or -1 with msg (p
+ * switches p to the best (policy_switch; after the first decision no
+ * switch when it is the scheme p runs). Returns the chosen candidate's index, or -1 with msg (p
  * unchanged). */
 int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len);
 

@@ -174,6 +174,8 @@ static long ask_point(const run *r, const sim_host *h, const event *ev, double t
 static int start_chunk(run *r, int w, event ev, double t_recv, double t)
 {
     const sim_host *h = r->w[w].h;
+    if (r->c->busy && t < r->c->busy[w])
+        t = r->c->busy[w];                  /* (sim.h: busy) */
     double t_mark = t, t_unused;
     long mark = r->ah ? ask_point(r, h, &ev, t, &t_mark) : ev.size;
     ev.t_recv = t_recv;
@@ -271,6 +273,8 @@ static int serve(run *r)
         *c = (rec_chunk){.id = pc.id, .worker = pc.worker, .start = pc.start,
                          .size = pc.size, .acp = pc.acp, .sent = t,
                          .reissue = pc.reissue};
+        if (r->au)
+            sim_auto_assign(r->au, pc.worker, pc.start, pc.size, t - r->rec->t0);
         event ev = {.type = EV_WORK, .w = pc.worker, .id = pc.id, .start = pc.start,
                     .size = pc.size};
         ev.t = sim_from_master(r, pc.worker, t + r->c->dispatch, r->c->message_bytes);
@@ -290,7 +294,7 @@ static int take_result(run *r, const event *ev, double t)
             return sim_fail(r, record_error(r->rec));
         if (r->au)                  /* its round trip: the way back, twice */
             sim_auto_chunk(r->au, ev->w, ev->start, ev->size, ev->t_end - ev->t_start,
-                           ev->t_start - ev->t_recv + 2 * (t - ev->t_end));
+                           ev->t_start - ev->t_recv + 2 * (t - ev->t_end), t - r->rec->t0);
     }
     if (policy_finished(r->p) && !r->finished) {
         r->finished = 1;

@@ -156,6 +156,10 @@ typedef struct sim_config {
     int autosel;
     const char *candidates;
     int auto_max;
+    /* each host's worker computes no chunk before busy[i] seconds (it is
+     * still computing chunks handed out before; NULL: none): the
+     * simulation of a loop's tail by --scheme auto (sim/select.c) */
+    const double *busy;
 } sim_config;
 
 void sim_config_init(sim_config *c);

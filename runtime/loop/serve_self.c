@@ -83,7 +83,8 @@ static void take_result(dtss_master *m, int w, wire_result *r)
         policy_done_w(m->p, w, r->id, r->t_end - r->t_start, NULL) == SCHED_OK) {
         if (m->au)                      /* its round trip: the rest of its time */
             sim_auto_chunk(m->au, w, r->start, r->size, r->t_end - r->t_start,
-                           wire_now() - m->rec.chunks[r->id].sent - (r->t_end - r->t_start));
+                           wire_now() - m->rec.chunks[r->id].sent - (r->t_end - r->t_start),
+                           wire_now() - m->rec.t0);
         record_done(&m->rec, &m->rec.chunks[r->id], r->t_recv, r->t_start, r->t_end,
                     wire_now());
         journal_result(m, r);
@@ -182,6 +183,8 @@ static int serve(dtss_master *m)
                        c.size, c.start, m->rec.chunks[c.of].worker + 1,
                        rc->sent - m->rec.chunks[c.of].sent, c.worker + 1, c.id);
         journal_assigned(m, c.start, c.size);
+        if (m->au)
+            sim_auto_assign(m->au, c.worker, c.start, c.size, rc->sent - m->rec.t0);
         int r = master_send_work(m, c.worker, c.id, c.start, c.size);
         if (r != DTSS_OK)
             return r;
