@@ -301,7 +301,9 @@ void sim_status_get(const sim *s, sim_status *st)
     for (int w = 0; w < r->n; w++)
         done += r->rec->w[w].iters;
     *st = (sim_status){.iterations = r->wl->n, .done = done, .chunks = r->rec->nchunks,
-                       .events = r->events, .t = r->now};
+                       .events = r->events, .t = r->now,
+                       .decisions = r->au ? sim_auto_decisions(r->au) : 0,
+                       .decision_cpu = r->au ? sim_auto_cpu(r->au) : 0};
 }
 
 void sim_close(sim *s)

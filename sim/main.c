@@ -83,7 +83,8 @@ static void usage(FILE *f)
 "                        may be left out when -w gives the workload\n"
 "      --chunks          print the number of chunks too\n"
 "      --stats           print the simulation's own cost: CPU seconds, peak\n"
-"                        memory (for make bench)\n"
+"                        memory (for make bench); under auto also its\n"
+"                        decisions and the CPU seconds they took\n"
 "  -q, --quiet           print nothing but errors (with --record), no progress\n"
 "  -h, --help            this help\n"
 "Memory stays the same however long the run: without --record only the\n"
@@ -387,7 +388,7 @@ static int record_room(const char *path, const char *dir, double chunks, char *m
 /* Runs c into rec, showing its progress; a run with a record stops past
  * RECORD_MAX_CHUNKS chunks. Returns 0, or -1 with msg. */
 static int run(const sim_config *c, record *rec, const char *rec_path, progress *pr,
-               char *msg, size_t len)
+               sim_status *end, char *msg, size_t len)
 {
     sim *s = sim_open(c, rec, msg, len);
     if (!s)
@@ -409,6 +410,7 @@ static int run(const sim_config *c, record *rec, const char *rec_path, progress 
                           100.0 * (double)st.done / (double)st.iterations, st.chunks, st.t);
         }
     }
+    sim_status_get(s, end);
     sim_close(s);
     progress_end(pr);
     return rc == 0 ? 0 : -1;
@@ -689,7 +691,8 @@ int main(int argc, char **argv)
         goto out;
     }
     free(sdir);
-    int ran = run(&cfg, &rec, rec_path, &pr, msg, sizeof msg);
+    sim_status end;
+    int ran = run(&cfg, &rec, rec_path, &pr, &end, msg, sizeof msg);
     if (ran == 0 && rec_path && rec.nchunks > 1000000 && pr.on)
         fprintf(stderr, "sim: writing the run record (%ld chunks)\n", rec.nchunks);
     if (ran != 0 || (rec_path && record_write(&rec, rec_path, msg, sizeof msg) != 0)) {
@@ -709,6 +712,8 @@ int main(int argc, char **argv)
                pf.nhosts, wl.n, rec.nchunks,
                ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
                (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6, ru.ru_maxrss);
+        if (cfg.autosel)                /* (CPU time: not in the record) */
+            printf("auto decisions %d cpu %.6f s\n", end.decisions, end.decision_cpu);
     }
     rc = 0;
 out:

@@ -61,6 +61,11 @@ int sim_select(const sim_select_in *in, const sched_type *const *cand, int n,
     double nn = (double)in->iters;
     sim_workload wl = {.kind = SIM_LINEAR, .n = in->iters, .sample = 1, .a = in->a,
                        .b = in->b, .total = nn * in->a + in->b * nn * (nn - 1) / 2};
+    if (in->prefix) {
+        wl.kind = SIM_ARRAY;
+        wl.prefix = (double *)in->prefix;       /* (only read) */
+        wl.total = in->prefix[in->iters];
+    }
     int best = -1;
     char why[256] = "";
     for (int i = 0; i < n; i++) {
@@ -142,6 +147,8 @@ int sim_auto_candidates(const char *list, const sched_type **out, int max, char 
 
 struct sim_auto {
     int n;                          /* workers */
+    long I;                         /* the loop's iterations */
+    int R;                          /* its sampling (sched_sample) */
     const sched_type *cand[SIM_AUTO_CANDIDATES];
     int ncand, max, made;
     double ahead;
@@ -151,18 +158,19 @@ struct sim_auto {
     double *out_n, *out_x, *out_t;  /* its chunks out: iterations, their sum of
                                        midpoints x size, since when (computing) */
     int changed;                    /* workers with A != A_last (once made) */
+    int able, working;              /* workers with A > 0; with a chunk done */
     double s0, sx, sxx, sy, sxy;    /* sums over the chunks done (weights size) */
     double rt, nrt;                 /* round trips: sum, count */
-    double cpu;
+    double cpu, cpu_last, s0_last;
     char field[128], log[512];
 };
 
-sim_auto *sim_auto_new(int nworkers, const char *list, int max, double ahead, char *msg,
-                       size_t len)
+sim_auto *sim_auto_new(int nworkers, long I, int R, const char *list, int max, double ahead,
+                       char *msg, size_t len)
 {
-    if (max < 1 || nworkers < 1) {
-        snprintf(msg, len, "auto: at most %d decisions, %d workers: need >= 1 of each",
-                 max, nworkers);
+    if (max < 1 || nworkers < 1 || I < 0 || R < 1) {
+        snprintf(msg, len, "auto: at most %d decisions, %d workers, %ld iterations, "
+                 "sampling R = %d: need >= 1 of each (I >= 0)", max, nworkers, I, R);
         return NULL;
     }
     sim_auto *a = calloc(1, sizeof *a);
@@ -176,6 +184,8 @@ sim_auto *sim_auto_new(int nworkers, const char *list, int max, double ahead, ch
         return NULL;
     }
     a->n = nworkers;
+    a->I = I;
+    a->R = R;
     a->max = max;
     a->ahead = ahead;
     a->A = calloc((size_t)nworkers, sizeof *a->A);
@@ -222,7 +232,17 @@ void sim_auto_report(sim_auto *a, int w, double A)
         return;
     if (a->made > 0)
         a->changed += (A != a->A_last[w]) - (a->A[w] != a->A_last[w]);
+    a->able += (A > 0) - (a->A[w] > 0);
     a->A[w] = A;
+}
+
+/* Chunk [start, start + size)'s middle in the original order. */
+static double middle(const sim_auto *a, long start, long size)
+{
+    if (a->R == 1)
+        return (double)start + ((double)size - 1) / 2;
+    long x = sched_sample(start + (size - 1) / 2, a->I, a->R);
+    return x >= 0 ? (double)x : (double)start;
 }
 
 void sim_auto_assign(sim_auto *a, int w, long start, long size, double t)
@@ -233,7 +253,7 @@ void sim_auto_assign(sim_auto *a, int w, long start, long size, double t)
     if (!(a->out_n[w] > 0))
         a->out_t[w] = t;
     a->out_n[w] += s;
-    a->out_x[w] += s * ((double)start + (s - 1) / 2);
+    a->out_x[w] += s * middle(a, start, size);
 }
 
 void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
@@ -241,7 +261,7 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
 {
     if (w < 0 || w >= a->n || size < 1 || start < 0)
         return;
-    double s = (double)size, x = (double)start + (s - 1) / 2;
+    double s = (double)size, x = middle(a, start, size);
     a->out_n[w] -= s;                   /* (a copy done twice: never below 0) */
     a->out_x[w] -= s * x;
     if (a->out_n[w] < 0.5)
@@ -250,7 +270,8 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
         a->out_t[w] = t;                /* the next one computes from now */
     if (!(work >= 0) || !isfinite(work))
         return;
-    a->done[w]++;
+    if (a->done[w]++ == 0)
+        a->working++;
     double A = a->A[w] > 0 ? a->A[w] : 1;
     double c = work / s * A;
     a->s0 += s;
@@ -268,14 +289,13 @@ int sim_auto_due(const sim_auto *a, const policy *p)
 {
     if (!policy_started(p) || a->made >= a->max || policy_tail(p) < 1 || !(a->s0 > 0))
         return 0;
-    int live = 0, some = 0;
-    for (int w = 0; w < a->n; w++)
-        if (policy_worker_alive(p, w) && a->A[w] > 0) {
-            live++;
-            some += a->done[w] > 0;
-        }
+    /* (counts kept as events come: O(1) a request, for 10^6 workers) */
+    int live = policy_alive(p) < a->able ? policy_alive(p) : a->able;
+    double I = (double)(policy_next(p) + policy_tail(p));
     if (a->made == 0)
-        return live > 0 && some == live;
+        return live > 0 && a->working >= live && a->s0 >= I / SIM_AUTO_FIRST;
+    if (a->s0 >= SIM_AUTO_GROW * a->s0_last)
+        return 1;
     return 2 * a->changed > policy_alive(p);
 }
 
@@ -299,14 +319,33 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
     double b = den > 1e-12 * a->s0 * a->sxx ? (a->s0 * a->sxy - a->sx * a->sy) / den : 0;
     double a0 = (a->sy - b * a->sx) / a->s0;
     long next = policy_next(p), tail = policy_tail(p);
-    double first = a0 + b * (double)next, last = a0 + b * (double)(next + tail - 1);
-    if (!(first >= 0 && last >= 0 && isfinite(first) && isfinite(last))) {
-        a0 = first = mean;
+    double lo = a->R == 1 ? (double)next : 0, hi = (double)(a->I - 1);
+    double first = a0 + b * lo, last = a0 + b * hi;
+    if (!(first >= 0 && last >= 0 && isfinite(first) && isfinite(last)) ||
+        (a->R > 1 && tail > SIM_AUTO_ARRAY)) {
+        a0 = mean;                      /* (a tail too long to hold: the mean) */
         b = 0;
     }
+    double *prefix = NULL;
+    if (a->R > 1 && b != 0) {           /* the tail's costs in the scheduled order */
+        prefix = malloc(sizeof *prefix * (size_t)(tail + 1));
+        if (!prefix) {
+            free(speed);
+            free(extra);
+            free(busy);
+            free(order);
+            snprintf(msg, len, "auto: out of memory for %ld iterations' costs", tail);
+            return -1;
+        }
+        prefix[0] = 0;
+        for (long k = 0; k < tail; k++)
+            prefix[k + 1] = prefix[k] + a0 + b * (double)sched_sample(next + k, a->I, a->R);
+    }
     double latency = a->nrt > 0 && a->rt > 0 ? a->rt / a->nrt / 2 : 0;
+    (void)mean;
     /* The live workers with A_i > 0: busy with their chunks out until that
-     * cost is done at A_i (the reply's latency included), the idle first. */
+     * cost is done at A_i (the reply's latency included), the idle first
+     * (at the fitted costs). */
     int n = 0;
     for (int w = 0; w < a->n; w++)
         if (policy_worker_alive(p, w) && a->A[w] > 0) {
@@ -317,20 +356,50 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
     sched_rank_sort(order, (size_t)n);  /* (by decreasing -rest: the least busy first) */
     for (int i = 0; i < n; i++) {
         int w = order[i].w;
-        busy[i] = -order[i].power;
         /* Q_i = V_i / A_i, >= 1 (clamped: A_i > 0, V_i finite) */
         extra[i] = (int)conv_clamp(round(a->V[w] / a->A[w]) - 1, 0, SIM_MAX_EXTRA);
-        speed[i] = a->V[w];
     }
-    sim_select_in in = {.n = n, .speed = speed, .extra = extra, .busy = busy, .iters = tail,
-                        .a = first, .b = b, .latency = latency, .ahead = a->ahead};
-    double finish[SIM_AUTO_CANDIDATES];
-    int best = sim_select(&in, a->cand, a->ncand, finish, msg, len);
+    /* The costs measured so far need not be the tail's (an image's first
+     * rows are cheap): each candidate is simulated at the fitted costs
+     * times each of the scales, and the one chosen is the one whose worst
+     * ratio to the best of its scale is least (ties: the first listed). */
+    double finish[SIM_AUTO_SCALES][SIM_AUTO_CANDIDATES], worst[SIM_AUTO_CANDIDATES];
+    static const double scale[SIM_AUTO_SCALES] = SIM_AUTO_SCALE_LIST;
+    int best = -1;
+    for (int c = 0; c < a->ncand; c++)
+        worst[c] = 0;
+    for (int k = 0; k < SIM_AUTO_SCALES; k++) {
+        for (int i = 0; i < n; i++) {
+            int w = order[i].w;
+            double rest = a->out_n[w] > 0 ? a->out_t[w] + latency + scale[k] *
+                          (a0 * a->out_n[w] + b * a->out_x[w]) / a->A[w] - t : 0;
+            busy[i] = rest > 0 ? rest : 0;
+        }
+        for (int i = 0; i < n; i++)     /* costs x scale: speeds / scale */
+            speed[i] = a->V[order[i].w] / scale[k];
+        sim_select_in in = {.n = n, .speed = speed, .extra = extra, .busy = busy,
+                            .iters = tail, .a = a0 + b * (double)next, .b = b,
+                            .prefix = prefix, .latency = latency, .ahead = a->ahead};
+        int bk = sim_select(&in, a->cand, a->ncand, finish[k], msg, len);
+        if (bk < 0) {
+            best = -1;
+            break;
+        }
+        for (int c = 0; c < a->ncand; c++)
+            if (finish[k][c] / finish[k][bk] > worst[c])
+                worst[c] = finish[k][c] / finish[k][bk];
+        best = 0;
+    }
+    for (int c = 1; best >= 0 && c < a->ncand; c++)
+        if (worst[c] < worst[best])
+            best = c;
     free(speed);
     free(extra);
     free(busy);
     free(order);
-    a->cpu += (double)(clock() - c0) / CLOCKS_PER_SEC;
+    free(prefix);
+    a->cpu_last = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    a->cpu += a->cpu_last;
     if (best < 0)
         return -1;
     sched_config cfg;
@@ -344,16 +413,18 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
         return -1;
     }
     a->made++;
+    a->s0_last = a->s0;
     for (int w = 0; w < a->n; w++)
         a->A_last[w] = a->A[w];
     a->changed = 0;
     size_t k = strlen(a->field);
     snprintf(a->field + k, sizeof a->field - k, ";%s@%.6g", a->cand[best]->name, t);
     k = (size_t)snprintf(a->log, sizeof a->log, "auto at %.3f s: %s over %ld iterations "
-                         "(simulated finish:", t, a->cand[best]->name, tail);
+                         "(decided in %.3g ms of CPU; simulated finish:", t,
+                         a->cand[best]->name, tail, a->cpu_last * 1e3);
     for (int i = 0; i < a->ncand && k < sizeof a->log; i++)
         k += (size_t)snprintf(a->log + k, sizeof a->log - k, " %s=%.4g", a->cand[i]->name,
-                              finish[i]);
+                              finish[0][i]);
     if (k < sizeof a->log)
         snprintf(a->log + k, sizeof a->log - k, ")");
     return best;

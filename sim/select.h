@@ -15,12 +15,14 @@
  *
  * What a decision simulates (sim_select): the iterations left, [next, I),
  * as a loop of their own, started at once on every live worker with
- * A_i > 0; a host per such worker of speed V_i (that of a V = 1 host being
+ * A_i > 0 (in the scheduled order, the original one's costs when sampled);
+ * a host per such worker of speed V_i (that of a V = 1 host being
  * 1) shared with V_i / A_i - 1 other busy processes (its latest report,
  * A_i = V_i / Q_i: the worker measures Q_i again in the simulation, and
  * the schemes weighted by V_i see what they see in the run); the cost of the k-th
  * iteration a + b k seconds of a V = 1 host, the line fitted (least squares,
- * weighted by size) to the chunks done, each chunk's cost per iteration
+ * weighted by size, over the original order: x = sched_sample of the
+ * chunk's middle iteration) to the chunks done, each chunk's cost per iteration
  * being its computing time over its size times its worker's A_i (a fitted
  * line that goes below 0 over the tail: the mean instead); one link of
  * latency half the mean round trip of the chunks done (the time from
@@ -52,6 +54,18 @@
 #define SIM_AUTO_PROBE_SPLIT 16
 #define SIM_AUTO_MAX 4              /* the default most decisions a run */
 #define SIM_AUTO_CANDIDATES 32      /* the most candidates */
+/* When: the first decision once 1 / SIM_AUTO_FIRST of the loop is done
+ * (and every worker has done a chunk), the next once the iterations done
+ * are SIM_AUTO_GROW times those of the last; measured on the league's
+ * simulated scenarios (docs/performance.md, "--scheme auto"). */
+#define SIM_AUTO_FIRST 8
+#define SIM_AUTO_GROW 2
+/* The costs' scales each decision simulates. */
+#define SIM_AUTO_SCALES 3
+/* The longest sampled tail whose costs a decision holds (8 bytes each);
+ * a longer one is simulated at the mean cost. */
+#define SIM_AUTO_ARRAY (1L << 24)
+#define SIM_AUTO_SCALE_LIST {1, 10, 100}
 
 /* Sets cfg to the probe scheme's configuration for a loop of I iterations
  * over P workers (the scheme the run starts with). */
@@ -65,6 +79,7 @@ typedef struct sim_select_in {
     const double *busy;     /* its first chunk not before, seconds (sim.h) */
     long iters;             /* iterations left, >= 1 */
     double a, b;            /* the k-th one's cost: a + b k (>= 0 over them) */
+    const double *prefix;   /* or (not NULL) iters + 1 prefix sums of their costs */
     double latency;         /* seconds one way, >= 0 */
     double ahead;           /* request-ahead's F (sched/loop/ahead.h; 0: off) */
 } sim_select_in;
@@ -85,11 +100,14 @@ int sim_auto_candidates(const char *list, const sched_type **out, int max, char 
 
 typedef struct sim_auto sim_auto;
 
-/* The selection's state for a run of nworkers workers: the candidates
- * (list as sim_auto_candidates), the most decisions (>= 1), request-ahead's
- * F of the run. NULL with msg on a bad list or max, or out of memory. */
-sim_auto *sim_auto_new(int nworkers, const char *list, int max, double ahead, char *msg,
-                       size_t len);
+/* The selection's state for a run of nworkers workers over a loop of I
+ * iterations scheduled with pseudo-uniform sampling R (sched_sample: the
+ * costs are fitted over the original order, where a loop's costs are
+ * smooth): the candidates (list as sim_auto_candidates), the most decisions
+ * (>= 1), request-ahead's F of the run. NULL with msg on a bad list, max,
+ * I or R, or out of memory. */
+sim_auto *sim_auto_new(int nworkers, long I, int R, const char *list, int max, double ahead,
+                       char *msg, size_t len);
 void sim_auto_free(sim_auto *a);
 
 /* Worker w's speed V_i (> 0; default 1), as policy_set_speed's. */
@@ -107,9 +125,10 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
                     double overhead, double t);
 
 /* 1 when a decision is due now (p started, iterations unassigned, fewer
- * than max decisions, and: none yet and every live worker of p has done a
- * chunk; or more than half of the live workers' A_i changed since the
- * last). */
+ * than max decisions, and: none yet, as many workers have done a chunk as
+ * there are live ones with A_i > 0, and 1 / SIM_AUTO_FIRST of the loop is
+ * done; or the iterations done doubled since the last; or more than half
+ * of the live workers' A_i changed since the last). O(1). */
 int sim_auto_due(const sim_auto *a, const policy *p);
 
 /* Decides at time t (seconds from the start): simulates the candidates and

@@ -29,7 +29,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "sched/loop/meas.h"
 #include "sim/engine.h"
@@ -329,7 +328,6 @@ static int on_report(run *r, const event *ev, double t)
             snprintf(why, sizeof why, "%s", msg);
             return sim_fail(r, why);
         }
-        if (getenv("AUTO_DEBUG")) fprintf(stderr, "%s\n", sim_auto_log(r->au));
         if (record_field(r->rec, "auto", sim_auto_field(r->au), msg, sizeof msg) != 0)
             return sim_fail(r, msg);
     }
@@ -342,8 +340,10 @@ int sim_self_start(run *r)
     r->p = policy_new(&r->c->sched, r->n, &err);
     if (!r->p)
         return sim_fail(r, err.msg);
+    if (r->c->autosel && policy_measure(r->p, &err) != SCHED_OK)
+        return sim_fail(r, err.msg);
     if (r->c->autosel &&
-        !(r->au = sim_auto_new(r->n, r->c->candidates, r->c->auto_max > 0 ?
+        !(r->au = sim_auto_new(r->n, r->wl->n, r->wl->sample, r->c->candidates, r->c->auto_max > 0 ?
                                r->c->auto_max : SIM_AUTO_MAX, r->c->ahead, r->msg, r->len)))
         return -1;
     for (int w = 0; w < r->n; w++) {

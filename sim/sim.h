@@ -188,6 +188,8 @@ typedef struct sim_status {
     long chunks;            /* handed out */
     long events;            /* taken */
     double t;               /* simulated seconds: the latest event's time */
+    int decisions;          /* --scheme auto's so far (sim/select.h), and the */
+    double decision_cpu;    /* CPU seconds they took (not simulated time) */
 } sim_status;
 
 sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len);

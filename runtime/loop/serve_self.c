@@ -25,7 +25,7 @@ int self_start(dtss_master *m)
     char msg[256];
     if (m->autosel) {
         sim_auto_probe(&m->cfg, m->iters, m->nw);
-        if (!(m->au = sim_auto_new(m->nw, m->candidates, SIM_AUTO_MAX, m->ahead, msg,
+        if (!(m->au = sim_auto_new(m->nw, m->iters, m->sample, m->candidates, SIM_AUTO_MAX, m->ahead, msg,
                                    sizeof msg)))
             return master_fail(m, DTSS_EINVAL, "%s", msg);
         for (int w = 0; w < m->nw; w++)
@@ -35,6 +35,8 @@ int self_start(dtss_master *m)
     if (!m->p)
         return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                            "%s", err.msg);
+    if (m->autosel && policy_measure(m->p, &err) != SCHED_OK)
+        return master_fail(m, DTSS_ENOMEM, "%s", err.msg);
     if (policy_set_late(m->p, m->late.factor, m->late.min, &err) != SCHED_OK)
         return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     for (int w = 0; w < m->nw; w++)

@@ -503,6 +503,19 @@ int policy_resume(policy *p, const policy_range *done, long n, sched_err *err)
     return SCHED_OK;
 }
 
+int policy_measure(policy *p, sched_err *err)
+{
+    if (p->meas)
+        return SCHED_OK;
+    p->meas = malloc(sizeof *p->meas * (size_t)p->n);
+    if (!p->meas)
+        return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for %d workers' "
+                          "measurements", p->n);
+    for (int i = 0; i < p->n; i++)
+        p->meas[i] = no_meas;
+    return SCHED_OK;
+}
+
 long policy_next(const policy *p)
 {
     return p->s ? p->base + (p->cfg.I - sched_remaining(p->s)) : p->base;
@@ -516,14 +529,8 @@ int policy_switch(policy *p, const sched_config *cfg, sched_err *err)
         return sched_fail(err, SCHED_EINVAL, "policy: a switch to no scheme");
     long next = policy_next(p);
     int fed = sched_type_fed(cfg->type);
-    if (fed && !p->meas) {
-        p->meas = malloc(sizeof *p->meas * (size_t)p->n);
-        if (!p->meas)
-            return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for %d workers' "
-                              "measurements", p->n);
-        for (int i = 0; i < p->n; i++)
-            p->meas[i] = no_meas;
-    }
+    if (fed && policy_measure(p, err) != SCHED_OK)
+        return SCHED_ENOMEM;
     int dtss = cfg->type->replan != NULL, by_speed = cfg->type->by_speed;
     double A = 0;
     for (int w = 0; w < p->n; w++)      /* each A_i as the new scheme takes it */

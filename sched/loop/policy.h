@@ -163,6 +163,11 @@ long policy_tail(const policy *p);
 /* The scheme that plans it (policy_new's, or the latest policy_switch's). */
 const sched_type *policy_scheme(const policy *p);
 
+/* Keeps each worker's latest measurement (policy_request_m) whatever the
+ * scheme, so that a scheme fed measurements that a policy_switch brings in
+ * sizes its first chunks by them (--scheme auto). SCHED_ENOMEM otherwise. */
+int policy_measure(policy *p, sched_err *err);
+
 /* A switch of scheme (--scheme auto, sim/select.h): after the start, the
  * unassigned tail [next, I) is planned from now by cfg's scheme (its type
  * and parameters; I, P and A are set here) as a loop of I - next
