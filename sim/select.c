@@ -101,9 +101,10 @@ int sim_auto_candidates(const char *list, const sched_type **out, int max, char 
                         size_t len)
 {
     int n = 0;
-    if (!list || !*list) {
+    if (!list || !*list) {              /* every scheme but pss (select.h) */
         for (int i = 0; sched_types[i] && n < max; i++)
-            out[n++] = sched_types[i];
+            if (sched_types[i] != &sched_pss)
+                out[n++] = sched_types[i];
         return n;
     }
     const char *p = list;

@@ -92,7 +92,9 @@ int sim_select(const sim_select_in *in, const sched_type *const *cand, int n,
                double *finish, char *msg, size_t len);
 
 /* The candidates named in list ("css,gss,dtss"; NULL or "": every scheme
- * of the library, sched_types), at most max. Returns their number, or -1
+ * of the library, sched_types, but pss: a chunk an iteration, its
+ * simulation costs as much as the tail has iterations, and one decision
+ * then more than the run it decides for, tests/bench_auto.sh), at most max. Returns their number, or -1
  * with msg naming the bad name (an unknown scheme, tree, auto, a repeat,
  * an empty name or list). */
 int sim_auto_candidates(const char *list, const sched_type **out, int max, char *msg,

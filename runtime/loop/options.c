@@ -17,7 +17,7 @@ static const rt_option options[] = {
                   "                       or auto (chosen by simulating the candidates on\n"
                   "                       what was measured, after a probe of small css chunks)"},
     {"candidates", 1, "LIST  auto's candidates, e.g. css,gss,dtss (default:\n"
-                      "                       every scheme but tree)"},
+                      "                       every scheme but tree and pss)"},
     {"min", 1, "N            minimum chunk size (default 1)"},
     {"iterations", 1, "N     the loop's iterations"},
     {"sample", 1, "R         pseudo-uniform sampling frequency (1 = off)"},
