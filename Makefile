@@ -244,7 +244,8 @@ all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early $(BIN)/toy_mo
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && BIN=$(BIN) tests/bench_league.sh && \
-	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_strips_journal.sh && BIN=$(BIN) tests/bench_cluster.sh && BIN=$(BIN) tests/bench_ahead.sh
+	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_strips_journal.sh && BIN=$(BIN) tests/bench_cluster.sh && BIN=$(BIN) tests/bench_ahead.sh && \
+	    BIN=$(BIN) tests/bench_auto.sh
 
 # OLD=REV: that revision built aside and measured beside this one, in one run
 # (per chunk on PVM, a DTSS run, the simulator, the kernel: tests/bench_seam.sh).
