@@ -6,7 +6,11 @@
  *   cost per iteration of chunk j     c_j = work_j / size_j x A_w
  *   the line over the loop            c(x) = a + b x, least squares over the
  *                                     chunks' midpoints x_j, weights size_j
- *   the link                          latency = mean round trip / 2
+ *   the link                          round trip o_j = 2 latency + size_j / bw,
+ *                                     least squares over the chunks done (the
+ *                                     results' transfer: a byte an iteration
+ *                                     at bw; bw infinite when o_j does not
+ *                                     grow with size_j)
  *
  * The chunks' statistics are sums, kept as they come (O(1) a chunk, O(P) a
  * decision besides the simulations).
@@ -54,7 +58,7 @@ int sim_select(const sim_select_in *in, const sched_type *const *cand, int n,
         h[i] = (sim_host){.name = name, .cluster = cluster, .speed = in->speed[i],
                           .load = &load[i], .nload = in->extra[i] > 0, .fail = -1};
     }
-    sim_link link = {"*", "*", in->latency, 0};
+    sim_link link = {"*", "*", in->latency, in->bandwidth > 0 ? in->bandwidth : 0};
     sim_platform pf = {.hosts = h, .nhosts = in->n, .master = "c", .links = &link,
                        .nlinks = 1, .clusters = clusters, .nclusters = 1,
                        .capclusters = 1};
@@ -75,6 +79,7 @@ int sim_select(const sim_select_in *in, const sched_type *const *cand, int n,
         c.platform = &pf;
         c.workload = &wl;
         c.message_bytes = 0;
+        c.result_bytes = in->bandwidth > 0 ? 1 : 0;
         c.ahead = in->ahead;
         sched_config_init(&c.sched, cand[i], in->iters, in->n);
         record rec;
@@ -161,7 +166,8 @@ struct sim_auto {
     int changed;                    /* workers with A != A_last (once made) */
     int able, working;              /* workers with A > 0; with a chunk done */
     double s0, sx, sxx, sy, sxy;    /* sums over the chunks done (weights size) */
-    double rt, nrt;                 /* round trips: sum, count */
+    double nrt, ss, sss, so, sso;   /* round trips: count, sums of size, size^2,
+                                       overhead, size x overhead */
     double cpu, cpu_last, s0_last;
     char field[128], log[512];
 };
@@ -281,8 +287,11 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
     a->sy += s * c;
     a->sxy += s * x * c;
     if (overhead >= 0 && isfinite(overhead)) {
-        a->rt += overhead;
         a->nrt++;
+        a->ss += s;
+        a->sss += s * s;
+        a->so += overhead;
+        a->sso += s * overhead;
     }
 }
 
@@ -342,7 +351,18 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
         for (long k = 0; k < tail; k++)
             prefix[k + 1] = prefix[k] + a0 + b * (double)sched_sample(next + k, a->I, a->R);
     }
-    double latency = a->nrt > 0 && a->rt > 0 ? a->rt / a->nrt / 2 : 0;
+    double latency = 0, bandwidth = 0;   /* (0: infinite) */
+    if (a->nrt > 0) {
+        double d = a->nrt * a->sss - a->ss * a->ss;
+        double beta = d > 1e-12 * a->nrt * a->sss ? (a->nrt * a->sso - a->ss * a->so) / d : 0;
+        double alpha = (a->so - beta * a->ss) / a->nrt;
+        if (!(beta > 0) || !(alpha >= 0) || !isfinite(beta)) {
+            beta = 0;                   /* the mean round trip, no transfer */
+            alpha = a->so / a->nrt;
+        }
+        latency = alpha > 0 ? alpha / 2 : 0;
+        bandwidth = beta > 0 ? 1 / beta : 0;
+    }
     (void)mean;
     /* The live workers with A_i > 0: busy with their chunks out until that
      * cost is done at A_i (the reply's latency included), the idle first
@@ -380,7 +400,8 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
             speed[i] = a->V[order[i].w] / scale[k];
         sim_select_in in = {.n = n, .speed = speed, .extra = extra, .busy = busy,
                             .iters = tail, .a = a0 + b * (double)next, .b = b,
-                            .prefix = prefix, .latency = latency, .ahead = a->ahead};
+                            .prefix = prefix, .latency = latency, .bandwidth = bandwidth,
+                            .ahead = a->ahead};
         int bk = sim_select(&in, a->cand, a->ncand, finish[k], msg, len);
         if (bk < 0) {
             best = -1;

@@ -24,9 +24,12 @@
  * weighted by size, over the original order: x = sched_sample of the
  * chunk's middle iteration) to the chunks done, each chunk's cost per iteration
  * being its computing time over its size times its worker's A_i (a fitted
- * line that goes below 0 over the tail: the mean instead); one link of
- * latency half the mean round trip of the chunks done (the time from
- * assignment to result not spent computing); a worker with chunks still out
+ * line that goes below 0 over the tail: the mean instead); a link a worker
+ * whose round trip is the line fitted to the chunks done (the time from
+ * assignment to result not spent computing, against the chunk's size:
+ * twice the latency, and the results' transfer at a bandwidth in
+ * iterations a second; one that does not grow with size: the mean, no
+ * transfer); a worker with chunks still out
  * starts its first chunk of the tail once they are done by that cost (the
  * simulation's busy; the idle workers first in the hosts' order, which the
  * schemes but DTSS serve their first requests in). Not modelled: the lost
@@ -81,6 +84,7 @@ typedef struct sim_select_in {
     double a, b;            /* the k-th one's cost: a + b k (>= 0 over them) */
     const double *prefix;   /* or (not NULL) iters + 1 prefix sums of their costs */
     double latency;         /* seconds one way, >= 0 */
+    double bandwidth;       /* iterations' results a second (0: infinite) */
     double ahead;           /* request-ahead's F (sched/loop/ahead.h; 0: off) */
 } sim_select_in;
 
