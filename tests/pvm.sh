@@ -36,7 +36,7 @@ else
     skip "not root: the root banner check needs root"
 fi
 run "bad option" 2 "unknown option '--bogus'" "$BIN/coordinator" --bogus
-run "unknown scheme lists the valid ones and tree" 2 "af, dtss, dtss-m), or tree" "$BIN/coordinator" -s nosuch
+run "unknown scheme lists the valid ones, tree and auto" 2 "af, dtss, dtss-m), tree or auto" "$BIN/coordinator" -s nosuch
 run "bad scheme parameter" 2 "F=0.5" "$BIN/coordinator" -s tss --F 0.5
 run "--local with --hosts" 2 "does not go with" "$BIN/coordinator" --local 2 --hosts a
 run "coordinator --help" 0 "spawn" "$BIN/coordinator" --help
