@@ -119,6 +119,65 @@ double sim_advance(const sim_host *h, double t, double work)
     }
 }
 
+double sim_cpu_run(const sim_host *h, sim_cpu *st, double t, double work)
+{
+    if (!(h->quota > 0))
+        return sim_advance(h, t, work);
+    if (!isfinite(t) || !isfinite(work) || work < 0)
+        return INFINITY;
+    const double P = h->period, Q = h->quota, C = h->speed * P / Q;
+    for (;;) {
+        double k = floor(t / P), start = k * P, end = start + P, until = next_change(h, t);
+        if (end <= t) {                 /* (t / P rounded below a boundary) */
+            k += 1;
+            start = end;
+            end = start + P;
+        }
+        int extra = sim_extra_at(h, t);
+        if (st->k != k) {
+            st->k = k;
+            st->used = 0;
+        }
+        if (extra > 0) {                /* the others use the quota from the start */
+            st->used = t - start < Q ? t - start : Q;
+            double qend = start + Q, stop = qend < until ? qend : until;
+            if (t < stop) {
+                double rate = C / (1 + extra), u;
+                if (work <= rate * (stop - t)) {
+                    u = t + work / rate;
+                    st->used = u - start < Q ? u - start : Q;
+                    return u;
+                }
+                work -= rate * (stop - t);
+                t = stop;
+                st->used = t - start < Q ? t - start : Q;
+                continue;
+            }
+        } else if (st->used < Q) {      /* alone: its own quota left */
+            double stop = t + (Q - st->used);
+            stop = stop < end ? stop : end;
+            stop = stop < until ? stop : until;
+            if (work <= C * (stop - t)) {
+                st->used += work / C;
+                return t + work / C;
+            }
+            if (stop > t) {
+                work -= C * (stop - t);
+                st->used += stop - t;
+                t = stop;
+                continue;
+            }
+            st->used = Q;               /* what is left is below the clock's step */
+        }
+        double next = end < until ? end : until;       /* throttled */
+        if (!(next > t))
+            next = end;
+        t = next;
+        if (t > SIM_TIME_MAX)
+            return INFINITY;
+    }
+}
+
 double sim_work_between(const sim_host *h, double t0, double t1)
 {
     double work = 0;
@@ -147,10 +206,7 @@ double sim_to_master(run *r, int w, double t, double bytes)
     const sim_link *l = sim_link_between(r->pf, x->h->cluster, r->pf->master);
     double start = t > x->link_free ? t : x->link_free;
     x->link_free = start + (l->bandwidth > 0 ? bytes / l->bandwidth : 0);
-    double at = x->link_free + l->latency;
-    if (at < x->to_master)
-        at = x->to_master;
-    return x->to_master = at;
+    return x->link_free + l->latency;   /* in the order sent: link_free only grows */
 }
 
 double sim_from_master(const run *r, int w, double t, double bytes)
@@ -257,11 +313,15 @@ sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len)
     r->w = calloc((size_t)r->n, sizeof *r->w);
     if (fed)
         r->meas = calloc((size_t)r->n, sizeof *r->meas);
-    int ahead = !c->tree && c->ahead != 0;
+    int ahead = !c->tree && c->ahead != 0, quotas = 0;
     if (ahead)
         r->ah = calloc((size_t)r->n, sizeof *r->ah);
+    for (int i = 0; i < r->n && !quotas; i++)
+        quotas = pf->hosts[i].quota > 0;
+    if (quotas)
+        r->cpu = calloc((size_t)r->n, sizeof *r->cpu);
     heap_init(&r->h, sizeof(key), before, NULL);
-    if (!r->w || (fed && !r->meas) || (ahead && !r->ah)) {
+    if (!r->w || (fed && !r->meas) || (ahead && !r->ah) || (quotas && !r->cpu)) {
         sim_close(s);
         snprintf(msg, len, "out of memory for %d workers", pf->nhosts);
         return NULL;
@@ -320,6 +380,7 @@ void sim_close(sim *s)
     free(r->w);
     free(r->meas);
     free(r->ah);
+    free(r->cpu);
     free(r->tw);
     free(s);
 }

@@ -33,8 +33,8 @@ typedef struct sworker {
     const sim_host *h;
     int dead;
     int stuck;                      /* A_i = 0 for good (self.c) */
-    double to_master;               /* when its last message reaches the master */
-    double link_free;               /* when its link has sent its last message */
+    double link_free;               /* when its link has sent its last message
+                                       (it reaches the master a latency later) */
 } sworker;
 
 /* A worker's request-ahead state (self.c; sched/loop/ahead.h): the chunk it
@@ -76,6 +76,8 @@ typedef struct run {
     sched_request *meas;
     aworker *ah;                    /* request-ahead on (c->ahead != 0; else NULL) */
     struct sim_auto *au;            /* --scheme auto (sim/select.h; else NULL) */
+    sim_cpu *cpu;                   /* each host's quota used (self.c; NULL when no
+                                       host has a quota: 10^6 hosts stay small) */
     int n;
     policy *p;
     tree *t;

@@ -13,6 +13,10 @@
  *   master-overhead S          master's seconds per message (default 0)
  *   dispatch S                 extra seconds per chunk handed out (0)
  *   remeasure S                integer A_i = 0: measure again after S (0.2)
+ *   send-cost U                a worker's CPU to send a byte, cost units (0)
+ *   wake U[,V]                 a chunk received by an idle worker: (U + V x its
+ *                              host's other busy processes) cost units at its
+ *                              host's speed before it runs (0,0)
  *   ahead F|rtt                request-ahead: ask while F of a chunk is left,
  *                              or (rtt) two reply waits before its end
  *                              (sched/loop/ahead.h; 0: off, the default)
@@ -114,6 +118,7 @@ typedef struct scenario {
     unsigned long seed;
     int acp_integer;
     double result_bytes, message_bytes, master_overhead, dispatch, remeasure, ahead;
+    double send_cost, wake, wake_load;
 } scenario;
 
 /* Copies src into dst[size]; -1 when it does not fit (never cut short). */
@@ -221,7 +226,20 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
             NEED_NUM(dispatch, 0, SIM_TIME_MAX);
         else if (strcmp(key, "remeasure") == 0)
             NEED_NUM(remeasure, 1e-6, SIM_TIME_MAX);
-        else if (strcmp(key, "ahead") == 0) {
+        else if (strcmp(key, "send-cost") == 0)
+            NEED_NUM(send_cost, 0, SIM_COST_MAX);
+        else if (strcmp(key, "wake") == 0) {
+            double uv[2] = {0, 0};
+            int nv = parse_double_list(rest, uv, 2);
+            if (nv < 1 || !(uv[0] >= 0 && uv[0] <= SIM_COST_MAX) ||
+                !(uv[1] >= 0 && uv[1] <= SIM_COST_MAX)) {
+                snprintf(msg, len, "%s:%d: wake '%s' must be U[,V], numbers in 0..%g",
+                         quote(path), lineno, quote(rest), SIM_COST_MAX);
+                goto bad;
+            }
+            s->wake = uv[0];
+            s->wake_load = uv[1];
+        } else if (strcmp(key, "ahead") == 0) {
             sched_err err;
             if (sched_ahead_parse(rest, &s->ahead, &err) != SCHED_OK) {
                 snprintf(msg, len, "%s:%d: %s", quote(path), lineno, err.msg);
@@ -230,7 +248,8 @@ static int read_scenario(scenario *s, const char *path, char *msg, size_t len)
         } else {
             snprintf(msg, len, "%s:%d: unknown line '%s' (platform, workload, scheme, "
                      "sample, seed, acp, result-bytes, message-bytes, master-overhead, "
-                     "dispatch, remeasure, ahead)", quote(path), lineno, quote(key));
+                     "dispatch, remeasure, send-cost, wake, ahead)", quote(path), lineno,
+                     quote(key));
             goto bad;
         }
 #undef NEED_NUM
@@ -601,6 +620,9 @@ int main(int argc, char **argv)
     cfg.master_overhead = sc.master_overhead;
     cfg.dispatch = sc.dispatch;
     cfg.remeasure = sc.remeasure;
+    cfg.send_cost = sc.send_cost;
+    cfg.wake = sc.wake;
+    cfg.wake_load = sc.wake_load;
     cfg.ahead = o_ahead_set ? o_ahead : sc.ahead;
     cfg.tree = strcmp(sc.scheme, "tree") == 0;
     int rc = 1;

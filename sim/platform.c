@@ -3,10 +3,13 @@
  *   # a comment
  *   master CLUSTER
  *   host NAME speed=S [cluster=C] [count=K] [load=T:N,T:N,...] [fail=T]
+ *        [quota=Q,P]
  *   link CLUSTER CLUSTER latency=SECONDS bandwidth=BYTES_PER_SECOND
  *
  * count=K makes K hosts NAME1 .. NAMEK. load=0:3,10:0 means 3 other busy
- * processes from t = 0 and none from t = 10. A link line is symmetric; '*'
+ * processes from t = 0 and none from t = 10. quota=0.005,0.02: a CPU quota of
+ * 5 ms every 20 ms period (sim.h, sim_cpu_run; speed stays the host's rate
+ * over time, its core runs at speed x P / Q). A link line is symmetric; '*'
  * matches any cluster; the last matching line wins. Numbers take the usual
  * suffixes of nothing: seconds and bytes (1e8 is fine).
  */
@@ -199,9 +202,17 @@ int sim_platform_read(sim_platform *p, const char *path, char *msg, size_t len)
                         h.fail > SIM_TIME_MAX)
                         FAIL("%s:%d: fail=%s must be a time in 0..%g s", quote(path), lineno,
                              quote(v), SIM_TIME_MAX);
+                } else if (strcmp(k, "quota") == 0) {
+                    double qp[2];
+                    if (parse_double_list(v, qp, 2) != 2 || !(qp[0] > 0) || !(qp[1] >= qp[0]) ||
+                        qp[1] > SIM_TIME_MAX)
+                        FAIL("%s:%d: quota=%s must be Q,P: seconds, 0 < Q <= P <= %g",
+                             quote(path), lineno, quote(v), SIM_TIME_MAX);
+                    h.quota = qp[0];
+                    h.period = qp[1];
                 } else
                     FAIL("%s:%d: unknown host option '%s' (speed, cluster, count, "
-                         "load, fail)", quote(path), lineno, quote(k));
+                         "load, fail, quota)", quote(path), lineno, quote(k));
             }
             if (h.speed < 0)
                 FAIL("%s:%d: host %s needs speed=", quote(path), lineno, quote(name));

@@ -106,8 +106,9 @@ static void plat_make(plat *x, double rate, const double *share, const int *extr
     for (int i = 0; i < NHOST; i++) {
         snprintf(x->name[i], sizeof x->name[i], "w%d", i + 1);
         x->step[i] = (sim_step){t ? t[i] : 0, extra ? extra[i] : 0};
-        x->h[i] = (sim_host){x->name[i], "default", rate * share[i], &x->step[i],
-                             extra && extra[i] ? 1 : 0, -1, 0};
+        x->h[i] = (sim_host){.name = x->name[i], .cluster = "default", .speed = rate * share[i],
+                             .load = &x->step[i], .nload = extra && extra[i] ? 1 : 0,
+                             .fail = -1};
     }
     x->link = (sim_link){"*", "*", 0.0002, 1e9};
     x->p.hosts = x->h;

@@ -26,6 +26,10 @@
  * it (its t_recv: when it came). The worker's reply wait (the rtt rule) is
  * taken as the PVM worker takes it: exact when it waited for the reply,
  * bounded from above when the reply came before the chunk's end.
+ * What messages cost the worker's host (c->send_cost, wake, wake_load;
+ * sim.h): a message leaves once the worker has computed send_cost units a
+ * byte of it; a chunk that reaches an idle worker starts once its host has
+ * given it the CPU, (wake + wake_load x extra) units at its speed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -57,6 +61,30 @@ static double next_measure(const run *r, int w, double t)
         return next < tc ? t + (k + 1) * rm : next;
     }
     return INFINITY;
+}
+
+/* Worker w's host's quota used (a scratch one when no host has a quota:
+ * sim_cpu_run does not look at it then). */
+static sim_cpu *cpu_of(run *r, int w)
+{
+    static sim_cpu none;                /* never written: no quota */
+    return r->cpu ? &r->cpu[w] : &none;
+}
+
+/* When a message of 'bytes' that worker w sends at t leaves it (its CPU
+ * computes send_cost units a byte of it). */
+static double sent(run *r, int w, double t, double bytes)
+{
+    return r->c->send_cost > 0 ? sim_cpu_run(r->w[w].h, cpu_of(r, w), t, bytes * r->c->send_cost)
+                               : t;
+}
+
+/* When an idle worker w that receives a chunk at t runs. */
+static double woken(const run *r, int w, double t)
+{
+    const sim_host *h = r->w[w].h;
+    double units = r->c->wake + r->c->wake_load * sim_extra_at(h, t);
+    return units > 0 ? t + units / h->speed : t;
 }
 
 /* The worker measures Q at t and reports A_i, with the results of its last
@@ -91,7 +119,7 @@ static int report(run *r, int w, double t, const event *pending, int first)
     ev.Q = Q;
     ev.A = A;
     ev.t_measure = t;
-    ev.t = sim_to_master(r, w, t, bytes);
+    ev.t = sim_to_master(r, w, sent(r, w, t, bytes), bytes);
     if (sim_post(r, ev) != 0)
         return -1;
     if (r->ah)
@@ -108,8 +136,8 @@ static int report(run *r, int w, double t, const event *pending, int first)
  * measurements start from what the worker measured since its last
  * request; r->meas[w] is what a request ahead carries (up to the mark),
  * whole and after are kept for the request at the end and the next one. */
-static double timed(const run *r, const sim_host *h, const event *ev, long mark,
-                    double *t_mark)
+static double timed(const run *r, const sim_host *h, sim_cpu *cpu, const event *ev,
+                    long mark, double *t_mark)
 {
     aworker *a = r->ah ? &r->ah[ev->w] : NULL;
     sched_meas before, all, after;
@@ -121,7 +149,7 @@ static double timed(const run *r, const sim_host *h, const event *ev, long mark,
     double t = ev->t_start;
     *t_mark = t;
     for (long k = ev->start; k < ev->start + ev->size; k++) {
-        double cost = sim_work(r->wl, k, 1), u = sim_advance(h, t, cost);
+        double cost = sim_work(r->wl, k, 1), u = sim_cpu_run(h, cpu, t, cost);
         sched_meas_add(&all, u - t, 1, cost);
         if (a)
             sched_meas_add(k - ev->start < mark ? &before : &after, u - t, 1, cost);
@@ -141,25 +169,26 @@ static double timed(const run *r, const sim_host *h, const event *ev, long mark,
     return t;
 }
 
-/* Request-ahead: the iterations of chunk ev (starting at t on host h)
- * done when its worker asks (sched_ahead_due, checked after each one, as
- * the PVM worker checks at each piece), and when; ev->size: not inside it. */
-static long ask_point(const run *r, const sim_host *h, const event *ev, double t,
-                      double *t_mark)
+/* Request-ahead: the iterations of chunk ev (starting at t on host h, its
+ * quota used as *cpu says: a copy is advanced) done when its worker asks
+ * (sched_ahead_due, checked after each one, as the PVM worker checks at
+ * each piece), and when; ev->size: not inside it. */
+static long ask_point(const run *r, const sim_host *h, sim_cpu cpu, const event *ev,
+                      double t, double *t_mark)
 {
     double F = r->c->ahead, wait = r->ah[ev->w].wait;
     *t_mark = t;
     if (F != SCHED_AHEAD_RTT) {
         long mark = sched_ahead_mark(ev->size, F);
         if (mark < ev->size)
-            *t_mark = sim_advance(h, t, sim_work(r->wl, ev->start, mark));
+            *t_mark = sim_cpu_run(h, &cpu, t, sim_work(r->wl, ev->start, mark));
         return mark;
     }
     if (!(wait >= 0))
         return ev->size;
     double u = t;
     for (long k = 1; k < ev->size; k++) {
-        u = sim_advance(h, u, sim_work(r->wl, ev->start + k - 1, 1));
+        u = sim_cpu_run(h, &cpu, u, sim_work(r->wl, ev->start + k - 1, 1));
         if (sched_ahead_due(F, k, ev->size, u - t, wait)) {
             *t_mark = u;
             return k;
@@ -172,17 +201,19 @@ static long ask_point(const run *r, const sim_host *h, const event *ev, double t
  * end (and with request-ahead, its mark, EV_AHEAD, when inside it). */
 static int start_chunk(run *r, int w, event ev, double t_recv, double t)
 {
-    const sim_host *h = r->w[w].h;
+    sworker *x = &r->w[w];
+    const sim_host *h = x->h;
     if (r->c->busy && t < r->c->busy[w])
         t = r->c->busy[w];                  /* (sim.h: busy) */
     double t_mark = t, t_unused;
-    long mark = r->ah ? ask_point(r, h, &ev, t, &t_mark) : ev.size;
+    sim_cpu *cpu = cpu_of(r, w);
+    long mark = r->ah ? ask_point(r, h, *cpu, &ev, t, &t_mark) : ev.size;
     ev.t_recv = t_recv;
     ev.t_start = t;
     if (r->meas)
-        ev.t_end = timed(r, h, &ev, mark, &t_unused);
+        ev.t_end = timed(r, h, cpu, &ev, mark, &t_unused);
     else
-        ev.t_end = sim_advance(h, t, sim_work(r->wl, ev.start, ev.size));
+        ev.t_end = sim_cpu_run(h, cpu, t, sim_work(r->wl, ev.start, ev.size));
     if (r->ah) {
         aworker *a = &r->ah[w];
         a->busy = 1;
@@ -213,7 +244,8 @@ static int ask_ahead(run *r, int w, const event *ev)
     a->t_asked = ev->t;
     if (r->meas)
         a->carry = a->after;
-    return sim_post(r, (event){.t = sim_to_master(r, w, ev->t, r->c->message_bytes),
+    double b = r->c->message_bytes;
+    return sim_post(r, (event){.t = sim_to_master(r, w, sent(r, w, ev->t, b), b),
                                .type = EV_REPORT, .w = w, .Q = Q, .A = A,
                                .t_measure = ev->t});
 }
@@ -235,9 +267,10 @@ static int chunk_done(run *r, int w, event *ev)
         return report(r, w, ev->t, ev, 0);
     }
     event res = *ev;
+    double bytes = r->c->message_bytes + r->c->result_bytes * (double)ev->size;
+    double t = sent(r, w, ev->t, bytes);        /* then it can compute again */
     res.type = EV_RESULT;
-    res.t = sim_to_master(r, w, ev->t,
-                          r->c->message_bytes + r->c->result_bytes * (double)ev->size);
+    res.t = sim_to_master(r, w, t, bytes);
     if (sim_post(r, res) != 0)
         return -1;
     a->busy = a->asked = 0;
@@ -246,7 +279,7 @@ static int chunk_done(run *r, int w, event *ev)
     a->has_next = 0;
     a->wait = sched_ahead_wait(a->wait, ev->t - a->t_asked, 0);
     event next = {.w = w, .id = a->next_id, .start = a->next_start, .size = a->next_size};
-    return start_chunk(r, w, next, a->next_recv, ev->t);
+    return start_chunk(r, w, next, a->next_recv, t);
 }
 
 /* Step 1 ends when every live worker has reported and one can work; then
@@ -400,7 +433,7 @@ int sim_self_event(run *r, event *e)
         }
         if (r->ah)
             r->ah[ev.w].wait = sched_ahead_wait(r->ah[ev.w].wait, ev.t - r->ah[ev.w].t_asked, 1);
-        return start_chunk(r, ev.w, ev, ev.t, ev.t);
+        return start_chunk(r, ev.w, ev, ev.t, woken(r, ev.w, ev.t));
     case EV_AHEAD:
         return ask_ahead(r, ev.w, &ev);
     case EV_DONE:

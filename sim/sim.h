@@ -67,8 +67,15 @@ typedef struct sim_host {
     sim_step *load;         /* by increasing t; before the first: none */
     int nload;
     double fail;            /* the host fails at this time (< 0: never) */
+    /* A CPU quota (CFS bandwidth control, as the emulated cluster's): in
+     * each period [kP, (k+1)P) the host runs at most quota seconds, at its
+     * core's speed, speed x period / quota (0: none, the speed always). */
+    double quota, period;
     int line;               /* of its platform file */
 } sim_host;
+
+/* What a host under a quota used of its current period (sim_cpu_run). */
+typedef struct sim_cpu { double k, used; } sim_cpu;
 
 typedef struct sim_link {
     char a[64], b[64];      /* clusters; "*" matches any */
@@ -130,6 +137,16 @@ int sim_workload_parse(sim_workload *w, const char *line, unsigned long seed,
 int sim_workload_sample(sim_workload *w, int R, char *msg, size_t len);
 void sim_workload_free(sim_workload *w);
 
+/* When 'work' units a worker starts at t on host h are done, with h's
+ * quota (sim_host.quota) kept in *st: alone on its host the worker runs at
+ * the core's speed while the period's quota lasts, then waits for the next
+ * period (a worker that was idle has its quota whole: it computes its first
+ * quota's worth at the core's speed); with N other busy processes (always
+ * runnable: they use the quota from each period's start) it gets 1/(N+1) of
+ * the core for the first quota seconds of each period. Without a quota,
+ * sim_advance's speed / (N + 1). */
+double sim_cpu_run(const sim_host *h, sim_cpu *st, double t, double work);
+
 /* The cost of iterations [start, start + size) of the scheduled loop. */
 double sim_work(const sim_workload *w, long start, long size);
 /* How many iterations from 'start' on (at most 'limit') are complete after
@@ -149,7 +166,14 @@ typedef struct sim_config {
     double master_overhead; /* master's seconds per message */
     double dispatch;        /* extra seconds per chunk handed out */
     double remeasure;       /* with A_i = 0, measure again after (s) */
-    double ahead;           /* request-ahead's F (sched/loop/ahead.h; 0: off) */
+    double ahead;           /* request-ahead: F or rtt (sched/loop/ahead.h; 0: off) */
+    /* What a chunk's messages cost a self-scheduling worker's host (the
+     * emulated cluster's, calibrated by scripts/sim-calibrate; 0: nothing):
+     * sending, send_cost cost units a byte, computed at the host's speed
+     * under its load before the message leaves; a chunk received while
+     * idle, (wake + wake_load x its other busy processes) cost units at the
+     * host's own speed before the worker runs (its wait for the CPU). */
+    double send_cost, wake, wake_load;
     /* --scheme auto (sim/select.h): 'sched' is the probe scheme, the
      * candidates a list as sim_auto_candidates's (NULL: every scheme), at
      * most auto_max decisions (0: SIM_AUTO_MAX) */

@@ -1,9 +1,12 @@
 #!/bin/sh
 # bench_ahead.sh: request-ahead against none, side by side on the emulated
 # cluster (sched/loop/ahead.h; docs/performance.md). Brings up a private
-# cluster of Xu Table 1's four equal hosts and runs bin/coordinator on the
-# league's image (1200 rows of 600 pixels, maxiter 3000, R = 4), dedicated
-# and with Table 1's load (3, 2, 1 extra processes on w1..w3), for each
+# cluster of Xu Table 1's four equal hosts (TABLE=2: Table 2's three slow
+# hosts and a 6x faster one) and runs bin/coordinator on the league's image
+# (1200 rows of 600 pixels, maxiter 3000, R = 4; PAPER=1: the paper's,
+# 1200 x 1200 at bin/coordinator's default maxiter), dedicated and with the
+# table's load (Table 1: 3, 2, 1 extra processes on w1..w3; Table 2: 5 on
+# w4), for each
 # scheme under --ahead 0 (off), a fraction and rtt, the modes interleaved
 # run by run; prints each cell's median finish over the runs and its ratio
 # to off (below 1: request-ahead gained). A run that fails, or a missing
@@ -18,6 +21,11 @@ REPS=${REPS:-3}
 SCHEMES=${SCHEMES:-tss dtss fss af}
 MODES=${MODES:-0 0.1 rtt}
 LINKS=${LINKS:-none 10mbit}
+TABLE=${TABLE:-1}
+case $TABLE in 1) LOADS="w1=3 w2=2 w3=1" ;; 2) LOADS="w4=5" ;;
+*) echo "bench_ahead: TABLE '$TABLE' must be 1 or 2" >&2; exit 2 ;; esac
+IMAGE="-W 600 -H 1200 -m 3000"
+[ "${PAPER:-}" = 1 ] && IMAGE="-S 1200"
 here=$(cd "$(dirname "$0")/.." && pwd)
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 case $REPS in [1-9]|[1-9][0-9]) ;; *) echo "bench_ahead: REPS '$REPS' must be 1..99" >&2; exit 2 ;; esac
@@ -35,7 +43,7 @@ trap 'exit 130' INT TERM
 : >"$tmp/runs"
 for link in $LINKS; do
 case $link in none|10mbit) ;; *) echo "bench_ahead: LINKS: '$link' is not none or 10mbit" >&2; exit 2 ;; esac
-cp "$here/hostfiles/table1" "$tmp/hostfile"
+cp "$here/hostfiles/table$TABLE" "$tmp/hostfile"
 [ "$link" = 10mbit ] && echo "# dtss: link rate=10mbit" >>"$tmp/hostfile"
 "$here/scripts/cluster" down >/dev/null 2>&1
 if ! "$here/scripts/cluster" up --emulate "$tmp/hostfile" >"$tmp/up.out" 2>&1; then
@@ -46,15 +54,17 @@ fi
 . "$CLUSTER_DIR/env"
 for sc in dedicated loaded; do
     if [ "$sc" = loaded ]; then
-        "$here/scripts/load" w1 3 >/dev/null && "$here/scripts/load" w2 2 >/dev/null &&
-            "$here/scripts/load" w3 1 >/dev/null ||
-            { echo "bench_ahead: scripts/load failed" >&2; exit 1; }
+        for hl in $LOADS; do
+            "$here/scripts/load" "${hl%=*}" "${hl#*=}" >/dev/null ||
+                { echo "bench_ahead: scripts/load $hl failed" >&2; exit 1; }
+        done
     fi
     for r in $(seq "$REPS"); do
         for s in $SCHEMES; do
             for a in $MODES; do
                 rec=$tmp/run.csv
-                if ! "$BIN/coordinator" -W 600 -H 1200 -m 3000 -o none -s "$s" --ahead "$a" \
+                # shellcheck disable=SC2086
+                if ! "$BIN/coordinator" $IMAGE -o none -s "$s" --ahead "$a" \
                         -r "$rec" -q >"$tmp/out" 2>&1; then
                     echo "bench_ahead: $link $sc $s --ahead $a failed: $(tail -n 1 "$tmp/out")" >&2
                     exit 1
@@ -67,9 +77,9 @@ for sc in dedicated loaded; do
         printf 'bench_ahead: %s %s, run %d of %d done\n' "$link" "$sc" "$r" "$REPS" >&2
     done
 done
-for h in w1 w2 w3; do "$here/scripts/load" "$h" 0 >/dev/null; done
+for hl in $LOADS; do "$here/scripts/load" "${hl%=*}" 0 >/dev/null; done
 done
-echo "== request-ahead on the emulated Table 1 cluster: median finish (s) of $REPS runs, ratio to off"
+echo "== request-ahead on the emulated Table $TABLE cluster ($IMAGE): median finish (s) of $REPS runs, ratio to off"
 sort -k1,1 -k2,2 -k3,3 -k4,4n "$tmp/runs" | awk -v modes="$MODES" '
     { k = $1 " " $2 " " $3; v[k, ++n[k]] = $4; if (!($1 " " $2 in seen)) { seen[$1 " " $2] = 1; row[++nr] = $1 " " $2 } }
     function med(k,  m) { m = n[k]; return m % 2 ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2 }

@@ -331,6 +331,71 @@ for s in tss dtss fss af awf-c dtss-m; do
     done
 done
 check "request-ahead: six schemes x two rules, every iteration done once ($n not)" "$n"
+# ---- what messages cost a host, and CPU quotas (sim.h) ---------------------------------
+# One host of speed 1, free links, CSS chunks of one iteration of cost 1,
+# 10 result bytes, send-cost 0.1 a byte, wake 0.5 (worked by hand): chunk 0
+# reaches the idle worker at 0, runs at 0.5 (wake), ends at 1.5; sending its
+# 10 bytes costs 1 unit: its results leave at 2.5; chunk 1 arrives at 2.5,
+# runs at 3.0, ends at 4.0, its results leave at 5.0: finish 5.0 (the plan at 0).
+printf 'host h speed=1\nlink * * latency=0 bandwidth=1e300\n' >mc.plat
+printf 'platform mc.plat\nworkload uniform n=2 cost=1\nscheme css k=1\nresult-bytes 10\nmessage-bytes 0\nsend-cost 0.1\nwake 0.5\n' >mc.scn
+$T mc.scn -r mc.csv -q && [ "$("$BIN/record" mc.csv run finish)" = 5.000000 ]
+check "send-cost 0.1 a byte and wake 0.5: finish 5.0 (worked by hand)" $?
+# wake's second term counts the host's other busy processes: with one from
+# the start (speed 1/2 for the worker), wake 0.5,1 costs (0.5 + 1) / 1 = 1.5
+# s a chunk, computing 2 s, sending 10 bytes x 0.1 at speed 1/2 another 2 s:
+# 1.5 + 2 + 2 = 5.5 a chunk, 11 in all.
+printf 'host h speed=1 load=0:1\nlink * * latency=0 bandwidth=1e300\n' >mc2.plat
+sed -e 's/mc.plat/mc2.plat/' -e 's/^wake 0.5$/wake 0.5,1/' mc.scn >mc2.scn
+$T mc2.scn -r mc2.csv -q && [ "$("$BIN/record" mc2.csv run finish)" = 11.000000 ]
+check "wake 0.5,1 on a host with one other process: finish 11.0 (worked by hand)" $?
+run "a bad wake refused by name" 2 "wake 'x' must be U" sh -c \
+    'printf "wake x\n" >mc-bad.scn && "$1" mc-bad.scn' sh "$BIN/sim"
+run "a negative send-cost refused by name" 2 "send-cost '-1' must be a number" sh -c \
+    'printf "send-cost -1\n" >mc-bad.scn && "$1" mc-bad.scn' sh "$BIN/sim"
+# A CPU quota of 5 ms every 20 ms on a host of speed 1 (its core: speed 4),
+# worked by hand: 0.03 units alone take 7.5 ms of the core: 5 ms in the
+# first period, then (throttled to 0.02) 2.5 ms: 0.0225 s; with one other
+# busy process the two share the core for the first 5 ms of each period
+# (0.01 units each period): the third period's 5 ms end it at 0.045 s.
+printf 'host a speed=1 quota=0.005,0.02\nlink * * latency=0 bandwidth=1e300\n' >q.plat
+printf 'host a speed=1 quota=0.005,0.02 load=0:1\nlink * * latency=0 bandwidth=1e300\n' >q2.plat
+printf 'platform q.plat\nworkload uniform n=1 cost=0.03\nscheme css k=1\n' >q.scn
+sed 's/q.plat/q2.plat/' q.scn >q2.scn
+$T q.scn -r q.csv -q && $T q2.scn -r q2.csv -q &&
+    [ "$("$BIN/record" q.csv run finish),$("$BIN/record" q2.csv run finish)" = 0.022500,0.045000 ]
+check "quota=0.005,0.02: 0.0225 s alone, 0.045 s with another process (worked by hand)" $?
+printf 'host a speed=1 quota=0.03,0.02\nlink * * latency=0 bandwidth=1e300\n' >qb.plat
+printf 'platform qb.plat\nworkload uniform n=1 cost=1\n' >qb.scn
+run "a quota over its period refused by name" 2 "quota=0.03,0.02 must be Q,P" $T qb.scn
+# scripts/xu-platform cfs: scripts/cluster's rule (10 ms periods grown until
+# the smallest quota is 5 ms): quarter-core hosts get 5 ms every 20 ms.
+"$REPO/scripts/xu-platform" 100 "0.25 0.5" "" 1e9 cfs >xq.plat &&
+    grep -qx 'host w1 speed=25 quota=0.005,0.02' xq.plat && grep -qx 'host w2 speed=50 quota=0.01,0.02' xq.plat
+check "scripts/xu-platform cfs: the emulated cluster's quotas (5 ms of 20, 10 ms of 20)" $?
+# scripts/sim-calibrate on made-up records whose gaps follow its model
+# exactly: send gap = 1e-8 s x bytes / (share / Q), reply wait = (0.001 +
+# 0.002 (Q - 1)) / share; it finds 1e-08, 0.001 and 0.002.
+mkdir -p cal/runs
+printf 'scenario,host,share,Q\nt1-ded,w1,0.25,1\nt1-ded,w2,0.5,1\nt1-load,w1,0.25,3\nt1-load,w2,0.5,2\n' >cal/hosts.csv
+for sc in t1-ded t1-load; do
+    awk -F, -v sc="$sc" 'NR > 1 && $1 == sc { s[$2] = $3; q[$2] = $4 } END {
+        print "worker,1,w1,w1,1,1,x,x,4,40,1"; print "worker,2,w2,w2,2,1,x,x,4,40,1"
+        id = 0
+        for (w = 1; w <= 2; w++) for (k = 1; k <= 4; k++) {
+            h = "w" w; size = 3 * k + w; sent = 10 * k
+            recv = sent + (0.001 + 0.002 * (q[h] - 1)) / s[h]; fin = recv + 1
+            rcv = fin + 1e-8 * (size * 100 + 64) / (s[h] / q[h])
+            printf "chunk,%d,%d,0,%d,1,%.9f,%.9f,%.9f,%.9f,%.9f,0,1\n", id++, w, size, sent, recv, recv, fin, rcv
+        } }' cal/hosts.csv >"cal/runs/none-$sc-fss.csv"
+done
+"$REPO/scripts/sim-calibrate" cal 100 >cal.out &&
+    awk '$1 == "send_s_per_byte" { a = $2 } $1 == "wake_s" { b = $2 } $1 == "wake_load_s" { c = $2 }
+         END { d = a / 1e-8 - 1; e = b / 0.001 - 1; f = c / 0.002 - 1
+               exit !(d * d < 1e-6 && e * e < 1e-6 && f * f < 1e-6) }' cal.out
+check "scripts/sim-calibrate recovers 1e-8 s a byte, 0.001 and 0.002 s from exact records ($(tr '\n' ' ' <cal.out))" $?
+mkdir -p cal2 && cp cal/hosts.csv cal2/
+run "scripts/sim-calibrate: a folder without runs" 1 "no emulated runs" "$REPO/scripts/sim-calibrate" cal2 100
 # ---- --scheme auto (sim/select.h) --------------------------------------------------
 # Where one scheme is clearly best, auto chooses it and comes within 5% of its
 # finish (the probe's cost): the best computed here from bin/sim runs of each

@@ -7,7 +7,9 @@
 #include "runtime/dtss.h"
 #include "runtime/core/args.h"
 #include "runtime/core/handle.h"
+#include "runtime/core/jnl.h"
 #include "sched/util/outfile.h"
+#include "sched/util/quote.h"
 
 void rt_init(rt_handle *h, const rt_kind *kind)
 {
@@ -145,6 +147,14 @@ int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx,
     print(ctx, o.f);                    /* a write error: outfile_close says */
     if (outfile_close(&o, &call) != 0)
         return rt_fail(h, DTSS_EINVAL, "%s", outfile_msg(msg, sizeof msg, path, call, errno));
+    return DTSS_OK;
+}
+
+int rt_jnl_create(rt_handle *h, jnl_w *w, const char *path)
+{
+    if (jnl_create(w, path) != 0)
+        return rt_fail(h, DTSS_EINVAL, "--journal %s: cannot create it: %s", quote(path),
+                       strerror(errno));
     return DTSS_OK;
 }
 

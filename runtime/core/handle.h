@@ -113,6 +113,11 @@ void rt_release(rt_handle *h);
  * REASON"). */
 int rt_write_file(rt_handle *h, const char *path, void (*print)(const void *ctx, FILE *f),
                   const void *ctx);
+/* A journal's file (core/jnl.h) created at path for --journal: DTSS_OK, or
+ * DTSS_EINVAL, "--journal PATH: cannot create it: REASON" (a missing folder:
+ * bad input). */
+struct jnl_w;
+int rt_jnl_create(rt_handle *h, struct jnl_w *w, const char *path);
 /* A run record: rt_write_file once the run is over (over != 0), else
  * DTSS_EMISUSE, "the run record is written after the run". */
 int rt_write_record(rt_handle *h, int over, const char *path,

@@ -323,9 +323,9 @@ static int journal_open(dtss_lb *b)
                b->journaled, b->ntasks, torn);
         return DTSS_OK;
     }
-    if (jnl_create(&b->jw, p) != 0)         /* (a missing folder: bad input) */
-        return rt_fail(&b->h, DTSS_EINVAL, "--journal %s: cannot create it: %s", quote(p),
-                       strerror(errno));
+    int rc = rt_jnl_create(&b->h, &b->jw, p);
+    if (rc != DTSS_OK)
+        return rc;
     lbj_run run = this_run(b);
     const char *why = lbj_put_head(&b->jw, &run);
     if (why)

@@ -67,10 +67,9 @@ static void emit(dtss_master *m, jnl_buf *o, int sync)
 
 int journal_create(dtss_master *m)
 {
-    journal *j = &m->jw;
-    if (jnl_create(&j->w, m->journal_path) != 0)
-        return master_fail(m, DTSS_EINVAL, "--journal %s: cannot create it: %s",
-                           quote(m->journal_path), strerror(errno));
+    int rc = rt_jnl_create(&m->h, &m->jw.w, m->journal_path);
+    if (rc != DTSS_OK)
+        return rc;
     jnl_buf o = {0};
     jnl_put_head(&o, MAGIC, VERSION);
     jnl_put_u(&o, (uint64_t)m->iters);

@@ -110,9 +110,9 @@ void pool_journal_result(dtss_pool *p, int iteration, int task, uint64_t hash,
 static int create(dtss_pool *p)
 {
     pool_journal *j = &p->jn;
-    if (jnl_create(&j->w, j->path) != 0)
-        return pool_fail(p, DTSS_EINVAL, "--journal %s: cannot create it: %s",
-                         quote(j->path), strerror(errno));
+    int rc = rt_jnl_create(&p->h, &j->w, j->path);
+    if (rc != DTSS_OK)
+        return rc;
     jnl_buf o = {0};
     jnl_put_head(&o, MAGIC, VERSION);
     jnl_put_u(&o, (uint64_t)p->ntasks);
