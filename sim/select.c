@@ -363,7 +363,6 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
         latency = alpha > 0 ? alpha / 2 : 0;
         bandwidth = beta > 0 ? 1 / beta : 0;
     }
-    (void)mean;
     /* The live workers with A_i > 0: busy with their chunks out until that
      * cost is done at A_i (the reply's latency included), the idle first
      * (at the fitted costs). */
@@ -422,8 +421,11 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
     free(prefix);
     a->cpu_last = (double)(clock() - c0) / CLOCKS_PER_SEC;
     a->cpu += a->cpu_last;
-    if (best < 0)
+    if (best < 0) {                     /* (counted: a run tries at most max times) */
+        a->made++;
+        a->s0_last = a->s0;
         return -1;
+    }
     sched_config cfg;
     sched_config_init(&cfg, a->cand[best], tail, 1);
     sched_err err;

@@ -140,7 +140,8 @@ int sim_auto_due(const sim_auto *a, const policy *p);
 /* Decides at time t (seconds from the start): simulates the candidates and
  * switches p to the best (policy_switch; after the first decision no
  * switch when it is the scheme p runs). Returns the chosen candidate's index, or -1 with msg (p
- * unchanged). */
+ * unchanged; the attempt counts as one of the max decisions: the caller
+ * goes on with the scheme it has). */
 int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len);
 
 /* The record's field "auto": the probe and each decision, "fss@0;css@0.213"

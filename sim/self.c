@@ -356,12 +356,9 @@ static int on_report(run *r, const event *ev, double t)
     if (r->finished)
         return 0;
     if (r->au && sim_auto_due(r->au, r->p)) {
-        char msg[256], why[300];
-        if (sim_auto_decide(r->au, r->p, t - r->rec->t0, msg, sizeof msg) < 0) {
-            snprintf(why, sizeof why, "%s", msg);
-            return sim_fail(r, why);
-        }
-        if (record_field(r->rec, "auto", sim_auto_field(r->au), msg, sizeof msg) != 0)
+        char msg[256];                  /* (a decision that fails: the scheme stays) */
+        if (sim_auto_decide(r->au, r->p, t - r->rec->t0, msg, sizeof msg) >= 0 &&
+            record_field(r->rec, "auto", sim_auto_field(r->au), msg, sizeof msg) != 0)
             return sim_fail(r, msg);
     }
     return serve(r);
