@@ -37,6 +37,8 @@ MATRIX_SRC  := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
 # sizes, shared by mandel/, matrix/ and the simulator; an archive of its
 # own, out of libsched.a (so out of the installed libdtss.a).
 COST_SRC    := $(wildcard cost/*.c)
+# The simulator's engine, for --scheme auto in libdtss (sim/select.h).
+SIM_CORE_SRC := sim/engine.c sim/self.c sim/tree.c sim/platform.c sim/work.c sim/select.c
 
 SCHED_LIB  := $(BUILD)/libsched.a
 DTSS_LIB   := $(BUILD)/libdtss.a
@@ -242,7 +244,8 @@ all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early $(BIN)/toy_mo
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && BIN=$(BIN) tests/bench_league.sh && \
-	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_strips_journal.sh && BIN=$(BIN) tests/bench_cluster.sh && BIN=$(BIN) tests/bench_ahead.sh
+	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_strips_journal.sh && BIN=$(BIN) tests/bench_cluster.sh && BIN=$(BIN) tests/bench_ahead.sh && \
+	    BIN=$(BIN) tests/bench_auto.sh
 
 # OLD=REV: that revision built aside and measured beside this one, in one run
 # (per chunk on PVM, a DTSS run, the simulator, the kernel: tests/bench_seam.sh).
@@ -387,10 +390,12 @@ $(SCHED_LIB): $(call obj,$(SCHED_SRC))
 	@rm -f $@
 	$(AR) qcs $@ $^
 
-# libdtss: the runtime and the scheduling library it drives, one archive.
+# libdtss: the runtime and the scheduling library it drives, one archive,
+# with the simulator's engine that --scheme auto runs (sim/select.h; not its
+# readers: no GSL random numbers, no cost models).
 # Its models have files of the same name (loop/master.c, pool/master.c):
 # the archive is written anew with 'q', which keeps members of one name.
-$(DTSS_LIB): $(call obj,$(RUNTIME_SRC) $(SCHED_SRC))
+$(DTSS_LIB): $(call obj,$(RUNTIME_SRC) $(SCHED_SRC) $(SIM_CORE_SRC))
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	$(AR) qcs $@ $^

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/engine.h"
+#include "sim/select.h"
 
 void sim_config_init(sim_config *c)
 {
@@ -256,7 +257,8 @@ static int describe(run *r)
     }
     free(speed);
     free(V);
-    snprintf(rec->scheme, sizeof rec->scheme, "%s", c->tree ? "tree" : c->sched.type->name);
+    snprintf(rec->scheme, sizeof rec->scheme, "%s", c->tree ? "tree" : c->autosel ?
+             SIM_AUTO_NAME : c->sched.type->name);
     rec->iters = c->workload->n;
     rec->sample = c->workload->sample;
     char msg[200], text[32];
@@ -307,7 +309,7 @@ sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len)
     run *r = &s->r;
     *r = (run){.c = c, .pf = pf, .wl = c->workload, .rec = rec, .n = pf->nhosts,
                .msg = msg, .len = len, .state = 1};
-    int fed = !c->tree && sched_type_fed(c->sched.type);
+    int fed = !c->tree && (sched_type_fed(c->sched.type) || c->autosel);
     r->w = calloc((size_t)r->n, sizeof *r->w);
     if (fed)
         r->meas = calloc((size_t)r->n, sizeof *r->meas);
@@ -359,7 +361,9 @@ void sim_status_get(const sim *s, sim_status *st)
     for (int w = 0; w < r->n; w++)
         done += r->rec->w[w].iters;
     *st = (sim_status){.iterations = r->wl->n, .done = done, .chunks = r->rec->nchunks,
-                       .events = r->events, .t = r->now};
+                       .events = r->events, .t = r->now,
+                       .decisions = r->au ? sim_auto_decisions(r->au) : 0,
+                       .decision_cpu = r->au ? sim_auto_cpu(r->au) : 0};
 }
 
 void sim_close(sim *s)
@@ -368,6 +372,7 @@ void sim_close(sim *s)
         return;
     run *r = &s->r;
     policy_free(r->p);
+    sim_auto_free(r->au);
     tree_free(r->t);
     heap_free(&r->h);
     free(r->pool);

@@ -75,6 +75,7 @@ typedef struct run {
      * hosts keep 10^6 events waiting) */
     sched_request *meas;
     aworker *ah;                    /* request-ahead on (c->ahead != 0; else NULL) */
+    struct sim_auto *au;            /* --scheme auto (sim/select.h; else NULL) */
     sim_cpu *cpu;                   /* each host's quota used (self.c; NULL when no
                                        host has a quota: 10^6 hosts stay small) */
     int n;

@@ -42,6 +42,7 @@
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 #include "sched/util/progress.h"
+#include "sim/select.h"
 #include "sim/sim.h"
 
 #define fail(...) parse_fail("sim", __VA_ARGS__)
@@ -59,7 +60,13 @@ static void usage(FILE *f)
 "The scenario file names the platform, the workload and the scheme\n"
 "(docs/sim.md). Options override it:\n"
 "  -s, --scheme NAME     dtss, tss, gss, fss, css, pss, qss, ess, rss, wf,\n"
-"                        awf-b, awf-c, awf-d, awf-e, af, dtss-m or tree\n"
+"                        awf-b, awf-c, awf-d, awf-e, af, dtss-m, tree, or auto\n"
+"                        (chosen by simulating the candidates on what was\n"
+"                        measured, after a probe of small css chunks;\n"
+"                        docs/performance.md)\n"
+"      --candidates LIST auto's candidates, e.g. css,gss,dtss (default: every\n"
+"                        scheme but tree and pss; a scenario's 'scheme auto\n"
+"                        candidates=LIST')\n"
 "      --NAME VALUE      a scheme parameter (e.g. --delta 4 --cn 6; see\n"
 "                        bin/chunks --help)\n"
 "  -p, --platform FILE   another platform file\n"
@@ -81,7 +88,8 @@ static void usage(FILE *f)
 "                        may be left out when -w gives the workload\n"
 "      --chunks          print the number of chunks too\n"
 "      --stats           print the simulation's own cost: CPU seconds, peak\n"
-"                        memory (for make bench)\n"
+"                        memory (for make bench); under auto also its\n"
+"                        decisions and the CPU seconds they took\n"
 "  -q, --quiet           print nothing but errors (with --record), no progress\n"
 "  -h, --help            this help\n"
 "Memory stays the same however long the run: without --record only the\n"
@@ -400,7 +408,7 @@ static int record_room(const char *path, const char *dir, double chunks, char *m
 /* Runs c into rec, showing its progress; a run with a record stops past
  * RECORD_MAX_CHUNKS chunks. Returns 0, or -1 with msg. */
 static int run(const sim_config *c, record *rec, const char *rec_path, progress *pr,
-               char *msg, size_t len)
+               sim_status *end, char *msg, size_t len)
 {
     sim *s = sim_open(c, rec, msg, len);
     if (!s)
@@ -422,6 +430,7 @@ static int run(const sim_config *c, record *rec, const char *rec_path, progress 
                           100.0 * (double)st.done / (double)st.iterations, st.chunks, st.t);
         }
     }
+    sim_status_get(s, end);
     sim_close(s);
     progress_end(pr);
     return rc == 0 ? 0 : -1;
@@ -431,7 +440,8 @@ int main(int argc, char **argv)
 {
     closeout_init("sim");
     parse_gsl_errors("sim", 1);     /* a GSL error: a message and exit 1, never abort() */
-    enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_AHEAD, OPT_PARAM };
+    enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_AHEAD, OPT_CAND,
+           OPT_PARAM };
     struct option opts[16 + MAX_PARAM_OPTS] = {
         {"scheme", required_argument, NULL, 's'},
         {"platform", required_argument, NULL, 'p'},
@@ -446,15 +456,16 @@ int main(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"ahead", required_argument, NULL, OPT_AHEAD},
+        {"candidates", required_argument, NULL, OPT_CAND},
     };
-    int nopts = 13;
+    int nopts = 14;
     parse_scheme_options(opts, &nopts, 16 + MAX_PARAM_OPTS, OPT_PARAM);
 
     static scenario sc = {.scheme = "dtss", .sample = 1, .seed = 1,
                           .message_bytes = 64, .remeasure = 0.2,
                           .ahead = SCHED_AHEAD_DEFAULT};
     const char *o_scheme = NULL, *o_platform = NULL, *o_workload = NULL, *rec_path = NULL,
-               *costs_path = NULL;
+               *costs_path = NULL, *o_cand = NULL;
     const char *pname[MAX_PARAM_OPTS], *pvalue[MAX_PARAM_OPTS];
     long o_sample = 0, o_seed = -1;
     double o_ahead = 0;
@@ -483,6 +494,7 @@ int main(int argc, char **argv)
             o_ahead_set = 1;
             break;
         }
+        case OPT_CAND: o_cand = optarg; break;
         case OPT_CHUNKS: show_chunks = 1; break;
         case OPT_STATS: stats = 1; break;
         case OPT_PARAM:
@@ -516,7 +528,7 @@ int main(int argc, char **argv)
     if (o_scheme) {
         sched_err err;              /* (a name that long is no scheme: said whole) */
         if (strlen(o_scheme) >= sizeof sc.scheme && !sched_type_find(o_scheme, &err))
-            return fail("%s, or tree", err.msg);
+            return fail("%s, tree or auto", err.msg);
         snprintf(sc.scheme, sizeof sc.scheme, "%s", o_scheme);
         sc.nparams = 0;             /* the file's parameters were for its scheme */
     }
@@ -615,14 +627,45 @@ int main(int argc, char **argv)
     cfg.tree = strcmp(sc.scheme, "tree") == 0;
     int rc = 1;
     record rec = {0};
+    cfg.autosel = strcmp(sc.scheme, SIM_AUTO_NAME) == 0;
+    const char *cand = NULL;
+    if (cfg.autosel) {              /* its candidates, checked now */
+        for (int i = 0; i < sc.nparams; i++) {
+            if (strcmp(sc.params[i][0], "candidates") != 0) {
+                rc = fail("%s: auto takes candidates=LIST only, not '%s'", quote(path),
+                          quote(sc.params[i][0]));
+                goto out;
+            }
+            cand = sc.params[i][1];
+        }
+        if (nparam > 0) {
+            rc = fail("auto takes no scheme parameter (--%s); --candidates LIST names its "
+                      "candidates", pname[0]);
+            goto out;
+        }
+        sc.nparams = 0;
+        if (o_cand)
+            cand = o_cand;
+        const sched_type *T[SIM_AUTO_CANDIDATES];
+        if (sim_auto_candidates(cand, T, SIM_AUTO_CANDIDATES, msg, sizeof msg) < 0) {
+            rc = fail("%s", msg);
+            goto out;
+        }
+        cfg.candidates = cand;
+    } else if (o_cand) {
+        rc = fail("--candidates is for --scheme auto only (the scheme is %s)", sc.scheme);
+        goto out;
+    }
     if (!cfg.tree) {
         sched_err err;
-        const sched_type *T = sched_type_find(sc.scheme, &err);
+        const sched_type *T = sched_type_find(cfg.autosel ? SIM_AUTO_PROBE : sc.scheme, &err);
         if (!T) {
-            rc = fail("%s, or tree", err.msg);
+            rc = fail("%s, tree or auto", err.msg);
             goto out;
         }
         sched_config_init(&cfg.sched, T, wl.n, pf.nhosts);
+        if (cfg.autosel)
+            sim_auto_probe(&cfg.sched, wl.n, pf.nhosts);
         for (int i = 0; i < sc.nparams; i++)
             if (sched_config_set(&cfg.sched, sc.params[i][0], sc.params[i][1], &err) != 0) {
                 rc = fail("%s: %s", quote(path), err.msg);
@@ -671,7 +714,8 @@ int main(int argc, char **argv)
         goto out;
     }
     free(sdir);
-    int ran = run(&cfg, &rec, rec_path, &pr, msg, sizeof msg);
+    sim_status end;
+    int ran = run(&cfg, &rec, rec_path, &pr, &end, msg, sizeof msg);
     if (ran == 0 && rec_path && rec.nchunks > 1000000 && pr.on)
         fprintf(stderr, "sim: writing the run record (%ld chunks)\n", rec.nchunks);
     if (ran != 0 || (rec_path && record_write(&rec, rec_path, msg, sizeof msg) != 0)) {
@@ -691,6 +735,8 @@ int main(int argc, char **argv)
                pf.nhosts, wl.n, rec.nchunks,
                ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
                (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6, ru.ru_maxrss);
+        if (cfg.autosel)                /* (CPU time: not in the record) */
+            printf("auto decisions %d cpu %.6f s\n", end.decisions, end.decision_cpu);
     }
     rc = 0;
 out:

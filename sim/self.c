@@ -36,6 +36,7 @@
 
 #include "sched/loop/meas.h"
 #include "sim/engine.h"
+#include "sim/select.h"
 
 /* With A_i = 0 at t (the integer rule), the time of the worker's next
  * measure that can see A_i > 0: it measures every 'remeasure' seconds, and
@@ -202,6 +203,8 @@ static int start_chunk(run *r, int w, event ev, double t_recv, double t)
 {
     sworker *x = &r->w[w];
     const sim_host *h = x->h;
+    if (r->c->busy && t < r->c->busy[w])
+        t = r->c->busy[w];                  /* (sim.h: busy) */
     double t_mark = t, t_unused;
     sim_cpu *cpu = cpu_of(r, w);
     long mark = r->ah ? ask_point(r, h, *cpu, &ev, t, &t_mark) : ev.size;
@@ -302,6 +305,8 @@ static int serve(run *r)
         *c = (rec_chunk){.id = pc.id, .worker = pc.worker, .start = pc.start,
                          .size = pc.size, .acp = pc.acp, .sent = t,
                          .reissue = pc.reissue};
+        if (r->au)
+            sim_auto_assign(r->au, pc.worker, pc.start, pc.size, t - r->rec->t0);
         event ev = {.type = EV_WORK, .w = pc.worker, .id = pc.id, .start = pc.start,
                     .size = pc.size};
         ev.t = sim_from_master(r, pc.worker, t + r->c->dispatch, r->c->message_bytes);
@@ -315,10 +320,14 @@ static int serve(run *r)
 static int take_result(run *r, const event *ev, double t)
 {
     if (ev->has_result &&
-        policy_done_w(r->p, ev->w, ev->id, ev->t_end - ev->t_start, NULL) == 0 &&
-        record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start, ev->t_end,
-                       t) != 0)
-        return sim_fail(r, record_error(r->rec));
+        policy_done_w(r->p, ev->w, ev->id, ev->t_end - ev->t_start, NULL) == 0) {
+        if (record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start,
+                           ev->t_end, t) != 0)
+            return sim_fail(r, record_error(r->rec));
+        if (r->au)                  /* its round trip: the way back, twice */
+            sim_auto_chunk(r->au, ev->w, ev->start, ev->size, ev->t_end - ev->t_start,
+                           ev->t_start - ev->t_recv + 2 * (t - ev->t_end), t - r->rec->t0);
+    }
     if (policy_finished(r->p) && !r->finished) {
         r->finished = 1;
         r->rec->finish = t - r->rec->t0;
@@ -334,6 +343,8 @@ static int on_report(run *r, const event *ev, double t)
     if (record_report(r->rec, w, ev->Q, ev->A, ev->t_measure) != 0)
         return sim_fail(r, record_error(r->rec));
     int replans = policy_replans(r->p);
+    if (r->au)
+        sim_auto_report(r->au, w, ev->A);
     sched_request rq = r->meas ? r->meas[w] : (sched_request){0};
     rq.worker = w;
     rq.acp = ev->A;
@@ -344,6 +355,12 @@ static int on_report(run *r, const event *ev, double t)
         return sim_fail(r, record_error(r->rec));
     if (r->finished)
         return 0;
+    if (r->au && sim_auto_due(r->au, r->p)) {
+        char msg[256];                  /* (a decision that fails: the scheme stays) */
+        if (sim_auto_decide(r->au, r->p, t - r->rec->t0, msg, sizeof msg) >= 0 &&
+            record_field(r->rec, "auto", sim_auto_field(r->au), msg, sizeof msg) != 0)
+            return sim_fail(r, msg);
+    }
     return serve(r);
 }
 
@@ -353,9 +370,18 @@ int sim_self_start(run *r)
     r->p = policy_new(&r->c->sched, r->n, &err);
     if (!r->p)
         return sim_fail(r, err.msg);
-    for (int w = 0; w < r->n; w++)
+    if (r->c->autosel && policy_measure(r->p, &err) != SCHED_OK)
+        return sim_fail(r, err.msg);
+    if (r->c->autosel &&
+        !(r->au = sim_auto_new(r->n, r->wl->n, r->wl->sample, r->c->candidates, r->c->auto_max > 0 ?
+                               r->c->auto_max : SIM_AUTO_MAX, r->c->ahead, r->msg, r->len)))
+        return -1;
+    for (int w = 0; w < r->n; w++) {
         if (policy_set_speed(r->p, w, r->rec->w[w].V, &err) != 0)
             return sim_fail(r, err.msg);
+        if (r->au)
+            sim_auto_speed(r->au, w, r->rec->w[w].V);
+    }
     for (int w = 0; r->ah && w < r->n; w++)
         r->ah[w].wait = NAN;
     for (int w = 0; w < r->n; w++) {

@@ -174,6 +174,16 @@ typedef struct sim_config {
      * idle, (wake + wake_load x its other busy processes) cost units at the
      * host's own speed before the worker runs (its wait for the CPU). */
     double send_cost, wake, wake_load;
+    /* --scheme auto (sim/select.h): 'sched' is the probe scheme, the
+     * candidates a list as sim_auto_candidates's (NULL: every scheme), at
+     * most auto_max decisions (0: SIM_AUTO_MAX) */
+    int autosel;
+    const char *candidates;
+    int auto_max;
+    /* each host's worker computes no chunk before busy[i] seconds (it is
+     * still computing chunks handed out before; NULL: none): the
+     * simulation of a loop's tail by --scheme auto (sim/select.c) */
+    const double *busy;
 } sim_config;
 
 void sim_config_init(sim_config *c);
@@ -202,6 +212,8 @@ typedef struct sim_status {
     long chunks;            /* handed out */
     long events;            /* taken */
     double t;               /* simulated seconds: the latest event's time */
+    int decisions;          /* --scheme auto's so far (sim/select.h), and the */
+    double decision_cpu;    /* CPU seconds they took (not simulated time) */
 } sim_status;
 
 sim *sim_open(const sim_config *c, record *rec, char *msg, size_t len);

@@ -112,7 +112,7 @@ done
 check "dtss(3)'s SYNOPSIS declares each of the $nfn functions of dtss.h (missing:${missing:- none})" $?
 # Every scheme the library accepts, as the library lists them, in SCHEMES.
 ./iface schemes >schemes.out 2>&1
-schemes=$(sed -n 's/.*(valid: \(.*\)), or \(.*\)$/\1, \2/p' schemes.out | tr -d ' ' | tr ',' ' ')
+schemes=$(sed -n 's/.*(valid: \(.*\)), \(tree\) or \(auto\)$/\1, \2, \3/p' schemes.out | tr -d ' ' | tr ',' ' ')
 page_tags SCHEMES >tags
 missing=
 for sc in $schemes; do

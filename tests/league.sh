@@ -34,10 +34,10 @@ for f in league.png league/sweep-R.png league/sweep-P.png; do
 done
 ls "$O" | grep -q 'league.new' && bad "league: its work folder left behind" || ok "league: no work folder left"
 
-# 17 schemes x 7 scenarios x 2 links on the simulator.
+# 18 schemes (auto among them) x 7 scenarios x 2 links on the simulator.
 n=$(awk -F, 'NR > 1 && $1 == "sim" { n++ } END { print n + 0 }' "$O/league/sim.csv")
-[ "$n" = 238 ]; check "league: 238 simulated cells (got $n)" $?
-for s in pss css gss tss fss qss ess rss dtss tree wf awf-b awf-c awf-d awf-e af dtss-m; do
+[ "$n" = 252 ]; check "league: 252 simulated cells (got $n)" $?
+for s in pss css gss tss fss qss ess rss dtss tree wf awf-b awf-c awf-d awf-e af dtss-m auto; do
     k=$(awk -F, -v s="$s" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$O/league/sim.csv")
     [ "$k" = 14 ]; check "league: $s in every scenario and link ($k)" $?
 done

@@ -121,7 +121,7 @@ covers() {
 for wl in "uniform n=200 cost=20000" "increasing n=300 from=1000 to=60000" \
           "decreasing n=300 from=60000 to=1000" "conditional n=250 lo=2000 hi=40000 p=0.3"; do
     kind=${wl%% *}
-    for s in dtss tss af dtss-m tree; do
+    for s in dtss tss af dtss-m auto tree; do
         rm -f r.csv
         timeout 120 "$BIN/loop" -w "$wl" -s "$s" -R 4 --local 3 -b 64 -r r.csv >out.txt 2>&1
         rc=$?
@@ -136,4 +136,17 @@ rm -f r.csv
 timeout 120 "$BIN/loop" -w "increasing n=400 from=1000 to=60000" -s dtss-m --local 2 -r r.csv -q >out.txt 2>&1
 [ $? = 0 ] && covers r.csv 400 && grep -q "^run,dtss-m,2,400,.*,result_bytes=8,started=[0-9]*\.[0-9]*$" r.csv
 check "dtss-m, 2 workers: each iteration once, the record's run line" $?
+# --scheme auto (sim/select.h): the scheme chosen by simulation after the
+# probe; the record names the choice and when, every iteration once.
+rm -f r.csv
+timeout 120 "$BIN/loop" -w "increasing n=400 from=1000 to=60000" -s auto --local 2 -r r.csv \
+    >out.txt 2>&1
+[ $? = 0 ] && covers r.csv 400 && grep -q "^run,auto,2,400,.*,auto=css@0;[a-z-]*@[0-9.]*[;,]" r.csv
+check "auto, 2 workers: each iteration once, the record's auto=css@0;SCHEME@T ($(grep -o 'auto=[^,]*' r.csv))" $?
+run "auto: a bad candidate named" 2 "candidate 'nosuch'" \
+    "$BIN/loop" -w "uniform n=10 cost=1" -s auto --candidates css,nosuch --local 1 -q
+run "auto: tree is no candidate" 2 "candidate 'tree' cannot be one" \
+    "$BIN/loop" -w "uniform n=10 cost=1" -s auto --candidates tree --local 1 -q
+run "--candidates without auto: said" 2 "--candidates is for --scheme auto only" \
+    "$BIN/loop" -w "uniform n=10 cost=1" -s gss --candidates css --local 1 -q
 finish

@@ -36,7 +36,7 @@ else
     skip "not root: the root banner check needs root"
 fi
 run "bad option" 2 "unknown option '--bogus'" "$BIN/coordinator" --bogus
-run "unknown scheme lists the valid ones and tree" 2 "af, dtss, dtss-m), or tree" "$BIN/coordinator" -s nosuch
+run "unknown scheme lists the valid ones, tree and auto" 2 "af, dtss, dtss-m), tree or auto" "$BIN/coordinator" -s nosuch
 run "bad scheme parameter" 2 "F=0.5" "$BIN/coordinator" -s tss --F 0.5
 run "--local with --hosts" 2 "does not go with" "$BIN/coordinator" --local 2 --hosts a
 run "coordinator --help" 0 "spawn" "$BIN/coordinator" --help
@@ -60,7 +60,7 @@ run "--hosts names an unknown host: bad input" 2 "no host 'nohost'" "$BIN/coordi
 
 # ---- every scheme, 1-4 workers ---------------------------------------------------
 "$BIN/mandel" -S 96 -m 400 -o ref.pgm -q
-for s in dtss tss gss fss css pss qss ess rss tree; do
+for s in dtss tss gss fss css pss qss ess rss auto tree; do
     for n in 1 2 3 4; do
         rm -f img.pgm rec.csv
         timeout 60 "$BIN/coordinator" -s "$s" --local "$n" -S 96 -m 400 -o img.pgm \
@@ -75,6 +75,10 @@ for s in dtss tss gss fss css pss qss ess rss tree; do
         [ "$cover" = 0 ]; check "$s with $n workers: record covers every row once" $?
         grep -q "^$s: W1 .* Finish .* Imbalance " out.txt
         check "$s with $n workers: summary line" $?
+        if [ "$s" = auto ]; then        # the choice and when (sim/select.h)
+            grep -q "^run,auto,$n,96,.*,auto=css@0;[a-z-]*@[0-9.e-]*[;,]" rec.csv
+            check "auto with $n workers: the record names the scheme chosen ($(grep -o 'auto=[^,]*' rec.csv))" $?
+        fi
     done
 done
 nw=$("$BIN/record" --count rec.csv worker)

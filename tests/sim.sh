@@ -396,4 +396,49 @@ done
 check "scripts/sim-calibrate recovers 1e-8 s a byte, 0.001 and 0.002 s from exact records ($(tr '\n' ' ' <cal.out))" $?
 mkdir -p cal2 && cp cal/hosts.csv cal2/
 run "scripts/sim-calibrate: a folder without runs" 1 "no emulated runs" "$REPO/scripts/sim-calibrate" cal2 100
+# ---- --scheme auto (sim/select.h) --------------------------------------------------
+# Where one scheme is clearly best, auto chooses it and comes within 5% of its
+# finish (the probe's cost): the best computed here from bin/sim runs of each
+# candidate, not typed. Four equal dedicated hosts, uniform costs, 2 ms
+# latency: CSS (one chunk each) is ideal; one of them loaded with three other
+# processes: GSS and CSS (blind to loads) lose, DTSS wins.
+printf 'host h speed=1000 count=4\nlink * * latency=0.002 bandwidth=1e9\n' >au-eq.plat
+printf 'host a speed=1000 count=3\nhost b speed=1000 load=0:3\nlink * * latency=0.002 bandwidth=1e9\n' >au-ld.plat
+for case in "eq css,gss,tss,fss" "ld css,gss,dtss"; do
+    set -- $case
+    printf 'platform au-%s.plat\nworkload uniform n=4000 cost=1\nscheme auto candidates=%s\n' "$1" "$2" >au.scn
+    best= bestf=
+    for s in $(echo "$2" | tr , ' '); do
+        $T au.scn -s "$s" -r au-s.csv -q
+        f=$("$BIN/record" au-s.csv run finish)
+        if [ -z "$best" ] || awk -v a="$f" -v b="$bestf" 'BEGIN { exit !(a < b) }'; then
+            best=$s bestf=$f
+        fi
+    done
+    $T au.scn -r au.csv -q
+    af=$("$BIN/record" au.csv run finish)
+    chose=$(grep -o ',auto=css@0;[a-z-]*@' au.csv | sed 's/.*;//; s/@$//')
+    [ "$chose" = "$best" ] && awk -v a="$af" -v b="$bestf" 'BEGIN { exit !(a <= 1.05 * b) }'
+    check "auto on $1 hosts ($2): chooses $best (the best of bin/sim's runs, $bestf s), finish $af s within 5% (chose '$chose')" $?
+done
+grep -q '^run,auto,4,4000,1,.*,auto=css@0;dtss@0\.[0-9]*' au.csv
+check "auto: the record's scheme auto and field auto=css@0;dtss@T" $?
+$T au.scn -r au2.csv -q && cmp -s au.csv au2.csv
+check "auto: deterministic (the same record twice)" $?
+$T au.scn -s auto --candidates gss -r au3.csv -q && grep -q ',auto=css@0;gss@' au3.csv
+check "auto --candidates gss over the scenario's list: gss" $?
+run "auto: an unknown candidate named" 2 "auto: candidate 'nosuch': unknown scheme 'nosuch'" \
+    $T au.scn --candidates css,nosuch
+run "auto: tree is no candidate" 2 "candidate 'tree' cannot be one" $T au.scn --candidates tree
+run "auto: a candidate twice" 2 "candidate 'gss' listed twice" $T au.scn --candidates gss,css,gss
+run "auto: an empty name" 2 "an empty name" $T au.scn --candidates css,,gss
+run "--candidates without auto" 2 "--candidates is for --scheme auto only (the scheme is gss)" \
+    $T au.scn -s gss --candidates css
+printf 'platform au-eq.plat\nworkload uniform n=40 cost=1\nscheme auto k=3\n' >au-bad.scn
+run "auto: a scheme parameter in the scenario named" 2 "auto takes candidates=LIST only, not 'k'" \
+    $T au-bad.scn
+run "auto: a scheme parameter on the command line named" 2 "auto takes no scheme parameter (--k)" \
+    $T au.scn -s auto --k 3
+printf 'platform au-eq.plat\nworkload uniform n=40 cost=1\nscheme auto candidates=css,bogus\n' >au-bad.scn
+run "auto: the scenario's bad candidate named" 2 "candidate 'bogus'" $T au-bad.scn
 finish

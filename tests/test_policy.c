@@ -1018,6 +1018,93 @@ static void test_ahead(void)
     policy_free(p);
 }
 
+
+/* policy_switch (--scheme auto, sim/select.h): the unassigned tail planned
+ * by another scheme as a loop of its own, offset by where it starts. Worked
+ * by hand. TSS, I = 100, P = 2 (Tzen & Ni): F = 100/4 = 25, L = 1,
+ * N = 200/26 = 7.69, D = 24/6.69 = 3.59: chunks 25, ceil(21.41) = 22. Then
+ * GSS (Polychronopoulos & Kuck: C = ceil(R/P)) over the 53 left: 27, 13,
+ * 7, 3, 2, 1 from iteration 47 on. */
+static void test_switch(void)
+{
+    sched_err err;
+    policy *p = make("tss", 100, 2);
+    policy_chunk c[8];
+    sched_config gss;
+    sched_config_init(&gss, &sched_gss, 0, 1);
+    test_cond("no switch before the start",
+              policy_switch(p, &gss, &err) == SCHED_EINVAL &&
+              strstr(err.msg, "before the start") != NULL);
+    policy_request(p, 0, 1, &err);
+    policy_request(p, 1, 1, &err);
+    policy_start(p, &err);
+    policy_assign(p, &c[0], &err);
+    policy_assign(p, &c[1], &err);
+    test_cond("TSS: 25 then 22", c[0].size == 25 && c[1].size == 22 && c[1].start == 25);
+    test_cond("the tail starts at 47", policy_next(p) == 47);
+    test_cond("switch to GSS", policy_switch(p, &gss, &err) == SCHED_OK);
+    test_cond("the tail still starts at 47", policy_next(p) == 47);
+    static const long want[6] = {27, 13, 7, 3, 2, 1};
+    long start = 47, sum = 0;
+    int ok = 1;
+    for (int i = 0; i < 6; i++) {
+        int w = i % 2;
+        policy_done(p, w, c[w].id, &err);
+        policy_request(p, w, 1, &err);
+        ok &= policy_assign(p, &c[w], &err) == 1 && c[w].size == want[i] &&
+              c[w].start == start;
+        start += c[w].size;
+        sum += c[w].size;
+    }
+    test_cond("GSS over the 53 left: 27, 13, 7, 3, 2, 1 from 47 on", ok && sum == 53);
+    policy_done(p, 0, c[0].id, &err);
+    policy_done(p, 1, c[1].id, &err);
+    test_cond("every iteration once", policy_finished(p));
+    policy_free(p);
+
+    /* A lost chunk in the pool is still served first; DTSS after the switch
+     * sizes by the reported A_i over the tail (the size: test_sched's
+     * known answers of eq. 4-9). */
+    p = make("tss", 100, 3);
+    for (int w = 0; w < 3; w++)
+        policy_request(p, w, w == 0 ? 3 : 1, &err);
+    policy_start(p, &err);
+    for (int w = 0; w < 3; w++)
+        policy_assign(p, &c[w], &err);
+    long next = policy_next(p);
+    test_cond("TSS, three workers: 17, 16, 14 (bin/chunks -s tss -I 100 -P 3)",
+              c[0].size == 17 && c[1].size == 16 && c[2].size == 14 && next == 47);
+    policy_lost(p, 2, &err);
+    sched_config dtss;
+    sched_config_init(&dtss, &sched_dtss, 0, 1);
+    test_cond("switch to DTSS", policy_switch(p, &dtss, &err) == SCHED_OK);
+    policy_done(p, 0, c[0].id, &err);
+    policy_request(p, 0, 3, &err);
+    policy_assign(p, &c[3], &err);
+    test_cond("the lost chunk first", c[3].reissue == 1 && c[3].start == 33 &&
+              c[3].size == 14);
+    policy_done(p, 0, c[3].id, &err);
+    policy_request(p, 0, 3, &err);
+    policy_assign(p, &c[4], &err);
+    test_cond("then DTSS over the tail [47, 100), by A_i: worker 0 (A = 3) first",
+              c[4].worker == 0 && c[4].start == 47 && c[4].acp == 3);
+    policy_free(p);
+
+    /* A scheme's parameters are checked against the tail, the message names them. */
+    p = make("tss", 100, 2);
+    policy_request(p, 0, 1, &err);
+    policy_request(p, 1, 1, &err);
+    policy_start(p, &err);
+    policy_assign(p, &c[0], &err);
+    sched_config css;
+    sched_config_init(&css, &sched_css, 0, 1);
+    sched_config_set(&css, "k", "0.5", &err);
+    test_cond("a refused switch names the value and changes nothing",
+              policy_switch(p, &css, &err) == SCHED_EINVAL && strstr(err.msg, "k=0.5") &&
+              policy_next(p) == 25 && policy_assign(p, &c[1], &err) == 1 && c[1].size == 22);
+    policy_free(p);
+}
+
 int main(void)
 {
     test_acpsa_order();
@@ -1034,5 +1121,6 @@ int main(void)
     test_tree_recovery();
     test_tree_resume();
     test_ahead();
+    test_switch();
     return test_report();
 }

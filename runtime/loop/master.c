@@ -157,15 +157,27 @@ int dtss_master_check(dtss_master *m)
     int rc;
     if (m->resume && (rc = journal_scan(m)) != DTSS_OK)
         return rc;
-    if (m->tree) {
+    m->autosel = strcmp(m->scheme, SIM_AUTO_NAME) == 0;
+    if (m->candidates && !m->autosel)
+        return master_fail(m, DTSS_EINVAL, "--candidates is for --scheme auto only (the "
+                           "scheme is %s)", m->scheme);
+    if (m->tree || m->autosel) {
         if (m->nparam || m->min_text)
-            return master_fail(m, DTSS_EINVAL, "tree takes no scheme parameters");
-        return DTSS_OK;
+            return master_fail(m, DTSS_EINVAL, "%s takes no scheme parameters%s", m->scheme,
+                               m->autosel ? " (--candidates LIST names its candidates)" : "");
+        if (m->tree)
+            return DTSS_OK;
+        char msg[256];
+        const sched_type *C[SIM_AUTO_CANDIDATES];
+        if (sim_auto_candidates(m->candidates, C, SIM_AUTO_CANDIDATES, msg, sizeof msg) < 0)
+            return master_fail(m, DTSS_EINVAL, "--candidates: %s", msg);
     }
-    const sched_type *T = sched_type_find(m->scheme, &err);
+    const sched_type *T = sched_type_find(m->autosel ? SIM_AUTO_PROBE : m->scheme, &err);
     if (!T)
-        return master_fail(m, DTSS_ENOENT, "%s, or tree", err.msg);
+        return master_fail(m, DTSS_ENOENT, "%s, tree or auto", err.msg);
     sched_config_init(&m->cfg, T, m->iters, 1);
+    if (m->autosel)                     /* (its chunks for P workers: self_start) */
+        sim_auto_probe(&m->cfg, m->iters, 1);
     if (m->min_text) {
         long v;
         if (parse_long_in(m->min_text, 1, LONG_MAX, &v) != 0)
@@ -199,7 +211,8 @@ int dtss_master_start(dtss_master *m)
     m->h.joined = 1;
     if ((rc = hosts_choose(m)) != DTSS_OK || (rc = hosts_spawn(m)) != DTSS_OK)
         return rc;
-    snprintf(m->rec.scheme, sizeof m->rec.scheme, "%s", m->tree ? "tree" : m->cfg.type->name);
+    snprintf(m->rec.scheme, sizeof m->rec.scheme, "%s", m->tree ? "tree" : m->autosel ?
+             SIM_AUTO_NAME : m->cfg.type->name);
     m->rec.iters = m->iters;
     m->rec.sample = m->sample;
     rc = m->tree ? tree_start(m) : self_start(m);
@@ -369,6 +382,8 @@ void dtss_master_free(dtss_master *m)
     journal_free(m);
     free(m->journal_path);
     policy_free(m->p);
+    sim_auto_free(m->au);
+    free(m->candidates);
     tree_free(m->t);
     wire_result_free(&m->cur);
     record_free(&m->rec);

@@ -27,6 +27,7 @@
 #include "runtime/core/wire.h"
 #include "sched/late/late.h"
 #include "sched/loop/ahead.h"
+#include "sim/select.h"
 #include "sched/loop/policy.h"
 #include "sched/records/record.h"
 #include "sched/sched.h"
@@ -86,6 +87,7 @@ struct dtss_master {
     probe_backend probe;
     late_rule late;                         /* --late (sched/late/late.h) */
     double ahead;                           /* --ahead F (sched/loop/ahead.h) */
+    char *candidates;                       /* --candidates (--scheme auto) */
     late_rate late_run;                     /* Tree: every range's rate */
     long result_bytes;                      /* each iteration's (0: unknown) */
     char *journal_path;                     /* --journal / --resume (NULL: none) */
@@ -95,6 +97,8 @@ struct dtss_master {
     /* the run */
     int state;
     int tree;
+    int autosel;                            /* --scheme auto (sim/select.h) */
+    sim_auto *au;
     sched_config cfg;
     policy *p;
     tree *t;

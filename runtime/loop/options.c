@@ -13,7 +13,11 @@
 static const rt_option options[] = {
     {"scheme", 1, "NAME      dtss (default), tss, gss, fss, css, pss, qss, ess, rss,\n"
                   "                       wf, awf-b, awf-c, awf-d, awf-e, af, dtss-m (ours:\n"
-                  "                       DTSS sized by measured rates), or tree (Tree-Scheduling)"},
+                  "                       DTSS sized by measured rates), tree (Tree-Scheduling),\n"
+                  "                       or auto (chosen by simulating the candidates on\n"
+                  "                       what was measured, after a probe of small css chunks)"},
+    {"candidates", 1, "LIST  auto's candidates, e.g. css,gss,dtss (default:\n"
+                      "                       every scheme but tree and pss)"},
     {"min", 1, "N            minimum chunk size (default 1)"},
     {"iterations", 1, "N     the loop's iterations"},
     {"sample", 1, "R         pseudo-uniform sampling frequency (1 = off)"},
@@ -93,10 +97,18 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     }
     if (strcmp(name, "scheme") == 0) {
         sched_err err;
-        if (strcasecmp(value, "tree") != 0 && !sched_type_find(value, &err))
-            return master_fail(m, DTSS_ENOENT, "%s, or tree", err.msg);
+        int fixed = strcasecmp(value, "tree") == 0 || strcasecmp(value, SIM_AUTO_NAME) == 0;
+        if (!fixed && !sched_type_find(value, &err))
+            return master_fail(m, DTSS_ENOENT, "%s, tree or auto", err.msg);
         snprintf(m->scheme, sizeof m->scheme, "%s",
-                 strcasecmp(value, "tree") == 0 ? "tree" : sched_type_find(value, NULL)->name);
+                 strcasecmp(value, "tree") == 0 ? "tree" : fixed ? SIM_AUTO_NAME :
+                 sched_type_find(value, NULL)->name);
+    } else if (strcmp(name, "candidates") == 0) {
+        char msg[256];
+        const sched_type *C[SIM_AUTO_CANDIDATES];
+        if (sim_auto_candidates(value, C, SIM_AUTO_CANDIDATES, msg, sizeof msg) < 0)
+            return master_fail(m, DTSS_EINVAL, "--candidates: %s", msg);
+        return rt_set_text(&m->h, &m->candidates, value);
     } else if (strcmp(name, "min") == 0) {
         if (parse_count(value, 1, WIRE_MAX_ITERS, &v) != 0)
             return master_fail(m, DTSS_EINVAL, "--min '%s' must be an integer in "

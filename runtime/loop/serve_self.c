@@ -22,10 +22,21 @@
 int self_start(dtss_master *m)
 {
     sched_err err;
+    char msg[256];
+    if (m->autosel) {
+        sim_auto_probe(&m->cfg, m->iters, m->nw);
+        if (!(m->au = sim_auto_new(m->nw, m->iters, m->sample, m->candidates, SIM_AUTO_MAX, m->ahead, msg,
+                                   sizeof msg)))
+            return master_fail(m, DTSS_EINVAL, "%s", msg);
+        for (int w = 0; w < m->nw; w++)
+            sim_auto_speed(m->au, w, m->rec.w[w].V);
+    }
     m->p = policy_new(&m->cfg, m->nw, &err);
     if (!m->p)
         return master_fail(m, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                            "%s", err.msg);
+    if (m->autosel && policy_measure(m->p, &err) != SCHED_OK)
+        return master_fail(m, DTSS_ENOMEM, "%s", err.msg);
     if (policy_set_late(m->p, m->late.factor, m->late.min, &err) != SCHED_OK)
         return master_fail(m, DTSS_EINVAL, "%s", err.msg);
     for (int w = 0; w < m->nw; w++)
@@ -41,7 +52,6 @@ int self_start(dtss_master *m)
     wire_job job = {.nworkers = m->nw, .sample = m->sample, .acp_integer = m->acp_integer,
                     .probe = m->probe, .iters = m->iters, .ahead = m->ahead,
                     .data = m->h.job, .len = m->h.job_len};
-    char msg[256];
     if (m->ahead != 0) {                /* (off: the record as before) */
         char F[32];
         if ((rc = dtss_master_field(m, "ahead", sched_ahead_text(m->ahead, F, sizeof F))) !=
@@ -73,6 +83,10 @@ static void take_result(dtss_master *m, int w, wire_result *r)
     if (r->id >= 0 && r->id < m->rec.nchunks && m->rec.chunks[r->id].worker == w &&
         m->rec.chunks[r->id].start == r->start && m->rec.chunks[r->id].size == r->size &&
         policy_done_w(m->p, w, r->id, r->t_end - r->t_start, NULL) == SCHED_OK) {
+        if (m->au)                      /* its round trip: the rest of its time */
+            sim_auto_chunk(m->au, w, r->start, r->size, r->t_end - r->t_start,
+                           wire_now() - m->rec.chunks[r->id].sent - (r->t_end - r->t_start),
+                           wire_now() - m->rec.t0);
         record_done(&m->rec, &m->rec.chunks[r->id], r->t_recv, r->t_start, r->t_end,
                     wire_now());
         journal_result(m, r);
@@ -126,8 +140,20 @@ static int on_request(dtss_master *m, const tr_event *e)
     sched_err err;
     int replans = policy_replans(m->p);
     sched_request rq = {w, q.A, q.mu, q.sigma, q.n, q.rate};
+    if (m->au)
+        sim_auto_report(m->au, w, q.A);
     if (policy_request_m(m->p, &rq, &err) != SCHED_OK)
         master_log(m, 0, "%s", err.msg);
+    if (m->au && sim_auto_due(m->au, m->p)) {
+        if (sim_auto_decide(m->au, m->p, wire_now() - m->rec.t0, msg, sizeof msg) < 0)
+            master_log(m, 0, "%s (the scheme stays)", msg);
+        else {
+            master_log(m, 1, "%s", sim_auto_log(m->au));
+            int frc = dtss_master_field(m, SIM_AUTO_NAME, sim_auto_field(m->au));
+            if (frc != DTSS_OK)
+                return frc;
+        }
+    }
     if (policy_replans(m->p) > replans) {
         master_log(m, 1, "more than half of the A_i changed: re-plan %d, A = %g",
                    policy_replans(m->p), policy_power(m->p));
@@ -159,6 +185,8 @@ static int serve(dtss_master *m)
                        c.size, c.start, m->rec.chunks[c.of].worker + 1,
                        rc->sent - m->rec.chunks[c.of].sent, c.worker + 1, c.id);
         journal_assigned(m, c.start, c.size);
+        if (m->au)
+            sim_auto_assign(m->au, c.worker, c.start, c.size, rc->sent - m->rec.t0);
         int r = master_send_work(m, c.worker, c.id, c.start, c.size);
         if (r != DTSS_OK)
             return r;
@@ -178,7 +206,8 @@ int self_step(dtss_master *m)
             return master_fail(m, DTSS_EINVAL, "%s", err.msg);
         master_log(m, 1, "%d worker%s reported; %s over %ld iterations",
                    policy_alive(m->p), policy_alive(m->p) == 1 ? "" : "s",
-                   m->cfg.type->name, m->iters);
+                   m->autosel ? SIM_AUTO_NAME " (a probe of css)" : m->cfg.type->name,
+                   m->iters);
     }
     int rc = serve(m);
     if (rc != DTSS_OK)

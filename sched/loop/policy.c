@@ -27,7 +27,8 @@ typedef struct outchunk {
 } outchunk;
 
 typedef struct pworker {
-    double cur;                 /* latest A_i */
+    double acp;                 /* the A_i it reported last */
+    double cur;                 /* latest A_i as the scheme takes it */
     double plan;                /* A_i at the last plan (the ACPSA) */
     char alive, waiting;        /* not lost; a request queued */
     char reported;              /* it has reported at least once */
@@ -131,10 +132,20 @@ static void sort_queue(policy *p)
         p->queue[i] = p->scratch[i].w;
 }
 
-/* Takes a new A_i for worker w, keeping the count of changed ones. */
+/* Takes a new A_i for worker w, keeping the count of changed ones. The
+ * schemes but DTSS know nothing of loads: every able worker counts as
+ * A_i = 1 (the weighted ones: V_i), for the queue order as for the chunk
+ * size. */
+static double taken(int dtss, int by_speed, const pworker *x, double acp)
+{
+    return acp > 0 ? (dtss ? acp : by_speed ? x->speed : 1.0) : 0;
+}
+
 static void set_power(policy *p, int w, double acp)
 {
     pworker *x = &p->w[w];
+    x->acp = acp;
+    acp = taken(p->dtss, p->by_speed, x, acp);
     int before = x->cur != x->plan, after = acp != x->plan;
     x->cur = acp;
     p->changed += after - before;
@@ -216,10 +227,7 @@ int policy_request_m(policy *p, const sched_request *rq, sched_err *err)
         return sched_fail(err, SCHED_EINVAL, "policy: worker %d's measurement "
                           "mu=%g sigma=%g n=%ld rate=%g: times and rate >= 0 over "
                           "n >= 0 iterations", w, rq->mu, rq->sigma, rq->n, rq->rate);
-    /* The other schemes know nothing of loads: every able worker counts as
-     * A_i = 1 (the weighted ones: V_i), for the queue order as for the
-     * chunk size. */
-    set_power(p, w, acp > 0 ? (p->dtss ? acp : p->by_speed ? x->speed : 1.0) : 0);
+    set_power(p, w, acp);
     if (rq->n > 0 && p->meas)               /* no chunk since: keep the last */
         p->meas[w] = *rq;
     if (!x->reported) {
@@ -493,6 +501,78 @@ int policy_resume(policy *p, const policy_range *done, long n, sched_err *err)
     p->done = sum;
     p->base = end;
     return SCHED_OK;
+}
+
+int policy_measure(policy *p, sched_err *err)
+{
+    if (p->meas)
+        return SCHED_OK;
+    p->meas = malloc(sizeof *p->meas * (size_t)p->n);
+    if (!p->meas)
+        return sched_fail(err, SCHED_ENOMEM, "policy: out of memory for %d workers' "
+                          "measurements", p->n);
+    for (int i = 0; i < p->n; i++)
+        p->meas[i] = no_meas;
+    return SCHED_OK;
+}
+
+long policy_next(const policy *p)
+{
+    return p->s ? p->base + (p->cfg.I - sched_remaining(p->s)) : p->base;
+}
+
+int policy_switch(policy *p, const sched_config *cfg, sched_err *err)
+{
+    if (!p->s)
+        return sched_fail(err, SCHED_EINVAL, "policy: a switch of scheme before the start");
+    if (!cfg->type)
+        return sched_fail(err, SCHED_EINVAL, "policy: a switch to no scheme");
+    long next = policy_next(p);
+    int fed = sched_type_fed(cfg->type);
+    if (fed && policy_measure(p, err) != SCHED_OK)
+        return SCHED_ENOMEM;
+    int dtss = cfg->type->replan != NULL, by_speed = cfg->type->by_speed;
+    double A = 0;
+    for (int w = 0; w < p->n; w++)      /* each A_i as the new scheme takes it */
+        if (p->w[w].alive)
+            A += taken(dtss, by_speed, &p->w[w], p->w[w].acp);
+    sched_config c = *cfg;
+    c.I = p->I - next;
+    c.P = p->cfg.P;                     /* the scheme's worker numbers stand */
+    c.A = A;
+    sched *s = sched_new(&c, err);
+    if (!s)                             /* nothing changed */
+        return err ? err->code : SCHED_EINVAL;
+    sched_free(p->s);
+    p->s = s;
+    p->cfg = c;
+    p->base = next;
+    p->adaptive = fed;
+    p->dtss = dtss;
+    p->by_speed = by_speed;
+    for (int w = 0; w < p->n; w++) {    /* the new scheme's ACPSA */
+        pworker *x = &p->w[w];
+        x->plan = x->cur = taken(dtss, by_speed, x, x->acp);
+    }
+    p->changed = 0;
+    p->power = A;
+    sort_queue(p);
+    return SCHED_OK;
+}
+
+long policy_tail(const policy *p)
+{
+    return p->I - policy_next(p);
+}
+
+const sched_type *policy_scheme(const policy *p)
+{
+    return p->cfg.type;
+}
+
+int policy_worker_alive(const policy *p, int w)
+{
+    return w >= 0 && w < p->n && p->w[w].alive;
 }
 
 int policy_set_late(policy *p, double factor, double min, sched_err *err)

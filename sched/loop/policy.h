@@ -154,6 +154,38 @@ int policy_resume(policy *p, const policy_range *done, long n, sched_err *err);
 policy_range *policy_done_sorted(const policy_range *done, long n, long I, const char *who,
                                  long *sum, sched_err *err);
 
+/* The first iteration of the unassigned tail [next, I) (the lost chunks
+ * in the pool aside): what the scheme has not handed out yet, offset by
+ * where it started (policy_resume, policy_switch). */
+long policy_next(const policy *p);
+/* The iterations of that tail, I - next. */
+long policy_tail(const policy *p);
+/* The scheme that plans it (policy_new's, or the latest policy_switch's). */
+const sched_type *policy_scheme(const policy *p);
+
+/* Keeps each worker's latest measurement (policy_request_m) whatever the
+ * scheme, so that a scheme fed measurements that a policy_switch brings in
+ * sizes its first chunks by them (--scheme auto). SCHED_ENOMEM otherwise. */
+int policy_measure(policy *p, sched_err *err);
+
+/* A switch of scheme (--scheme auto, sim/select.h): after the start, the
+ * unassigned tail [next, I) is planned from now by cfg's scheme (its type
+ * and parameters; I, P and A are set here) as a loop of I - next
+ * iterations, chunk starts offset by next (as policy_resume's tail); the
+ * lost chunks in the pool are still served first, the outstanding chunks
+ * stay outstanding. The workers keep their A_i (taken as the new scheme
+ * takes them: DTSS the reported A_i, the weighted ones V_i, the others 1),
+ * their speeds, their queued requests (re-sorted) and their latest
+ * measurements; the new scheme's plan starts from them (an AWF's weights
+ * from the chunks done before the switch are not carried over). The
+ * scheme's worker count P stays the one of the start. SCHED_EINVAL (not
+ * started, no scheme, or cfg's parameters refused for the tail: the
+ * message names them) or SCHED_ENOMEM, with nothing changed. */
+int policy_switch(policy *p, const sched_config *cfg, sched_err *err);
+
+/* Whether worker w is known and not lost. */
+int policy_worker_alive(const policy *p, int w);
+
 /* Late chunks: a chunk outstanding longer than max(factor x its expected
  * time, min) seconds (see the top) is served again to the next request that
  * has nothing else to take. factor = 0: off (the default of a new policy).
