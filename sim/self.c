@@ -294,6 +294,7 @@ static int serve(run *r)
         r->rec->t0 = r->master_free - r->c->master_overhead;
     }
     double t = r->master_free;
+    policy_now(r->p, t);                /* the chunks' assignment times */
     policy_chunk pc;
     int got;
     while ((got = policy_assign(r->p, &pc, &err)) == 1) {
@@ -319,6 +320,7 @@ static int serve(run *r)
 /* The results ev carries, taken by the master at t (a duplicate: refused). */
 static int take_result(run *r, const event *ev, double t)
 {
+    policy_now(r->p, t);                /* AWF-D/E's time from assignment to result */
     if (ev->has_result &&
         policy_done_w(r->p, ev->w, ev->id, ev->t_end - ev->t_start, NULL) == 0) {
         if (record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start,

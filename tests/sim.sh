@@ -441,4 +441,17 @@ run "auto: a scheme parameter on the command line named" 2 "auto takes no scheme
     $T au.scn -s auto --k 3
 printf 'platform au-eq.plat\nworkload uniform n=40 cost=1\nscheme auto candidates=css,bogus\n' >au-bad.scn
 run "auto: the scenario's bad candidate named" 2 "candidate 'bogus'" $T au-bad.scn
+# AWF-D and AWF-E take a chunk's time from its assignment to its result
+# (Cariño & Banicescu), AWF-B and AWF-C its computing time: where messages
+# cost nothing (latency 0, no result bytes) the two are the same times, so
+# D makes B's chunks and E C's, chunk for chunk; the simulator once gave D
+# and E a time of 0 (no policy_now) and they made WF's chunks instead.
+sed 's/latency=0.0002 bandwidth=1e8/latency=0 bandwidth=1e300/' "$REPO/sim/examples/loaded.plat" >free.plat
+printf 'platform free.plat\nworkload mandel size=400 maxiter=2000\nsample 4\n' >free.scn
+for s in awf-b awf-c awf-d awf-e wf; do
+    $T free.scn -s "$s" -r "free-$s.csv" -q
+    awk -F, '$1 == "chunk" { printf "%s %s %s\n", $3, $4, $5 }' "free-$s.csv" >"free-$s.txt"
+done
+cmp -s free-awf-b.txt free-awf-d.txt && cmp -s free-awf-c.txt free-awf-e.txt && ! cmp -s free-awf-d.txt free-wf.txt
+check "AWF-D makes AWF-B's chunks and AWF-E AWF-C's where messages are free (not WF's)" $?
 finish
