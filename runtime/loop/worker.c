@@ -296,11 +296,13 @@ static void take_meas(dtss_worker *w, wire_request *q)
 }
 
 /* Waits for the master's reply to a request: a chunk (it begins), or STOP
- * (DTSS_DONE). Looks first without waiting: a reply already there tells
- * the reply wait only from above (sched_ahead_wait). */
+ * (DTSS_DONE). With request-ahead it looks first without waiting: a reply
+ * already there tells the reply wait only from above (sched_ahead_wait).
+ * Without, the reply wait is not used and that look would be one more
+ * system call a chunk: it waits at once. */
 static int await_work(dtss_worker *w)
 {
-    int blocked = 0;
+    int blocked = w->job.ahead == 0;
     for (;;) {
         int rc;
         if ((rc = worker_wait(w, blocked ? -1 : 0)) != DTSS_OK)
