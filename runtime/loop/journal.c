@@ -26,7 +26,10 @@
  * I, R and job, never --worker, --hosts or --resume). Each entry is
  * written with one fwrite and flushed (in the kernel, it survives the master's or the pvmd's crash),
  * fsync'd at most once a second and at the end (a crash of the machine
- * itself loses at most the last second's).
+ * itself loses at most the last second's). A worker's results (R) and the
+ * chunk the master serves it next (A) go in one write, before that chunk
+ * goes (journal_hold); an R entry with no A after it, at the end of the
+ * master's step: before the results reach the application either way.
  *
  * Under Tree-Scheduling the same: an A entry for each range the master
  * sends (the initial ranges, and the ranges it serves later), an R entry

@@ -3,10 +3,11 @@
  * PVM messages into its events ("worker w asks with A_i", "chunk c done",
  * "worker w lost") and sends out what it assigns. It waits on any message
  * from anyone, so it never waits on one slow worker while others ask; with
- * late chunks on (--late) it also wakes up after late_poll() (at most a
- * second) without one and asks the policy again, telling it the time: a
- * hung worker's chunk then goes to a worker that was waiting, even when
- * every other worker waits and no message will come. With request-ahead
+ * late chunks on (--late), while a request waits, it also wakes up after
+ * late_poll() (at most a second) without one and asks the policy again,
+ * telling it the time: a hung worker's chunk then goes to a worker that
+ * was waiting, even when every other worker waits and no message will come.
+ * A request is served as it comes, before its results are handed out. With request-ahead
  * (--ahead F, sched/loop/ahead.h) a worker's request can come while its
  * chunk is out (the policy queues it as any other), and that chunk's
  * results then come on their own (RESULT).
