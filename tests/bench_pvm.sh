@@ -1,14 +1,24 @@
 #!/bin/sh
 # bench_pvm.sh: PVM benchmarks, measured as ratios in one run on a private
-# one-host virtual machine (make bench):
+# one-host virtual machine (make bench), each target's verdict computed
+# from what was measured (issue 28's one-host targets):
 #  1. per-chunk overhead: the runtime serving one-iteration chunks (PSS) to
 #     one local worker (bin/bench_runtime), next to a raw PVM ping-pong of
-#     the same messages (bin/pingpong); target ratio <= 1.2; and the
-#     Mandelbrot coordinator serving one-row chunks (one iteration a pixel);
+#     the same messages (bin/pingpong): target ratio <= 1.05 of the medians;
+#     and the Mandelbrot coordinator serving one-row chunks (one iteration a
+#     pixel), as it runs by default (its journal on): target <= 1.2; the
+#     same without its journal (--journal none) shown beside it, no target;
 #  2. one host, two workers: a whole DTSS run of the default image next to
 #     the sequential bin/mandel and an OpenMP schedule(guided) build of the
-#     same kernel (bin/bench_omp); target within 5% of OpenMP.
+#     same kernel (bin/bench_omp): target DTSS/OpenMP <= 1.03 of the medians
+#     of 5, said of the finish (the run record's) and of the whole command.
+# A measurement missing (a program not built, a run that failed) stops it
+# with a message and exit 1: no ratio, no verdict over no runs. A timing
+# benchmark: run it alone on the machine (BIN: the programs, default bin),
+#   flock /tmp/dtss-cluster.lock env BIN=bin tests/bench_pvm.sh
 set -u
+case "${1:-}" in -h|--help)
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
 tmp=$(mktemp -d /tmp/dtss-bench.XXXXXX)
@@ -18,6 +28,10 @@ trap 'exit 1' HUP INT PIPE TERM
 cd "$tmp" || exit 1
 
 now() { date +%s.%N; }
+# ratio A B: A / B, 3 decimals. verdict A B TARGET: "held" when A / B <=
+# TARGET, else "did not hold" (judged on the quotient itself, not as printed).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+verdict() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { print (a / b <= t ? "held" : "did not hold") }'; }
 # need FILE N WHAT: FILE holds N numbers, one a line, or the benchmark stops
 # (exit 1) saying what is missing: a ratio is never printed over no runs.
 need() {
@@ -37,30 +51,49 @@ echo "PVM per-chunk overhead (one local worker, one-iteration chunks of 200 32-b
 #   bench_runtime  the runtime: a master and a worker on the public API whose
 #                  iterations cost nothing (what the runtime adds per chunk);
 #   coordinator    the Mandelbrot application, 200-pixel rows at maxiter 1:
-#                  the runtime plus computing, converting and storing a row.
+#                  the runtime plus computing, converting and storing a row,
+#                  and journaling it (a run record given: its journal is on);
+#   coordinator --journal none: the same without the journal (what the
+#                  journal costs: the difference).
 pvm_up "$tmp" "$BIN" 1 || { echo "bench_pvm: could not start a pvmd"; exit 1; }
 rows=3000
-: >pp.txt; : >rt.txt; : >co.txt
+: >pp.txt; : >rt.txt; : >co.txt; : >cn.txt
 for _ in 1 2 3 4 5 6 7; do
     taskset -c 1 "$BIN/pingpong" -n $rows -W 200 >>pp.txt
     taskset -c 1 "$BIN/bench_runtime" -n $rows -w 200 >>rt.txt
-    taskset -c 1 "$BIN/coordinator" -s pss --local 1 -W 200 -H $rows -m 1 -R 1 -o none -r rec.csv -q >/dev/null
-    "$BIN/record" rec.csv run finish | awk -v n=$rows '{ printf "%.1f\n", $1 / n * 1e6 }' >>co.txt
+    for j in co cn; do
+        rm -f rec.csv
+        if [ $j = co ]; then
+            taskset -c 1 "$BIN/coordinator" -s pss --local 1 -W 200 -H $rows -m 1 -R 1 -o none -r rec.csv -q >/dev/null
+        else
+            taskset -c 1 "$BIN/coordinator" -s pss --local 1 -W 200 -H $rows -m 1 -R 1 -o none -r rec.csv --journal none -q >/dev/null
+        fi
+        "$BIN/record" rec.csv run finish 2>/dev/null | awk -v n=$rows '{ printf "%.1f\n", $1 / n * 1e6 }' >>$j.txt
+    done
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 minimum() { sort -n "$1" | head -n 1; }
 need pp.txt 7 "bin/pingpong"
 need rt.txt 7 "bin/bench_runtime"
 need co.txt 7 "bin/coordinator (its record's finish)"
+need cn.txt 7 "bin/coordinator --journal none (its record's finish)"
 pp=$(median pp.txt)
-echo "  raw ping-pong round trip    $pp us  (median; runs: $(tr '\n' ' ' <pp.txt))"
-for f in rt co; do
-    name=$([ $f = rt ] && echo "runtime, per chunk        " || echo "Mandelbrot coordinator    ")
-    echo "  $name  $(median $f.txt) us  (median; runs: $(tr '\n' ' ' <$f.txt))"
+echo "  raw ping-pong round trip    $pp µs  (median; runs: $(tr '\n' ' ' <pp.txt))"
+for f in rt co cn; do
+    case $f in
+    rt) name="runtime, per chunk          " ;;
+    co) name="Mandelbrot coordinator      " ;;
+    cn) name="  the same, --journal none  " ;;
+    esac
+    echo "  $name$(median $f.txt) µs  (median; runs: $(tr '\n' ' ' <$f.txt))"
 done
-echo "$(median rt.txt) $pp $(minimum rt.txt) $(minimum pp.txt) $(median co.txt)" |
-    awk '{ printf "  ratio runtime/ping-pong = %.2f of the medians, %.2f of the minimums (target <= 1.2)\n", $1 / $2, $3 / $4
-           printf "  ratio Mandelbrot coordinator/ping-pong = %.2f of the medians (its rows computed and stored too)\n", $5 / $2 }'
+rt=$(median rt.txt) co=$(median co.txt)
+echo "  ratio runtime/ping-pong = $(ratio "$rt" "$pp") of the medians" \
+     "($(ratio "$(minimum rt.txt)" "$(minimum pp.txt)") of the minimums):" \
+     "target <= 1.05 $(verdict "$rt" "$pp" 1.05)"
+echo "  ratio Mandelbrot coordinator/ping-pong = $(ratio "$co" "$pp") of the medians" \
+     "(its rows computed, stored and journaled): target <= 1.2 $(verdict "$co" "$pp" 1.2)"
+echo "    (without its journal: $(ratio "$(median cn.txt)" "$pp"); no target)"
 
 pvm_down
 pvm_up "$tmp" "$BIN" || { echo "bench_pvm: could not start a pvmd"; exit 1; }
@@ -75,6 +108,7 @@ seq=$("$BIN/mandel" | sed 's/.*seconds \([0-9.]*\).*/\1/')
 : >omp.txt; : >dtss.txt; : >wall.txt
 for _ in 1 2 3 4 5; do
     OMP_NUM_THREADS=2 "$BIN/bench_omp" | awk '{ print $1 }' >>omp.txt
+    rm -f dtss.csv
     t0=$(now)
     "$BIN/coordinator" -s dtss --local 2 -o none -r dtss.csv -q >/dev/null
     t1=$(now)
@@ -83,6 +117,7 @@ for _ in 1 2 3 4 5; do
 done
 need omp.txt 5 "bin/bench_omp"
 need dtss.txt 5 "bin/coordinator -s dtss (its record's finish)"
+need wall.txt 5 "bin/coordinator -s dtss (its whole command's time)"
 [ -n "$seq" ] && [ -z "$(printf '%s' "$seq" | tr -d '0-9.')" ] ||
     { echo "bench_pvm: bin/mandel: no sequential time" >&2; exit 1; }
 omp=$(median omp.txt) fin=$(median dtss.txt) wall=$(median wall.txt)
@@ -90,7 +125,10 @@ echo "  sequential bin/mandel       $seq s"
 echo "  OpenMP guided, 2 threads    $omp s  (median; runs: $(tr '\n' ' ' <omp.txt))"
 echo "  DTSS on PVM, 2 workers      $fin s finish, $wall s whole command, spawn included"
 echo "                              (medians; finish: $(tr '\n' ' ' <dtss.txt))"
-echo "$seq $omp $fin $wall $(minimum dtss.txt) $(sort -n dtss.txt | tail -n 1)" | awk '{
+echo "$seq $omp $fin $(minimum dtss.txt) $(sort -n dtss.txt | tail -n 1)" | awk '{
     printf "  speedup over sequential: DTSS %.2f, OpenMP %.2f\n", $1 / $3, $1 / $2
-    printf "  ratio DTSS/OpenMP = %.3f finish, %.3f whole command, of the medians (target <= 1.05);\n", $3 / $2, $4 / $2
-    printf "  the runs range %.3f-%.3f\n", $5 / $2, $6 / $2 }'
+    printf "  the DTSS runs (finish) range %.3f-%.3f of the OpenMP median\n", $4 / $2, $5 / $2 }'
+echo "  ratio DTSS/OpenMP = $(ratio "$fin" "$omp") of the medians, finish:" \
+     "target <= 1.03 $(verdict "$fin" "$omp" 1.03)"
+echo "  ratio DTSS/OpenMP = $(ratio "$wall" "$omp") of the medians, whole command (spawn" \
+     "included): target <= 1.03 $(verdict "$wall" "$omp" 1.03)"

@@ -90,6 +90,18 @@ int jnl_reopen(jnl_w *w, const char *path, long good_end)
     return 0;
 }
 
+/* o after its bytes went (or not): freed, or with o->keep emptied. */
+static void emptied(jnl_buf *o)
+{
+    if (o->keep) {
+        o->n = 0;
+        o->oom = 0;
+        return;
+    }
+    free(o->b);
+    memset(o, 0, sizeof *o);
+}
+
 const char *jnl_emit(jnl_w *w, jnl_buf *o, int sync)
 {
     const char *what = o->oom ? "out of memory" : NULL;
@@ -101,8 +113,7 @@ const char *jnl_emit(jnl_w *w, jnl_buf *o, int sync)
             what = strerror(errno);
         w->synced = now;
     }
-    free(o->b);
-    memset(o, 0, sizeof *o);
+    emptied(o);
     return what;
 }
 
@@ -120,8 +131,7 @@ int jnl_write(jnl_w *w, jnl_buf *o, int sync, const char *path, int keep, char *
               size_t len)
 {
     if (!w->f) {
-        free(o->b);
-        memset(o, 0, sizeof *o);
+        emptied(o);
         return 0;
     }
     const char *what = jnl_emit(w, o, sync);

@@ -34,7 +34,9 @@
 
 /* ---- writing ----------------------------------------------------------- */
 
-typedef struct jnl_buf { unsigned char *b; size_t n, cap; int oom; } jnl_buf;
+/* keep: jnl_emit empties the buffer but keeps its memory for the next
+ * entries (its owner frees b); 0: jnl_emit frees it. */
+typedef struct jnl_buf { unsigned char *b; size_t n, cap; int oom, keep; } jnl_buf;
 
 void jnl_put(jnl_buf *o, const void *p, size_t n);
 void jnl_put_u(jnl_buf *o, uint64_t v);
@@ -53,8 +55,8 @@ typedef struct jnl_w { FILE *f; double synced; } jnl_w;
 int jnl_create(jnl_w *w, const char *path);
 /* The journal at path, cut to its first 'good_end' bytes, opened to append. */
 int jnl_reopen(jnl_w *w, const char *path, long good_end);
-/* Writes o's bytes (and frees them): fwrite, fflush, then fsync when 'sync'
- * or the last was a second ago. NULL, or why it failed (a static string or
+/* Writes o's bytes (and frees them, or with o->keep empties o): fwrite,
+ * fflush, then fsync when 'sync' or the last was a second ago. NULL, or why it failed (a static string or
  * strerror's): the caller closes the journal and says so. */
 const char *jnl_emit(jnl_w *w, jnl_buf *o, int sync);
 /* jnl_emit, and on failure jnl_give_up: 0 written (or no journal: w->f

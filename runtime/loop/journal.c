@@ -26,7 +26,10 @@
  * I, R and job, never --worker, --hosts or --resume). Each entry is
  * written with one fwrite and flushed (in the kernel, it survives the master's or the pvmd's crash),
  * fsync'd at most once a second and at the end (a crash of the machine
- * itself loses at most the last second's).
+ * itself loses at most the last second's). A worker's results (R) and the
+ * chunk the master serves it next (A) go in one write, before that chunk
+ * goes (journal_hold); an R entry with no A after it, at the end of the
+ * master's step: before the results reach the application either way.
  *
  * Under Tree-Scheduling the same: an A entry for each range the master
  * sends (the initial ranges, and the ranges it serves later), an R entry
@@ -111,36 +114,56 @@ int journal_begin(dtss_master *m)
     return rc != DTSS_OK ? rc : journal_open_results(m);
 }
 
+/* The entries are built one after the other in m->jw.out, whose memory
+ * stays from one write to the next (an entry's sum from its own kind on). */
 void journal_assigned(dtss_master *m, long start, long size)
 {
     if (!m->jw.w.f)
         return;
-    jnl_buf o = {0};
-    jnl_put(&o, "A", 1);
-    jnl_put_u(&o, (uint64_t)start);
-    jnl_put_u(&o, (uint64_t)size);
-    jnl_put_sum(&o, 0);
-    emit(m, &o, 0);
+    jnl_buf *o = &m->jw.out;
+    size_t from = o->n;
+    o->keep = 1;
+    jnl_put(o, "A", 1);
+    jnl_put_u(o, (uint64_t)start);
+    jnl_put_u(o, (uint64_t)size);
+    jnl_put_sum(o, from);
+    emit(m, o, 0);
 }
 
 void journal_result(dtss_master *m, const wire_result *r)
 {
     if (!m->jw.w.f)
         return;
-    jnl_buf o = {0};
-    jnl_put(&o, "R", 1);
-    jnl_put_u(&o, (uint64_t)r->start);
-    jnl_put_u(&o, (uint64_t)r->size);
-    jnl_put_u(&o, (uint64_t)r->npieces);
+    jnl_buf *o = &m->jw.out;
+    size_t from = o->n;
+    o->keep = 1;
+    jnl_put(o, "R", 1);
+    jnl_put_u(o, (uint64_t)r->start);
+    jnl_put_u(o, (uint64_t)r->size);
+    jnl_put_u(o, (uint64_t)r->npieces);
     for (long i = 0; i < 3 * r->npieces; i++)
-        jnl_put_u(&o, (uint64_t)r->hdr[i]);
-    jnl_put(&o, r->data, r->len);
-    jnl_put_sum(&o, 0);
-    emit(m, &o, 0);
+        jnl_put_u(o, (uint64_t)r->hdr[i]);
+    jnl_put(o, r->data, r->len);
+    jnl_put_sum(o, from);
+    if (!m->jw.hold)
+        emit(m, o, 0);
+}
+
+void journal_hold(dtss_master *m)
+{
+    m->jw.hold = 1;
+}
+
+void journal_flush(dtss_master *m)
+{
+    m->jw.hold = 0;
+    if (m->jw.out.n > 0 || m->jw.out.oom)
+        emit(m, &m->jw.out, 0);
 }
 
 void journal_close(dtss_master *m)
 {
+    journal_flush(m);
     jnl_close(&m->jw.w);
 }
 
@@ -558,6 +581,7 @@ void journal_free(dtss_master *m)
     if (m->jw.in)
         fclose(m->jw.in);
     free(m->jw.done);
+    free(m->jw.out.b);
     journal_head_free(&m->jh);
     memset(&m->jw, 0, sizeof m->jw);
 }

@@ -70,6 +70,9 @@ typedef struct journal {
     long out_iters;             /* of those, not done: out when the run broke */
     FILE *in;                   /* reading its results back, to hand them out */
     long in_left, handed_out;
+    /* the entries not written yet (journal_hold), its memory kept */
+    jnl_buf out;
+    int hold;
 } journal;
 
 struct dtss_master {
@@ -170,9 +173,16 @@ int journal_begin(dtss_master *m);
 int journal_create(dtss_master *m);
 int journal_reopen(dtss_master *m);
 /* Appends an entry (no-ops without a journal; a write that fails is logged
- * and ends the journal, not the run). */
+ * and ends the journal, not the run). An A entry is written at once, with
+ * the entries held before it: before its chunk goes. */
 void journal_assigned(dtss_master *m, long start, long size);
 void journal_result(dtss_master *m, const wire_result *r);
+/* From journal_hold to journal_flush, the R entries wait for the next A
+ * entry or journal_flush, whichever comes first, to go in the same write
+ * (a worker's results and its next chunk: one system call, not two);
+ * journal_flush writes them (the caller's step is over). */
+void journal_hold(dtss_master *m);
+void journal_flush(dtss_master *m);
 /* The resumed journal's results, one by one: journal_next_result returns 1
  * with *r filled (its id -1), 0 at the end, -1 on an error. */
 int journal_open_results(dtss_master *m);

@@ -249,9 +249,8 @@ void worker_clear_results(dtss_worker *w)
  * per chunk, and a reading costs a system call -- with the cgroup back-end,
  * one per task of the host). */
 #define PROBE_EVERY 0.01
-static int measure(dtss_worker *w, double *A)
+static int measure(dtss_worker *w, double now, double *A)
 {
-    double now = wire_now();
     if (!w->measured || now - w->t_probe >= PROBE_EVERY) {
         char msg[256];
         int q = probe_queue(&w->prb, msg, sizeof msg);
@@ -266,9 +265,8 @@ static int measure(dtss_worker *w, double *A)
 /* Reads pending task-exit notices, every 20 ms at most, so that a worker
  * outlives its master by a piece or 20 ms, not a whole chunk (and not a
  * long piece either, when the application asks dtss_worker_cancelled). */
-static int check_exits(dtss_worker *w)
+static int check_exits(dtss_worker *w, double now)
 {
-    double now = wire_now();
     if (now - w->last_poll < 0.02)
         return DTSS_OK;
     w->last_poll = now;
@@ -296,11 +294,13 @@ static void take_meas(dtss_worker *w, wire_request *q)
 }
 
 /* Waits for the master's reply to a request: a chunk (it begins), or STOP
- * (DTSS_DONE). Looks first without waiting: a reply already there tells
- * the reply wait only from above (sched_ahead_wait). */
+ * (DTSS_DONE). With request-ahead it looks first without waiting: a reply
+ * already there tells the reply wait only from above (sched_ahead_wait).
+ * Without, the reply wait is not used and that look would be one more
+ * system call a chunk: it waits at once. */
 static int await_work(dtss_worker *w)
 {
-    int blocked = 0;
+    int blocked = w->job.ahead == 0;
     for (;;) {
         int rc;
         if ((rc = worker_wait(w, blocked ? -1 : 0)) != DTSS_OK)
@@ -324,10 +324,11 @@ static int ask_ahead(dtss_worker *w)
 {
     char msg[256];
     double A;
-    int Q = measure(w, &A);
+    double now = wire_now();
+    int Q = measure(w, now, &A);
     if (!(A > 0))
         return DTSS_OK;
-    wire_request q = {.index = w->job.index, .Q = Q, .A = A, .t_measure = wire_now()};
+    wire_request q = {.index = w->job.index, .Q = Q, .A = A, .t_measure = now};
     take_meas(w, &q);
     if (wire_send_request(w->h.parent, &q, msg, sizeof msg) < 0)
         return worker_fail(w, DTSS_EPVM, "%s", msg);
@@ -352,15 +353,16 @@ static int finish_ahead(dtss_worker *w)
 }
 
 /* Sends a request (with the results of the chunk just done, if any) and
- * waits for the next chunk. */
-static int ask(dtss_worker *w)
+ * waits for the next chunk. now: the time (the chunk's end; one clock read
+ * for what happens at one instant). */
+static int ask(dtss_worker *w, double now)
 {
     char msg[256];
     int have = w->npieces > 0 || w->id >= 0;
-    double t_end = wire_now();
+    double t_end = now;
     for (;;) {
         double A;
-        int Q = measure(w, &A);
+        int Q = measure(w, now, &A);
         if (!(A > 0) && w->hello_sent) {
             /* The paper's integer A_i = 0: measure again in 200 ms. */
             int rc = worker_wait(w, 0.2);
@@ -368,10 +370,11 @@ static int ask(dtss_worker *w)
                 rc = worker_common(w, NULL);
             if (rc != DTSS_OK)
                 return rc;
+            now = wire_now();
             continue;
         }
         wire_request q = {.index = w->job.index, .Q = Q, .A = A,
-                          .t_measure = wire_now(), .hello = !w->hello_sent,
+                          .t_measure = now, .hello = !w->hello_sent,
                           .has_result = have};
         take_meas(w, &q);
         if (q.hello) {
@@ -399,7 +402,7 @@ int dtss_worker_cancelled(dtss_worker *w)
 {
     if (!w || w->state == W_LOST || w->state == W_FAILED)
         return 1;
-    return w->state == W_RUNNING && check_exits(w) != DTSS_OK;
+    return w->state == W_RUNNING && check_exits(w, wire_now()) != DTSS_OK;
 }
 
 int dtss_worker_next(dtss_worker *w, long *start, long *size)
@@ -411,9 +414,10 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
     if (w->state != W_RUNNING)
         return worker_fail(w, DTSS_EMISUSE, "dtss_worker_next after an error: %s",
                            w->h.err);
+    double now = wire_now();                /* the piece's end, the chunk's if it is */
     if (w->in_piece) {                      /* the piece just done */
         long *h = &w->hdr[3 * (w->npieces - 1)];
-        sched_meas_add(&w->meas, wire_now() - w->t_piece, h[1], w->piece_cost);
+        sched_meas_add(&w->meas, now - w->t_piece, h[1], w->piece_cost);
         /* The first piece of a chunk: at its bytes per iteration, would the
          * chunk's results be over what a message carries? Then stop now,
          * not once 2 GiB are computed. (It assumes iterations of like
@@ -429,7 +433,7 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
     w->in_piece = 0;
     if (w->job.tree)
         return tree_next(w, start, size);
-    int rc = check_exits(w);
+    int rc = check_exits(w, now);
     if (rc != DTSS_OK)
         return rc;
     if (!w->asked && w->id >= 0 && w->job.ahead != 0 &&
@@ -437,7 +441,7 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
                         wire_now() - w->t_start, w->wait) &&
         (rc = ask_ahead(w)) != DTSS_OK)
         return rc;
-    if (w->cur >= w->end && (rc = w->asked ? finish_ahead(w) : ask(w)) != DTSS_OK)
+    if (w->cur >= w->end && (rc = w->asked ? finish_ahead(w) : ask(w, now)) != DTSS_OK)
         return rc;
     return worker_piece(w, start, size);
 }
