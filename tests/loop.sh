@@ -136,6 +136,27 @@ rm -f r.csv
 timeout 120 "$BIN/loop" -w "increasing n=400 from=1000 to=60000" -s dtss-m --local 2 -r r.csv -q >out.txt 2>&1
 [ $? = 0 ] && covers r.csv 400 && grep -q "^run,dtss-m,2,400,.*,result_bytes=8,started=[0-9]*\.[0-9]*$" r.csv
 check "dtss-m, 2 workers: each iteration once, the record's run line" $?
+# Request-ahead (--ahead, sched/loop/ahead.h): a worker asks before its chunk
+# is done and sends the chunk's results on their own; every iteration once,
+# the record's ahead=, under a scheme of each kind, both rules; Tree takes
+# no ahead (its own protocol: nothing in its record).
+for a in 0.5 rtt; do
+    for s in tss af dtss; do
+        rm -f r.csv
+        timeout 120 "$BIN/loop" -w "increasing n=300 from=1000 to=60000" -s "$s" --ahead "$a" -R 4 \
+            --local 3 -b 64 -r r.csv >out.txt 2>&1
+        rc=$?
+        [ "$rc" = 0 ] && covers r.csv 300 && grep -q "^run,$s,3,300,.*,ahead=$a," r.csv
+        check "--ahead $a under $s, 3 workers: each iteration once, the record's ahead=$a (exit $rc: $(head -c 200 out.txt))" $?
+    done
+done
+rm -f r.csv
+timeout 120 "$BIN/loop" -w "uniform n=100 cost=20000" -s tree --ahead 0.5 --local 2 -r r.csv -q >out.txt 2>&1
+[ $? = 0 ] && covers r.csv 100 && ! grep -q "ahead=" r.csv
+check "--ahead under tree: taken, unused (each iteration once, no ahead= in the record)" $?
+run "--ahead 1 refused by name" 2 "--ahead '1': rtt, or a fraction" \
+    "$BIN/loop" -w "uniform n=10 cost=1" --ahead 1 --local 1 -q
+
 # --scheme auto (sim/select.h): the scheme chosen by simulation after the
 # probe; the record names the choice and when, every iteration once.
 rm -f r.csv
