@@ -537,7 +537,7 @@ $(FUZZ_DIR)/dag_text $(FUZZ_DIR)/dag_dot: $(call fuzz_obj,$(DAG_SRC) $(SCHED_SRC
 $(FUZZ_DIR)/record $(FUZZ_DIR)/parse: $(call fuzz_obj,$(SCHED_SRC))
 $(FUZZ_DIR)/options $(FUZZ_DIR)/wire $(FUZZ_DIR)/journal $(FUZZ_DIR)/model_options \
     $(FUZZ_DIR)/strips_journal $(FUZZ_DIR)/pool_journal $(FUZZ_DIR)/lb_journal: \
-    $(call fuzz_obj,$(RUNTIME_SRC) $(SCHED_SRC))
+    $(call fuzz_obj,$(RUNTIME_SRC) $(SIM_CORE_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/pbm $(FUZZ_DIR)/thin_task: $(call fuzz_obj,$(THIN_SRC) $(SCHED_SRC))
 $(FUZZ_DIR)/trace: $(call fuzz_obj,$(SIM_SRC) $(SCHED_SRC) $(COST_SRC))
 $(FUZZ_DIR)/heat: $(call fuzz_obj,$(HEAT_SRC) $(SCHED_SRC))
