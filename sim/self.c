@@ -17,8 +17,9 @@
  * A host that fails dies with its chunk; the master hears of it one latency
  * later (PVM's task-exit notice) and the chunk goes back to the pool
  * (policy_lost).
- * Request-ahead (c->ahead = F > 0, sched/loop/ahead.h), as the PVM worker
- * does it: once the chunk's first mark iterations are done the worker
+ * Request-ahead (c->ahead: F or rtt, sched/loop/ahead.h), as the PVM worker
+ * does it: at the chunk's ask point (ask_point: after its first mark
+ * iterations, or by rtt the first iteration it is due at) the worker
  * measures Q_i and, with A_i > 0, sends a request without results (with
  * what it measured since its last request); at the chunk's end its results
  * go on their own (EV_RESULT) and it starts the chunk that came meanwhile,
@@ -131,13 +132,12 @@ static int report(run *r, int w, double t, const event *pending, int first)
 }
 
 /* Computes chunk ev iteration by iteration from ev->t_start, measuring
- * each into r->meas[ev->w]; returns its end, and in *t_mark when its
- * first 'mark' iterations are done. With request-ahead (r->ah) the
+ * each into r->meas[ev->w]; returns its end. With request-ahead (r->ah) the
  * measurements start from what the worker measured since its last
  * request; r->meas[w] is what a request ahead carries (up to the mark),
  * whole and after are kept for the request at the end and the next one. */
 static double timed(const run *r, const sim_host *h, sim_cpu *cpu, const event *ev,
-                    long mark, double *t_mark)
+                    long mark)
 {
     aworker *a = r->ah ? &r->ah[ev->w] : NULL;
     sched_meas before, all, after;
@@ -147,15 +147,12 @@ static double timed(const run *r, const sim_host *h, sim_cpu *cpu, const event *
     else
         sched_meas_clear(&all);
     double t = ev->t_start;
-    *t_mark = t;
     for (long k = ev->start; k < ev->start + ev->size; k++) {
         double cost = sim_work(r->wl, k, 1), u = sim_cpu_run(h, cpu, t, cost);
         sched_meas_add(&all, u - t, 1, cost);
         if (a)
             sched_meas_add(k - ev->start < mark ? &before : &after, u - t, 1, cost);
         t = u;
-        if (k - ev->start + 1 == mark)
-            *t_mark = t;
     }
     if (a && mark < ev->size) {
         sched_meas_get(&before, &r->meas[ev->w]);
@@ -205,13 +202,13 @@ static int start_chunk(run *r, int w, event ev, double t_recv, double t)
     const sim_host *h = x->h;
     if (r->c->busy && t < r->c->busy[w])
         t = r->c->busy[w];                  /* (sim.h: busy) */
-    double t_mark = t, t_unused;
+    double t_mark = t;
     sim_cpu *cpu = cpu_of(r, w);
     long mark = r->ah ? ask_point(r, h, *cpu, &ev, t, &t_mark) : ev.size;
     ev.t_recv = t_recv;
     ev.t_start = t;
     if (r->meas)
-        ev.t_end = timed(r, h, cpu, &ev, mark, &t_unused);
+        ev.t_end = timed(r, h, cpu, &ev, mark);
     else
         ev.t_end = sim_cpu_run(h, cpu, t, sim_work(r->wl, ev.start, ev.size));
     if (r->ah) {

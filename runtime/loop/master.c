@@ -71,7 +71,7 @@ int master_refuse(dtss_master *m, int w, const char *why)
 int master_unpack_result(dtss_master *m, const tr_event *e, int *w, wire_result *r)
 {
     char msg[256];
-    int index, rc = wire_unpack_result(e, &index, r, msg, sizeof msg);
+    int index = -1, rc = wire_unpack_result(e, &index, r, msg, sizeof msg);
     *w = master_worker_of(m, e->from);
     if (rc == WIRE_EVERSION && *w >= 0) {
         int who = *w;
@@ -80,7 +80,7 @@ int master_unpack_result(dtss_master *m, const tr_event *e, int *w, wire_result 
     }
     if (rc < 0 || *w < 0 || index != *w) {
         master_log(m, 0, "%s from t%x, ignored", *w < 0 ? "a result from no worker of ours" :
-                   index != *w ? "a result with a wrong index" : msg, e->from);
+                   rc < 0 ? msg : "a result with a wrong index", e->from);
         wire_result_free(r);
         *w = -1;
     }

@@ -7,10 +7,10 @@
  * late_poll() (at most a second) without one and asks the policy again,
  * telling it the time: a hung worker's chunk then goes to a worker that
  * was waiting, even when every other worker waits and no message will come.
- * A request is served as it comes, before its results are handed out. With request-ahead
- * (--ahead F, sched/loop/ahead.h) a worker's request can come while its
- * chunk is out (the policy queues it as any other), and that chunk's
- * results then come on their own (RESULT).
+ * A request is served as it comes, before its results are handed out.
+ * With request-ahead (--ahead F|rtt, sched/loop/ahead.h) a worker's request
+ * can come while its chunk is out (the policy queues it as any other), and
+ * that chunk's results then come on their own (RESULT).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  *   2. send a request carrying A_i and the results of the last chunk;
  *   3. wait for the reply: a chunk -> hand it out as pieces, then go to 1;
  *      stop -> done.
- * With request-ahead (the job's F > 0, sched/loop/ahead.h) step 2 goes once
- * F of the chunk is left, at a piece boundary, without results; at the
+ * With request-ahead (the job's F or rtt, sched/loop/ahead.h) step 2 goes
+ * before the chunk is done, at a piece boundary, without results; at the
  * chunk's end its results go on their own (RESULT) and step 3 follows.
  * Tree-Scheduling is in worker_tree.c. A worker whose master exits ends
  * (DTSS_ELOST) at its next piece, or within 20 ms when waiting; inside a
@@ -318,13 +318,13 @@ static int await_work(dtss_worker *w)
     }
 }
 
-/* Request-ahead: F of the chunk is left; a request with A_i goes now,
- * without results (none when A_i = 0: the worker asks at the end). */
-static int ask_ahead(dtss_worker *w)
+/* Request-ahead: the chunk is at its ask point (sched_ahead_due) at now; a
+ * request with A_i goes, without results (none when A_i = 0: the worker
+ * asks at the end). */
+static int ask_ahead(dtss_worker *w, double now)
 {
     char msg[256];
     double A;
-    double now = wire_now();
     int Q = measure(w, now, &A);
     if (!(A > 0))
         return DTSS_OK;
@@ -438,8 +438,8 @@ int dtss_worker_next(dtss_worker *w, long *start, long *size)
         return rc;
     if (!w->asked && w->id >= 0 && w->job.ahead != 0 &&
         sched_ahead_due(w->job.ahead, w->cur - w->first, w->end - w->first,
-                        wire_now() - w->t_start, w->wait) &&
-        (rc = ask_ahead(w)) != DTSS_OK)
+                        now - w->t_start, w->wait) &&
+        (rc = ask_ahead(w, now)) != DTSS_OK)
         return rc;
     if (w->cur >= w->end && (rc = w->asked ? finish_ahead(w) : ask(w, now)) != DTSS_OK)
         return rc;
