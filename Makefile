@@ -27,7 +27,8 @@ LDFLAGS := $(OPT) $(EXTRA_LDFLAGS)
 # ---- sources ----------------------------------------------------------------
 # sched/ in folders by concern (schemes/ loop/ pool/ lb/ strips/ records/ util/).
 SCHED_SRC   := $(filter-out sched/schemes/chunks.c,$(wildcard sched/*.c sched/*/*.c))
-RUNTIME_SRC := $(wildcard runtime/*/*.c)
+# runtime/transport/mpi.c: libdtss-mpi's transport in place of pvm.c (mpi section)
+RUNTIME_SRC := $(filter-out runtime/transport/mpi.c,$(wildcard runtime/*/*.c))
 MANDEL_SRC  := $(filter-out mandel/main.c,$(wildcard mandel/*.c))
 SIM_SRC     := $(filter-out sim/main.c,$(wildcard sim/*.c))
 DAG_MAINS   := dag/dagsched.c dag/daggen.c dag/dagexp.c
@@ -59,7 +60,7 @@ TESTS      := $(BIN)/test_sched $(BIN)/test_policy $(BIN)/test_mandel $(BIN)/tes
 TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/longrun.sh tests/league.sh tests/figures.sh \
               tests/golden.sh \
               tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh tests/conventions.sh \
-              tests/matrix.sh tests/install.sh tests/security.sh tests/cluster.sh \
+              tests/matrix.sh tests/install.sh tests/mpi.sh tests/security.sh tests/cluster.sh \
               tests/coordinator_cluster.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
               tests/fuzz_argv.sh
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
@@ -338,13 +339,15 @@ run: deps
 	    --load "$$MAKE_LOAD" $${MAKE_AFTER:+--after "$$MAKE_AFTER"} \
 	    $${MAKE_HOSTFILE:+--hostfile "$$MAKE_HOSTFILE"} -- $$MAKE_ARGS
 
-# libdtss for users' programs: dtss.h, libdtss.a, dtss.pc (pkg-config) and
+# libdtss for users' programs: dtss.h, libdtss.a and libdtss-mpi.a, dtss.pc
+# and dtss-mpi.pc (pkg-config) and
 # the man page dtss(3) under PREFIX; uninstall removes exactly those (and the
 # folders install created). PREFIX reaches the script through the
 # environment, as data.
 PREFIX ?= /usr/local
-install: $(DTSS_LIB)
-	@DTSS_PREFIX="$$DTSS_INSTALL_PREFIX" DTSS_LIB=$(DTSS_LIB) scripts/install install
+install: $(DTSS_LIB) $(DTSS_MPI_LIB)
+	@DTSS_PREFIX="$$DTSS_INSTALL_PREFIX" DTSS_LIB=$(DTSS_LIB) DTSS_MPI_LIB=$(DTSS_MPI_LIB) \
+	    scripts/install install
 uninstall:
 	@DTSS_PREFIX="$$DTSS_INSTALL_PREFIX" scripts/install uninstall
 install uninstall: export DTSS_INSTALL_PREFIX = $(PREFIX)
@@ -377,7 +380,7 @@ help:
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s|P%] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
 	@echo "make bench-compare OLD=REV  an older revision measured beside this build"
-	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, dtss.pc, dtss(3)"
+	@echo "make install [PREFIX=/usr/local]  libdtss: dtss.h, libdtss.a, libdtss-mpi.a, dtss.pc, dtss-mpi.pc, dtss(3)"
 	@echo "make uninstall [PREFIX=...]       remove exactly what install put there"
 	@echo "make clean            remove build/ and bin/"
 	@echo "make echo             print the compiler settings"
@@ -478,6 +481,41 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)
+
+# ---- mpi (begin)
+# libdtss-mpi: the same runtime on the MPI transport (runtime/transport/mpi.c
+# in place of pvm.c; Debian's Open MPI 4.1; docs/mpi.md), and the programs
+# that use libdtss built on it into $(BIN)/mpi/: the same sources, linked
+# against the other library.
+MPI_CFLAGS  := $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS    := $(shell pkg-config --libs ompi-c 2>/dev/null)
+DTSS_MPI_LIB := $(BUILD)/libdtss-mpi.a
+DTSS_MPI_OBJ := $(call obj,$(filter-out runtime/transport/pvm.c,$(RUNTIME_SRC)) \
+                runtime/transport/mpi.c $(SCHED_SRC) $(SIM_CORE_SRC))
+MPI_PROGRAMS := $(addprefix $(BIN)/mpi/,integral loop coordinator worker matrix thin-pool \
+                yoon-tasks heat-pvm jacobi)
+.PHONY: mpi
+mpi: $(MPI_PROGRAMS)
+all all-tests: $(MPI_PROGRAMS)
+
+$(call obj,runtime/transport/mpi.c): CFLAGS += $(MPI_CFLAGS)
+$(DTSS_MPI_LIB): $(DTSS_MPI_OBJ)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(AR) qcs $@ $^
+
+$(BIN)/mpi/integral: $(call obj,examples/integral.c) $(DTSS_MPI_LIB)
+$(BIN)/mpi/loop: $(call obj,examples/loop.c) $(SIM_LIB) $(COST_LIB) $(DTSS_MPI_LIB)
+$(BIN)/mpi/coordinator: $(call obj,coordinator/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_MPI_LIB)
+$(BIN)/mpi/worker: $(call obj,worker/main.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_MPI_LIB)
+$(BIN)/mpi/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(COST_LIB) $(DTSS_MPI_LIB)
+$(BIN)/mpi/matrix: LIBS := $(subst -lgslcblas,-lopenblas,$(LIBS))
+$(BIN)/mpi/thin-pool: $(call obj,thin/pvm.c) $(THIN_LIB) $(DTSS_MPI_LIB)
+$(BIN)/mpi/yoon-tasks: $(call obj,examples/tasks.c) $(DTSS_MPI_LIB)
+$(BIN)/mpi/heat-pvm: $(call obj,heat/pvm.c) $(HEAT_LIB) $(DTSS_MPI_LIB)
+$(BIN)/mpi/jacobi: $(call obj,examples/jacobi.c) $(DTSS_MPI_LIB)
+$(MPI_PROGRAMS): LIBS += $(MPI_LIBS)
+# ---- mpi (end)
 
 # ---- cluster (begin)
 # The PVM virtual machine of a hostfile, each host emulated on this machine

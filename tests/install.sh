@@ -32,7 +32,8 @@ prefix="$tmp/pre fix"               # a space, to keep the prefix data
 mkdir -p "$tmp/before" && : >"$tmp/before/keep"
 umake -s -C "$REPO" install PREFIX="$prefix" >"$tmp/inst.out" 2>&1
 check "make install PREFIX=... (a space in it)" $?
-for f in include/dtss.h lib/libdtss.a lib/pkgconfig/dtss.pc share/man/man3/dtss.3; do
+for f in include/dtss.h lib/libdtss.a lib/libdtss-mpi.a lib/pkgconfig/dtss.pc \
+         lib/pkgconfig/dtss-mpi.pc share/man/man3/dtss.3; do
     [ -f "$prefix/$f" ]; check "installed $f" $?
 done
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
@@ -176,6 +177,25 @@ done
 run "a bad runtime option: named, exit 2 (bad input)" 2 "unknown scheme 'nosuch'" ./integral --scheme nosuch
 run "a bad argument: usage, exit 2" 2 "usage: integral" ./integral -x
 pvm_down; check "pvmd halted" $?
+
+# The same source on MPI: linked against libdtss-mpi by dtss-mpi.pc alone
+# (Open MPI's flags come through its Requires: ompi-c), run under mpirun.
+mlibs=$(pkg-config --libs-only-l dtss-mpi) && mother=$(pkg-config --libs-only-L --cflags ompi-c)
+check "pkg-config --libs dtss-mpi: $mlibs" $?
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -o integral-mpi integral.c -I"$inc" -L"$lib" $mother $mlibs >cc.out 2>&1
+check "the unchanged example compiles against libdtss-mpi: $(head -c 300 cc.out)" $?
+grep -q "warning" cc.out; [ $? -ne 0 ]; check "without warnings (MPI)" $?
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+for s in dtss tss tree; do
+    for np in 2 4; do
+        timeout 60 mpirun --oversubscribe -np "$np" ./integral-mpi -n 300 --scheme "$s" >out.txt 2>&1
+        rc=$?
+        err=$(sed -n 's/^pi = .* (error \(.*\))$/\1/p' out.txt)
+        [ "$rc" -eq 0 ] && awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }'
+        check "MPI, $s, $((np - 1)) worker rank(s): pi to 1e-9 (exit $rc, error ${err:-none})" $?
+    done
+done
 cd "$tmp" || exit 1
 
 # uninstall: exactly what install put there, and again is harmless.

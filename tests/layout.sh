@@ -21,6 +21,12 @@ srcs=$(find . -path ./build -prune -o -path ./.git -prune -o \( -name '*.c' -o -
 pvmh=$(grep -ln '#include <pvm3.h>' $(find runtime -name '*.[ch]') | tr '\n' ' ')
 [ "$pvmh" = "runtime/transport/pvm.c " ]
 check "exactly one library file includes pvm3.h: runtime/transport/pvm.c (found: $pvmh)" $?
+# MPI in one file of libdtss-mpi.
+mpih=$(grep -ln '#include <mpi.h>' $srcs | tr '\n' ' ')
+[ "$mpih" = "./runtime/transport/mpi.c " ]
+check "exactly one file includes mpi.h: runtime/transport/mpi.c (found: $mpih)" $?
+calls=$(grep -ln '\bMPI_[A-Z][a-z_]*(' $(find runtime -name '*.c' ! -path runtime/transport/mpi.c))
+[ -z "$calls" ]; check "no MPI_* call in the library outside runtime/transport/mpi.c ($calls)" $?
 calls=$(grep -ln '\bpvm_[a-z]*(' $(find runtime -name '*.c' ! -path runtime/transport/pvm.c))
 [ -z "$calls" ]; check "no pvm_* call in the library outside runtime/transport/pvm.c ($calls)" $?
 # Outside the library, only bin/netpipe is a PVM program (it measures PVM
@@ -96,8 +102,9 @@ match callExpr(callee(functionDecl(matchesName("^::(l|ll)(round|rint)[fl]?$"))))
 match binaryOperator(isAssignmentOperator(), unless(hasOperatorName("=")), hasLHS(hasType(isInteger())), hasRHS(hasType(realFloatingPointType())))
 EOF2
     c_srcs=$(printf '%s\n' $srcs | grep '\.c$' | grep -v '^\./tests/')
+    # (mpi.h: Open MPI's include folders, for runtime/transport/mpi.c)
     clang-query -f "$tmp/f2i.query" $c_srcs -- -std=c11 -D_POSIX_C_SOURCE=200809L -I. \
-        -Iruntime >"$tmp/f2i.out" 2>&1
+        -Iruntime $(pkg-config --cflags ompi-c 2>/dev/null) >"$tmp/f2i.out" 2>&1
     qrc=$?
     hits=$(grep 'note: "root" binds here' "$tmp/f2i.out" | sed 's|^\(\./\)*||; s|^'"$REPO"'/||' |
            cut -d: -f1,2 | sort -u)

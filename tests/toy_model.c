@@ -116,13 +116,12 @@ void toy_worker_close(toy_worker *w)
 static int toy_run(toy_master *m)
 {
     char msg[512];
-    runtime_vm v;
+    runtime_vm v = {0};
     int pick[64];
     if (runtime_join(msg, sizeof msg) < 0)
         return rt_fail(&m->h, DTSS_EPVM, "%s", msg);
     m->peers = calloc(64, sizeof *m->peers);
-    int n = runtime_hosts(m->place.hosts, m->place.local, 0, 0, &v, pick, 64, msg,
-                          sizeof msg);
+    int n = runtime_hosts(&m->place, 0, &v, pick, 64, msg, sizeof msg);
     if (!m->peers || n < 0)
         return rt_fail(&m->h, m->peers ? -n : DTSS_ENOMEM, "%s", msg);
     const char *names[64];

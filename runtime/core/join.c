@@ -10,6 +10,7 @@
 #include "runtime/dtss.h"
 #include "runtime/core/handle.h"
 #include "runtime/core/join.h"
+#include "runtime/core/speeds.h"
 #include "sched/util/quote.h"
 
 int runtime_join(char *msg, size_t len)
@@ -22,8 +23,10 @@ int runtime_join_worker(int *joined, tr_peer *parent, char *msg, size_t len)
 {
     tr_peer me;
     int rc = tr_join_worker(&me, parent, msg, len);
-    *joined = rc == 0;
-    return rc == 0 ? DTSS_OK : rc == -1 ? DTSS_EMISUSE : DTSS_EPVM;
+    *joined = rc == 0 || rc == TR_UNUSED;
+    if (rc == TR_UNUSED)
+        snprintf(msg, len, "the run did not need this worker");
+    return rc == 0 ? DTSS_OK : rc == TR_UNUSED ? DTSS_DONE : rc == -1 ? DTSS_EMISUSE : DTSS_EPVM;
 }
 
 int dtss_is_worker(int argc, char **argv)
@@ -31,7 +34,7 @@ int dtss_is_worker(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (argv[i] && strcmp(argv[i], "--dtss-worker") == 0)
             return 1;
-    return 0;
+    return tr_launched_worker();
 }
 
 int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv)
@@ -47,6 +50,10 @@ int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, 
     tr_peer parent = -1;
     int rc = runtime_join_worker(&h->joined, &parent, msg, sizeof msg);
     h->parent = parent;
+    if (rc == DTSS_DONE) {                      /* not needed: no failure */
+        snprintf(h->err, sizeof h->err, "%s", msg);
+        return rc;
+    }
     if (rc != DTSS_OK)
         return rt_fail(h, rc, "%s", msg);
     tr_hint(kind->hints);
@@ -115,34 +122,102 @@ static int pick_named(const char *hosts, int absent_ok, const runtime_vm *v, int
     return n;
 }
 
-int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
-                  runtime_vm *v, int *pick, int max, char *msg, size_t len)
+/* The speeds of the picked hosts: --speeds FILE's sp= values (a picked
+ * host without a line is refused), then the transport's, measured where it
+ * has none (MPI without --speeds). Into v->own, a copy of the hosts. */
+static int set_speeds(const char *path, runtime_vm *v, const int *pick, int n, char *msg,
+                      size_t len)
 {
+    rt_speed *sp = NULL;
+    int nsp = 0;
+    if (path && (nsp = rt_speeds_read(path, &sp, msg, len)) < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "%s", msg);
+        return fail(DTSS_EINVAL, msg, len, "--speeds: %s", why);
+    }
+    tr_host *own = realloc(v->own, sizeof *own * (size_t)v->nhost), *mine = NULL;
+    if (own)
+        mine = malloc(sizeof *mine * (size_t)n);
+    if (!own || !mine) {
+        if (own)
+            v->own = own;
+        free(sp);
+        return fail(DTSS_ENOMEM, msg, len, "out of memory");
+    }
+    v->own = own;
+    memcpy(own, v->hi, sizeof *own * (size_t)v->nhost);
+    v->hi = own;
+    for (int k = 0; k < n; k++) {
+        if (pick[k] < 0)
+            continue;
+        tr_host *h = &own[pick[k]];
+        if (path && (h->speed = rt_speeds_find(sp, nsp, h->name)) == 0) {
+            fail(DTSS_EINVAL, msg, len, "--speeds %s: no line for host %s (a worker's)",
+                 quote(path), quote(h->name));
+            free(sp);
+            free(mine);
+            return -DTSS_EINVAL;
+        }
+    }
+    free(sp);
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (pick[k] >= 0)
+            mine[m++] = own[pick[k]];
+    int rc = tr_measure_speeds(mine, m, msg, len);
+    for (int k = 0, j = 0; rc == 0 && k < n; k++)
+        if (pick[k] >= 0)
+            own[pick[k]].speed = mine[j++].speed;
+    free(mine);
+    return rc < 0 ? -DTSS_EPVM : 0;
+}
+
+int runtime_hosts(const rt_place *p, int flags, runtime_vm *v, int *pick, int max,
+                  char *msg, size_t len)
+{
+    int absent_ok = flags & RT_HOSTS_ABSENT;
     v->hi = NULL;                   /* set by tr_hosts once it read the hosts */
     if (max > tr_max_peers())
         max = tr_max_peers();       /* what the transport carries */
+    if (p->include_self && (tr_caps() & TR_FIXED_WORLD))
+        return fail(DTSS_EINVAL, msg, len, "--include-self: under %s every task but the "
+                    "master is a worker already, on the master's host too; start one more "
+                    "there (mpirun -np)", tr_name());
     if (tr_hosts(&v->hi, &v->nhost, &v->me, msg, len) < 0)
         return v->hi ? -DTSS_EINVAL : -DTSS_EPVM;   /* a misplaced master; no hosts */
     int n = 0;
-    if (local) {                    /* --local N: the master's own host */
-        if (local > max)
-            return fail(DTSS_EINVAL, msg, len, "--local %d: more than %d workers", local,
+    if (p->local) {                 /* --local N: the master's own host */
+        if (p->local > max)
+            return fail(DTSS_EINVAL, msg, len, "--local %d: more than %d workers", p->local,
                         max);
-        for (; n < local; n++)
+        for (; n < p->local; n++)
             pick[n] = v->me;
-    } else if (hosts) {
-        n = pick_named(hosts, absent_ok, v, pick, max, msg, len);
+    } else if (p->hosts) {
+        n = pick_named(p->hosts, absent_ok, v, pick, max, msg, len);
+        if (n < 0)
+            return n;
     } else {                        /* every host but the master's own */
         for (int i = 0; i < v->nhost && n < max; i++)
-            if (i != v->me || include_self)
+            if (i != v->me || p->include_self)
                 pick[n++] = i;
     }
     if (n == 0)                     /* (the virtual machine, not the input: exit 1) */
-        return fail(DTSS_EPVM, msg, len, "no hosts to use: the virtual machine has "
+        return fail(DTSS_EPVM, msg, len, (tr_caps() & TR_FIXED_WORLD) ?
+                    "no workers: the launcher started only the master (%s); start more "
+                    "tasks (mpirun -np N, N >= 2)" :
+                    "no hosts to use: the virtual machine has "
                     "only this host (%s); add hosts (a hostfile, or 'add HOST' in the "
                     "pvm console), or run workers here with --local N or "
                     "--include-self", v->hi[v->me].name);
-    return n;
+    int rc = (flags & RT_HOSTS_SPEEDS) ? set_speeds(p->speeds, v, pick, n, msg, len) : 0;
+    return rc < 0 ? rc : n;
+}
+
+void runtime_vm_free(runtime_vm *v)
+{
+    free(v->own);
+    v->own = NULL;
+    v->hi = NULL;
 }
 
 const char *runtime_worker_program(const char *path, char *buf, size_t len)

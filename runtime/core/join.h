@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "runtime/core/handle.h"
+#include "runtime/core/place.h"
 #include "runtime/transport/transport.h"
 
 /* Joins as the master (tr_join). Returns this task's peer id (>= 0), or -1
@@ -35,19 +36,26 @@ int runtime_wait_master(rt_handle *h, tr_peer parent, int tag, tr_event *ev,
 typedef struct runtime_vm {
     const tr_host *hi;
     int nhost, me;
+    tr_host *own;               /* hi, when the speeds were set here */
 } runtime_vm;
 
-/* Reads the virtual machine into *v and picks the hosts that get a worker,
- * indexes into v->hi, into pick (max of them): --local N (N times the
- * master's host), --hosts H1,H2 (those, in order, a name may repeat), or
- * every host but the master's (with it when include_self). A name of
- * --hosts that is not in the virtual machine is refused, or, when
- * absent_ok, picked as -1 (pick[k] is then the k-th name of hosts).
- * Returns the number picked (>= 1), or -DTSS_E... with msg: a host not in
- * the virtual machine (the ones it has listed), none to use, a master
- * placed by PVM on a worker's host. */
-int runtime_hosts(const char *hosts, int local, int include_self, int absent_ok,
-                  runtime_vm *v, int *pick, int max, char *msg, size_t len);
+/* Reads the virtual machine into *v (zeroed by the caller; runtime_vm_free
+ * after) and picks the hosts that get a worker, indexes into v->hi, into
+ * pick (max of them): p->local (N times the master's host), p->hosts (those,
+ * in order, a name may repeat), or every host but the master's (with it
+ * when p->include_self; refused where the launcher starts every task). A
+ * name of p->hosts that is not in the virtual machine is refused, or, with
+ * RT_HOSTS_ABSENT, picked as -1 (pick[k] is then the k-th name of hosts).
+ * With RT_HOSTS_SPEEDS the picked hosts' speeds are set: p->speeds' sp=
+ * values (--speeds FILE), else the transport's (measured where it has
+ * none). Returns the number picked
+ * (>= 1), or -DTSS_E... with msg: a host not in the virtual machine (the
+ * ones it has listed), none to use, a master placed by PVM on a worker's
+ * host, a bad speeds file. */
+enum { RT_HOSTS_ABSENT = 1, RT_HOSTS_SPEEDS = 2 };
+int runtime_hosts(const rt_place *p, int flags, runtime_vm *v, int *pick, int max,
+                  char *msg, size_t len);
+void runtime_vm_free(runtime_vm *v);
 
 /* The worker program: path (--worker) when not NULL, or this program
  * itself (/proc/self/exe, into buf). NULL when it cannot be told. */

@@ -14,6 +14,9 @@ static const rt_option place_rows[] = {
                  "                       but the master's)"},
     {"include-self", 0, "    also a worker on the master's host"},
     {"local", 1, "N          N workers on the master's host (a one-host virtual machine)"},
+    {"speeds", 1, "FILE      the hosts' relative speeds from FILE's sp= values (a PVM\n"
+                  "                       hostfile; default: the virtual machine's, or under\n"
+                  "                       MPI measured by timing one kernel on each host)"},
     {"worker", 1, "PATH      the worker program (default: this program; a name is\n"
                   "                       found through the hostfile's ep= path)"},
     {NULL, 0, NULL}
@@ -33,10 +36,18 @@ void rt_option_usage(const rt_option *table, FILE *f)
         fprintf(f, "  --%s %s\n", table[i].name, table[i].help);
 }
 
+/* Is row 'name' one of a master's with these flags? (--include-self and
+ * --speeds: the loop's only) */
+static int taken(const char *name, int flags)
+{
+    return (strcmp(name, "include-self") != 0 || (flags & RT_PLACE_SELF)) &&
+           (strcmp(name, "speeds") != 0 || (flags & RT_PLACE_SPEEDS));
+}
+
 int rt_place_opt(const char *name, int flags)
 {
     const rt_option *o = rt_option_find(place_rows, name);
-    if (!o || (strcmp(name, "include-self") == 0 && !(flags & RT_PLACE_SELF)))
+    if (!o || !taken(name, flags))
         return -1;
     return o->has_value;
 }
@@ -44,7 +55,7 @@ int rt_place_opt(const char *name, int flags)
 void rt_place_usage(FILE *f, int flags)
 {
     for (int i = 0; place_rows[i].name; i++)
-        if (strcmp(place_rows[i].name, "include-self") != 0 || (flags & RT_PLACE_SELF))
+        if (taken(place_rows[i].name, flags))
             fprintf(f, "  --%s %s\n", place_rows[i].name, place_rows[i].help);
 }
 
@@ -70,13 +81,16 @@ int rt_place_set(rt_handle *h, rt_place *p, int flags, const char *name, const c
     if (strcmp(name, "hosts") == 0 && strspn(value, ",") == strlen(value))
         return rt_fail(h, DTSS_EINVAL, "--hosts '%s': name at least one host", quote(value));
     if (!*value)
-        return rt_fail(h, DTSS_EINVAL, "--worker '': name a program");
-    return rt_set_text(h, name[0] == 'h' ? &p->hosts : &p->worker_path, value);
+        return rt_fail(h, DTSS_EINVAL, name[0] == 's' ? "--speeds '': name a file"
+                                                      : "--worker '': name a program");
+    return rt_set_text(h, name[0] == 'h' ? &p->hosts : name[0] == 's' ? &p->speeds
+                                                        : &p->worker_path, value);
 }
 
 void rt_place_free(rt_place *p)
 {
     free(p->hosts);
     free(p->worker_path);
-    p->hosts = p->worker_path = NULL;
+    free(p->speeds);
+    p->hosts = p->worker_path = p->speeds = NULL;
 }

@@ -23,11 +23,14 @@ void rt_option_usage(const rt_option *table, FILE *f);
 /* Where a master's workers run: NULL / 0 for the defaults (every host of
  * the virtual machine but the master's; this program). */
 typedef struct rt_place {
-    char *hosts, *worker_path;
+    char *hosts, *worker_path, *speeds;
     int local, include_self;
 } rt_place;
 
-enum { RT_PLACE_SELF = 1 };     /* the master takes --include-self too */
+enum {
+    RT_PLACE_SELF = 1,          /* the master takes --include-self too */
+    RT_PLACE_SPEEDS = 2         /* and --speeds FILE (the hosts' V_i) */
+};
 
 /* -1: not a placement option (of a master with these flags), else 0/1 as
  * rt_option.has_value. */

@@ -2,9 +2,10 @@
  * --hosts H1,H2, every host), their V_i, and spawning the workers.
  *
  * V_i, a host's virtual computing power, is its hostfile sp= value (PVM's
- * host speed, tr_hosts) over the smallest sp= among the hosts that get
- * workers (sched_speeds): the slowest has V = 1 (Xu & Chronopoulos Sec.
- * 5.1). A host without sp= has PVM's default 1000.
+ * host speed, tr_hosts, or --speeds FILE's) over the smallest sp= among the
+ * hosts that get workers (sched_speeds): the slowest has V = 1 (Xu &
+ * Chronopoulos Sec. 5.1). A host without sp= has PVM's default 1000; under
+ * MPI without --speeds, each host's is measured (tr_measure_speeds).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +16,16 @@
 
 int hosts_choose(dtss_master *m)
 {
-    runtime_vm v;
+    runtime_vm v = {0};
     char msg[512];
     int max = WIRE_MAX_WORKERS;
     int *pick = malloc(sizeof *pick * (size_t)max);
     if (!pick)
         return master_fail(m, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(m->place.hosts, m->place.local, m->place.include_self, 0, &v, pick, max, msg,
-                          sizeof msg);
+    int n = runtime_hosts(&m->place, RT_HOSTS_SPEEDS, &v, pick, max, msg, sizeof msg);
     if (n < 0) {
         free(pick);
+        runtime_vm_free(&v);
         return master_fail(m, -n, "%s", msg);
     }
     double *speed = malloc(sizeof *speed * (size_t)n);
@@ -35,6 +36,7 @@ int hosts_choose(dtss_master *m)
     memcpy(fields, m->rec.fields, sizeof fields);
     if (!speed || !m->w || record_init(&m->rec, n) != 0) {
         free(pick);
+        runtime_vm_free(&v);
         free(speed);
         return master_fail(m, DTSS_ENOMEM, "out of memory for %d workers", n);
     }
@@ -45,6 +47,7 @@ int hosts_choose(dtss_master *m)
         const tr_host *h = &v.hi[pick[k]];
         if (record_text(&m->rec.w[k].host, h->name, REC_HOST_MAX) != 0) {
             free(pick);
+            runtime_vm_free(&v);
             free(speed);
             return master_fail(m, DTSS_ENOMEM, "out of memory for %d workers", n);
         }
@@ -57,6 +60,7 @@ int hosts_choose(dtss_master *m)
     free(V);
     free(speed);
     free(pick);
+    runtime_vm_free(&v);
     return DTSS_OK;
 }
 

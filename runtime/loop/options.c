@@ -72,7 +72,7 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
     if (m->state != M_NEW)
         return master_fail(m, DTSS_EMISUSE, "option --%s set after dtss_master_start",
                            quote(name));
-    int rc = rt_place_set(&m->h, &m->place, RT_PLACE_SELF, name, value);
+    int rc = rt_place_set(&m->h, &m->place, RT_PLACE_SELF | RT_PLACE_SPEEDS, name, value);
     if (rc != DTSS_ENOENT)
         return rc;
     const rt_option *o = rt_option_find(options, name);
@@ -156,14 +156,14 @@ int dtss_master_set(dtss_master *m, const char *name, const char *value)
 int master_opt(const char *name)
 {
     const rt_option *o = rt_option_find(options, name);
-    int place = rt_place_opt(name, RT_PLACE_SELF);
+    int place = rt_place_opt(name, RT_PLACE_SELF | RT_PLACE_SPEEDS);
     return o ? o->has_value : place >= 0 ? place : scheme_param(name) ? 1 : -1;
 }
 
 void dtss_master_usage(FILE *f)
 {
     rt_option_usage(options, f);
-    rt_place_usage(f, RT_PLACE_SELF);
+    rt_place_usage(f, RT_PLACE_SELF | RT_PLACE_SPEEDS);
     fprintf(f, "  --PARAM VALUE        a parameter of the scheme:");
     int col = 48;
     for (int i = 0; sched_types[i]; i++)

@@ -86,6 +86,11 @@ static int quiet_mytid(void)
     return me;
 }
 
+int tr_launched_worker(void)
+{
+    return 0;                   /* the master spawns its workers with --dtss-worker */
+}
+
 int tr_join(tr_peer *me, char *msg, size_t len)
 {
     if (root_refused()) {
@@ -210,6 +215,12 @@ int tr_hosts(const tr_host **out, int *n, int *mine, char *msg, size_t len)
              hi[*mine].hi_name, hi[0].hi_name, hi[0].hi_name, hi[0].hi_name,
              *name ? name : "PROGRAM");
     return PvmBadParam;
+}
+
+int tr_measure_speeds(tr_host *h, int n, char *msg, size_t len)
+{
+    (void)h, (void)n, (void)msg, (void)len;
+    return 0;                   /* every pvmd has its speed: sp=, or 1000 */
 }
 
 int tr_host_of(tr_peer p)

@@ -1,9 +1,10 @@
 /* transport.h: what libdtss asks of a message-passing system -- the seam
  * between the four models (loop/, pool/, lb/, strips/) and PVM
- * (transport/pvm.c, the only file of the library that includes pvm3.h) or,
- * next, MPI. One transport is linked into a library (libdtss: PVM).
+ * (transport/pvm.c, the only file of libdtss that includes pvm3.h) or MPI
+ * (transport/mpi.c, the only file of libdtss-mpi that includes mpi.h). One
+ * transport is linked into a library.
  *
- * A peer is a task of the run (PVM: its task id). A message is a tag and a
+ * A peer is a task of the run (PVM: its task id; MPI: its rank). A message is a tag and a
  * byte string the runtime encoded itself (core/buf.h); a transport moves the
  * bytes and never converts them. tr_recv returns the next event: a message,
  * a watched peer's exit, a watched host's loss, or a timeout.
@@ -25,8 +26,14 @@ enum tr_cap {
     TR_CAN_SPAWN = 1,           /* tr_spawn starts a worker on a named host */
     TR_CAN_ADD_HOSTS = 2,       /* tr_add_host / tr_del_host */
     TR_REPORTS_EXITS = 4,       /* tr_watch_exit: PEER_EXIT events */
-    TR_REPORTS_HOST_LOSS = 8    /* tr_watch_hosts: HOST_LOST events */
+    TR_REPORTS_HOST_LOSS = 8,   /* tr_watch_hosts: HOST_LOST events */
+    TR_FIXED_WORLD = 16         /* the launcher started every task (MPI): tr_spawn
+                                   wakes a waiting one on the host */
 };
+
+/* tr_join_worker's code for a task the run did not need (MPI: a rank
+ * stopped idle): the worker ends without work, successfully. */
+#define TR_UNUSED (-3)
 
 enum tr_kind { TR_TIMEOUT, TR_MESSAGE, TR_PEER_EXIT, TR_HOST_LOST };
 
@@ -53,6 +60,11 @@ int tr_max_peers(void);
 /* The text of a negative code. */
 const char *tr_strerror(int rc);
 
+/* 1 when the launcher started this process as a worker whatever its
+ * arguments (MPI: a rank other than 0), else 0 (PVM: the master spawns its
+ * workers with --dtss-worker). */
+int tr_launched_worker(void);
+
 /* Joins as a master (or a tool such as bin/netpipe): *me is this task.
  * Messages to workers go directly (not through daemons) where the transport
  * can; the workers' output reaches this process's stderr. */
@@ -60,7 +72,7 @@ int tr_join(tr_peer *me, char *msg, size_t len);
 /* Joins as a worker a master started: *master is the task that spawned it,
  * whose exit is reported (PEER_EXIT). Returns 0 (the caller leaves with
  * tr_leave), or -1 (not spawned by a task) or another negative code with
- * msg, not joined. */
+ * msg, not joined, or TR_UNUSED. */
 int tr_join_worker(tr_peer *me, tr_peer *master, char *msg, size_t len);
 /* Leaves: the transport's resources (and the joined state) go. */
 void tr_leave(void);
@@ -70,6 +82,10 @@ void tr_leave(void);
  * started on another host than the first is refused (msg says how to start
  * it there): it would share a worker's host. */
 int tr_hosts(const tr_host **hosts, int *n, int *mine, char *msg, size_t len);
+/* Fills the speed of the hosts among h[0..n-1] whose speed is 0 (unknown:
+ * MPI) by timing the same kernel on each; the fastest gets 1000. PVM's are
+ * always known (the hostfile's sp=, else 1000). */
+int tr_measure_speeds(tr_host *h, int n, char *msg, size_t len);
 /* The host id of a peer (tr_host.id), or a negative code. */
 int tr_host_of(tr_peer p);
 
