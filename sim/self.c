@@ -305,9 +305,12 @@ static int take_result(run *r, const event *ev, double t)
         if (record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start,
                            ev->t_end, t) != 0)
             return sim_fail(r, record_error(r->rec));
-        if (r->au)                  /* its round trip: the way back, twice */
+        if (r->au)                  /* its time from assignment to result not
+                                       spent computing, as the PVM master's */
             sim_auto_chunk(r->au, ev->w, ev->start, ev->size, ev->t_end - ev->t_start,
-                           ev->t_start - ev->t_recv + 2 * (t - ev->t_end), t - r->rec->t0);
+                           r->c->dispatch + sim_delay(r, r->pf->master, r->w[ev->w].h->cluster,
+                                                      r->c->message_bytes) +
+                           ev->t_start - ev->t_recv + t - ev->t_end, t - r->rec->t0);
     }
     if (policy_finished(r->p) && !r->finished) {
         r->finished = 1;
@@ -362,6 +365,11 @@ int sim_self_start(run *r)
             return sim_fail(r, err.msg);
         if (r->au)
             sim_auto_speed(r->au, w, r->rec->w[w].V);
+    }
+    if (r->au) {                        /* in seconds of a V = 1 host */
+        double one = r->w[0].h->speed / r->rec->w[0].V;
+        sim_auto_costs(r->au, r->c->send_cost * r->c->result_bytes / one, r->c->wake / one,
+                       r->c->wake_load / one);
     }
     for (int w = 0; r->ah && w < r->n; w++)
         r->ah[w].wait = NAN;
