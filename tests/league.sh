@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 run "league --help" 0 "every self-scheduling scheme" "$REPO/scripts/league" --help
 run "league: an unknown argument refused, named" 2 "unknown argument '--bogus'" \
     "$REPO/scripts/league" --bogus
-run "league: SIZE=12x refused, named" 2 "SIZE/WIDTH/MAXITER '12x'" \
+run "league: SIZE=12x refused, named" 2 "SIZE/WIDTH/MAXITER/SEQ_RUNS '12x'" \
     env SIZE=12x BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad"
 [ ! -e "$tmp/bad/league.md" ]; check "league: nothing written after bad input" $?
 
@@ -244,6 +244,8 @@ run "league --emulated and --sim-only refused together" 2 "exclude each other" \
     env BIN="$BIN" "$REPO/scripts/league" --emulated "$O" --sim-only --out "$tmp/bad4"
 run "league --emulated: another image refused, named" 2 "is not this league's image" \
     env QUICK=1 SIZE=500 BIN="$BIN" "$REPO/scripts/league" --emulated "$O" --out "$tmp/bad4"
+run "league: SEQ_RUNS=0 refused, named" 2 "SIZE/WIDTH/MAXITER/SEQ_RUNS '0'" \
+    env SEQ_RUNS=0 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
 run "league: QUOTAS=2 refused, named" 2 "QUOTAS '2' must be 1 or 0" \
     env QUOTAS=2 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
 run "league: a CALIB file that is not there" 2 "cannot read the calibration" env CALIB=/nonexistent \
