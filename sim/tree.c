@@ -86,13 +86,13 @@ static long reached(const run *r, int w, double t)
  * (wake). */
 static double acts(const run *r, int w, double t)
 {
-    double free = r->tw[w].cpu_free;
-    return t < free ? free : sim_woken(r, w, t);
+    double busy_until = r->tw[w].cpu_free;
+    return t < busy_until ? busy_until : sim_woken(r, w, t);
 }
 
 /* Worker w sends a message of 'bytes' at t (its CPU's part): when it has
  * left. */
-static double send(run *r, int w, double t, double bytes)
+static double sends(run *r, int w, double t, double bytes)
 {
     return r->tw[w].cpu_free = sim_sent(r, w, sim_cpu_of(r, w), t, bytes);
 }
@@ -102,7 +102,7 @@ static int ask(run *r, int w, double t)
 {
     int p = tree_partner(r->t, w);
     double b = r->c->message_bytes;
-    t = send(r, w, t, b);
+    t = sends(r, w, t, b);
     if (p < 0)
         return sim_post(r, (event){.t = sim_to_master(r, w, t, b), .type = EV_IDLE, .w = w});
     return sim_post(r, (event){.t = sim_from_worker(r, w, r->w[p].h->cluster, t, b),
@@ -142,7 +142,7 @@ static int on_steal(run *r, int w, const event *ev)
             return -1;
         }
     } else {
-        t = send(r, w, acts(r, w, t), b);
+        t = sends(r, w, acts(r, w, t), b);
     }
     return sim_post(r, (event){.t = sim_from_worker(r, w, r->w[ev->from].h->cluster, t, b),
                                .type = EV_GIVE, .w = ev->from, .from = w, .id = -1,
@@ -264,7 +264,7 @@ int sim_tree_event(run *r, event *e)
             rc = begin(r, ev.w, ev.t, t, ev.id, ev.start, ev.size);
         } else if (ev.from >= 0) {  /* the partner had none: idle */
             double b = r->c->message_bytes;
-            t = send(r, ev.w, t, b);
+            t = sends(r, ev.w, t, b);
             rc = sim_post(r, (event){.t = sim_to_master(r, ev.w, t, b), .type = EV_IDLE,
                                      .w = ev.w});
         } else {
@@ -282,7 +282,7 @@ int sim_tree_event(run *r, event *e)
         long n = y->end - y->piece_start;
         double bytes = r->c->message_bytes + r->c->result_bytes * (double)n, t = ev.t;
         if (n > 0) {                /* its results, then its request */
-            t = send(r, ev.w, ev.t, bytes);
+            t = sends(r, ev.w, ev.t, bytes);
             rc = sim_post(r, (event){.t = sim_to_master(r, ev.w, t, bytes), .type = EV_RESULT,
                                      .w = ev.w, .id = y->piece_id, .start = y->piece_start,
                                      .size = n, .t_recv = y->piece_recv,
