@@ -200,13 +200,38 @@ double sim_delay(const run *r, const char *a, const char *b, double bytes)
     return l->latency + (l->bandwidth > 0 ? bytes / l->bandwidth : 0);
 }
 
-double sim_to_master(run *r, int w, double t, double bytes)
+double sim_from_worker(run *r, int w, const char *cluster, double t, double bytes)
 {
     sworker *x = &r->w[w];
-    const sim_link *l = sim_link_between(r->pf, x->h->cluster, r->pf->master);
+    const sim_link *l = sim_link_between(r->pf, x->h->cluster, cluster);
     double start = t > x->link_free ? t : x->link_free;
     x->link_free = start + (l->bandwidth > 0 ? bytes / l->bandwidth : 0);
     return x->link_free + l->latency;   /* in the order sent: link_free only grows */
+}
+
+double sim_to_master(run *r, int w, double t, double bytes)
+{
+    return sim_from_worker(r, w, r->pf->master, t, bytes);
+}
+
+/* ---- what messages cost a worker's host ------------------------------------------------ */
+
+sim_cpu *sim_cpu_of(run *r, int w)
+{
+    static sim_cpu none;                /* never written: no quota */
+    return r->cpu ? &r->cpu[w] : &none;
+}
+
+double sim_sent(const run *r, int w, sim_cpu *cpu, double t, double bytes)
+{
+    return r->c->send_cost > 0 ? sim_cpu_run(r->w[w].h, cpu, t, bytes * r->c->send_cost) : t;
+}
+
+double sim_woken(const run *r, int w, double t)
+{
+    const sim_host *h = r->w[w].h;
+    double units = r->c->wake + r->c->wake_load * sim_extra_at(h, t);
+    return units > 0 ? t + units / h->speed : t;
 }
 
 double sim_from_master(const run *r, int w, double t, double bytes)

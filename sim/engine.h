@@ -51,11 +51,14 @@ typedef struct aworker {
     sched_meas carry, whole, after;
 } aworker;
 
-/* Tree-Scheduling's worker (tree.c): computing [seg_pos, end) since seg_t. */
+/* Tree-Scheduling's worker (tree.c): computing [seg_pos, end) since seg_t,
+ * its host's quota state then seg_cpu; not computing, sending until
+ * cpu_free. */
 typedef struct tworker {
     int busy, version;
     long seg_pos, end, piece_start, piece_id;
-    double seg_t, piece_recv, piece_t0;
+    double seg_t, piece_recv, piece_t0, cpu_free;
+    sim_cpu seg_cpu;
 } tworker;
 
 typedef struct run {
@@ -76,7 +79,7 @@ typedef struct run {
     sched_request *meas;
     aworker *ah;                    /* request-ahead on (c->ahead != 0; else NULL) */
     struct sim_auto *au;            /* --scheme auto (sim/select.h; else NULL) */
-    sim_cpu *cpu;                   /* each host's quota used (self.c; NULL when no
+    sim_cpu *cpu;                   /* each host's quota used (NULL when no
                                        host has a quota: 10^6 hosts stay small) */
     int n;
     policy *p;
@@ -106,16 +109,32 @@ double sim_work_between(const sim_host *h, double t0, double t1);
 int sim_extra_at(const sim_host *h, double t);
 /* Delay of a message of 'bytes' between two clusters. */
 double sim_delay(const run *r, const char *a, const char *b, double bytes);
-/* When a message of 'bytes' sent by worker w at t reaches the master:
- * messages between the two arrive in the order sent (as PVM's do), and a
- * worker's link sends one message at a time (a message sent while the link
- * still sends an earlier one starts once that one is out). */
+/* When a message of 'bytes' sent by worker w at t reaches the master, or
+ * a host of 'cluster' (sim_from_worker): a worker's messages arrive in the
+ * order sent (as PVM's do), and its link sends one message at a time,
+ * whatever their destination (a message sent while the link still sends an
+ * earlier one starts once that one is out). */
 double sim_to_master(run *r, int w, double t, double bytes);
+double sim_from_worker(run *r, int w, const char *cluster, double t, double bytes);
 /* When a message of 'bytes' sent by the master at t reaches worker w. */
 double sim_from_master(const run *r, int w, double t, double bytes);
 /* The master takes ev when it is free: 1 (now: ev->t), 0 (busy: ev is
  * posted again for when it is free), -1 (out of memory). */
 int sim_master_take(run *r, event *ev);
+
+/* What a message costs a worker's host (sim.h: send_cost, wake, wake_load;
+ * one model for self.c's workers and tree.c's):
+ *  - sim_sent: when a message of 'bytes' that worker w starts sending at t
+ *    has left it: its CPU computes send_cost units a byte, from the quota
+ *    state *cpu on (sim_cpu_run; advanced);
+ *  - sim_woken: when worker w, idle (waiting for a message), runs after a
+ *    message reached it at t: (wake + wake_load x its host's other busy
+ *    processes) units at its host's speed;
+ *  - sim_cpu_of: worker w's host's quota state (a scratch one, never
+ *    looked at, when no host has a quota). */
+double sim_sent(const run *r, int w, sim_cpu *cpu, double t, double bytes);
+double sim_woken(const run *r, int w, double t);
+sim_cpu *sim_cpu_of(run *r, int w);
 
 /* The run has made SIM_MAX_CHUNKS chunks: -1 with the message. */
 int sim_too_many(run *r);

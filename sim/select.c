@@ -10,7 +10,11 @@
  *                                     least squares over the chunks done (the
  *                                     results' transfer: a byte an iteration
  *                                     at bw; bw infinite when o_j does not
- *                                     grow with size_j)
+ *                                     grow with size_j), each o_j less what
+ *                                     the messages' costs (sim_auto_costs)
+ *                                     took of it on its host: the wake
+ *                                     (wake + wake_load (Q_w - 1)) / V_w and
+ *                                     the results' sending send size_j / A_w
  *
  * The chunks' statistics are sums, kept as they come (O(1) a chunk, O(P) a
  * decision besides the simulations).
@@ -79,7 +83,10 @@ int sim_select(const sim_select_in *in, const sched_type *const *cand, int n,
         c.platform = &pf;
         c.workload = &wl;
         c.message_bytes = 0;
-        c.result_bytes = in->bandwidth > 0 ? 1 : 0;
+        c.result_bytes = in->bandwidth > 0 || in->send > 0 ? 1 : 0;
+        c.send_cost = in->send;
+        c.wake = in->wake;
+        c.wake_load = in->wake_load;
         c.ahead = in->ahead;
         sched_config_init(&c.sched, cand[i], in->iters, in->n);
         record rec;
@@ -169,6 +176,7 @@ struct sim_auto {
     double nrt, ss, sss, so, sso;   /* round trips: count, sums of size, size^2,
                                        overhead, size x overhead */
     double cpu, cpu_last, s0_last;
+    double send, wake, wake_load;   /* sim_auto_costs */
     char field[128], log[512];
 };
 
@@ -233,6 +241,16 @@ void sim_auto_speed(sim_auto *a, int w, double V)
         a->V[w] = V;
 }
 
+void sim_auto_costs(sim_auto *a, double send, double wake, double wake_load)
+{
+    if (send >= 0 && wake >= 0 && wake_load >= 0 && isfinite(send) && isfinite(wake) &&
+        isfinite(wake_load)) {
+        a->send = send;
+        a->wake = wake;
+        a->wake_load = wake_load;
+    }
+}
+
 void sim_auto_report(sim_auto *a, int w, double A)
 {
     if (w < 0 || w >= a->n || !(A >= 0) || !isfinite(A))
@@ -287,6 +305,10 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
     a->sy += s * c;
     a->sxy += s * x * c;
     if (overhead >= 0 && isfinite(overhead)) {
+        double Q = a->A[w] > 0 ? a->V[w] / a->A[w] : 1;
+        overhead -= (a->wake + a->wake_load * (Q > 1 ? Q - 1 : 0)) / a->V[w] + a->send * s / A;
+        if (overhead < 0)
+            overhead = 0;
         a->nrt++;
         a->ss += s;
         a->sss += s * s;
@@ -397,10 +419,12 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
         }
         for (int i = 0; i < n; i++)     /* costs x scale: speeds / scale */
             speed[i] = a->V[order[i].w] / scale[k];
+        /* (the messages' costs in the scaled units: the same seconds) */
         sim_select_in in = {.n = n, .speed = speed, .extra = extra, .busy = busy,
                             .iters = tail, .a = a0 + b * (double)next, .b = b,
                             .prefix = prefix, .latency = latency, .bandwidth = bandwidth,
-                            .ahead = a->ahead};
+                            .ahead = a->ahead, .send = a->send / scale[k],
+                            .wake = a->wake / scale[k], .wake_load = a->wake_load / scale[k]};
         int bk = sim_select(&in, a->cand, a->ncand, finish[k], msg, len);
         if (bk < 0) {
             best = -1;

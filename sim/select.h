@@ -86,6 +86,11 @@ typedef struct sim_select_in {
     double latency;         /* seconds one way, >= 0 */
     double bandwidth;       /* iterations' results a second (0: infinite) */
     double ahead;           /* request-ahead's F (sched/loop/ahead.h; 0: off) */
+    /* What messages cost each host (sim.h's send_cost, wake, wake_load), in
+     * cost units (those of a, b and prefix): sending an iteration's results;
+     * a chunk reaching an idle worker, and more a busy process on its host
+     * (0: nothing) */
+    double send, wake, wake_load;
 } sim_select_in;
 
 /* Simulates each of the n candidates on in and sets finish[i] to its
@@ -119,11 +124,20 @@ void sim_auto_free(sim_auto *a);
 /* Worker w's speed V_i (> 0; default 1), as policy_set_speed's. */
 void sim_auto_speed(sim_auto *a, int w, double V);
 
+/* What messages cost the workers' hosts (sim.h: send_cost, wake, wake_load;
+ * the simulator's calibration), in seconds of a V = 1 host alone: sending
+ * an iteration's results, a chunk reaching an idle worker, and more a busy
+ * process on its host (>= 0, finite; default 0: nothing). A decision's
+ * simulations then charge them to each host at its speed and load, and
+ * take them off each chunk's round trip before the link is fitted to it. */
+void sim_auto_costs(sim_auto *a, double send, double wake, double wake_load);
+
 /* Events (t: seconds from the start): worker w reported A_i = A; chunk
  * [start, start + size) was handed to worker w at t; worker w's chunk
  * [start, start + size) was done, in 'work' seconds of computing and
  * 'overhead' more from its assignment to its result at the master (its
- * round trip; < 0 or NAN: unknown), its result taken at t. Bad w or size:
+ * round trip, all of its time not spent computing; < 0 or NAN: unknown),
+ * its result taken at t. Bad w or size:
  * ignored. */
 void sim_auto_report(sim_auto *a, int w, double A);
 void sim_auto_assign(sim_auto *a, int w, long start, long size, double t);

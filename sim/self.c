@@ -64,28 +64,10 @@ static double next_measure(const run *r, int w, double t)
     return INFINITY;
 }
 
-/* Worker w's host's quota used (a scratch one when no host has a quota:
- * sim_cpu_run does not look at it then). */
-static sim_cpu *cpu_of(run *r, int w)
-{
-    static sim_cpu none;                /* never written: no quota */
-    return r->cpu ? &r->cpu[w] : &none;
-}
-
-/* When a message of 'bytes' that worker w sends at t leaves it (its CPU
- * computes send_cost units a byte of it). */
+/* When a message of 'bytes' that worker w sends at t leaves it (engine.h). */
 static double sent(run *r, int w, double t, double bytes)
 {
-    return r->c->send_cost > 0 ? sim_cpu_run(r->w[w].h, cpu_of(r, w), t, bytes * r->c->send_cost)
-                               : t;
-}
-
-/* When an idle worker w that receives a chunk at t runs. */
-static double woken(const run *r, int w, double t)
-{
-    const sim_host *h = r->w[w].h;
-    double units = r->c->wake + r->c->wake_load * sim_extra_at(h, t);
-    return units > 0 ? t + units / h->speed : t;
+    return sim_sent(r, w, sim_cpu_of(r, w), t, bytes);
 }
 
 /* The worker measures Q at t and reports A_i, with the results of its last
@@ -203,7 +185,7 @@ static int start_chunk(run *r, int w, event ev, double t_recv, double t)
     if (r->c->busy && t < r->c->busy[w])
         t = r->c->busy[w];                  /* (sim.h: busy) */
     double t_mark = t;
-    sim_cpu *cpu = cpu_of(r, w);
+    sim_cpu *cpu = sim_cpu_of(r, w);
     long mark = r->ah ? ask_point(r, h, *cpu, &ev, t, &t_mark) : ev.size;
     ev.t_recv = t_recv;
     ev.t_start = t;
@@ -323,9 +305,12 @@ static int take_result(run *r, const event *ev, double t)
         if (record_done_id(r->rec, ev->id, ev->w, ev->size, ev->t_recv, ev->t_start,
                            ev->t_end, t) != 0)
             return sim_fail(r, record_error(r->rec));
-        if (r->au)                  /* its round trip: the way back, twice */
+        if (r->au)                  /* its time from assignment to result not
+                                       spent computing, as the PVM master's */
             sim_auto_chunk(r->au, ev->w, ev->start, ev->size, ev->t_end - ev->t_start,
-                           ev->t_start - ev->t_recv + 2 * (t - ev->t_end), t - r->rec->t0);
+                           r->c->dispatch + sim_delay(r, r->pf->master, r->w[ev->w].h->cluster,
+                                                      r->c->message_bytes) +
+                           ev->t_start - ev->t_recv + t - ev->t_end, t - r->rec->t0);
     }
     if (policy_finished(r->p) && !r->finished) {
         r->finished = 1;
@@ -381,6 +366,11 @@ int sim_self_start(run *r)
         if (r->au)
             sim_auto_speed(r->au, w, r->rec->w[w].V);
     }
+    if (r->au) {                        /* in seconds of a V = 1 host */
+        double one = r->w[0].h->speed / r->rec->w[0].V;
+        sim_auto_costs(r->au, r->c->send_cost * r->c->result_bytes / one, r->c->wake / one,
+                       r->c->wake_load / one);
+    }
     for (int w = 0; r->ah && w < r->n; w++)
         r->ah[w].wait = NAN;
     for (int w = 0; w < r->n; w++) {
@@ -429,7 +419,7 @@ int sim_self_event(run *r, event *e)
         }
         if (r->ah)
             r->ah[ev.w].wait = sched_ahead_wait(r->ah[ev.w].wait, ev.t - r->ah[ev.w].t_asked, 1);
-        return start_chunk(r, ev.w, ev, ev.t, woken(r, ev.w, ev.t));
+        return start_chunk(r, ev.w, ev, ev.t, sim_woken(r, ev.w, ev.t));
     case EV_AHEAD:
         return ask_ahead(r, ev.w, &ev);
     case EV_DONE:

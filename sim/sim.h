@@ -14,10 +14,11 @@
  *    in seconds, bandwidth in bytes per second); the master sits in one;
  *  - a workload: the cost of each iteration (sim_workload);
  *  - a message costs latency + bytes / bandwidth of its link, a worker's
- *    messages to the master sent one after the other on its link; the master
- *    spends 'master_overhead' seconds on each message it handles, one at a
- *    time; each chunk handed out costs 'dispatch' seconds more on its way
- *    (e.g. a grid job's submission).
+ *    messages (to the master or, Tree-Scheduling's, to a partner) sent one
+ *    after the other on its link; the master spends 'master_overhead'
+ *    seconds on each message it handles, one at a time; each chunk handed
+ *    out costs 'dispatch' seconds more on its way (e.g. a grid job's
+ *    submission).
  * Deterministic: no clock, no threads; ties are broken by the order in which
  * events were created. The same inputs (and seed, for random workloads) give
  * the same bytes.
@@ -167,12 +168,14 @@ typedef struct sim_config {
     double dispatch;        /* extra seconds per chunk handed out */
     double remeasure;       /* with A_i = 0, measure again after (s) */
     double ahead;           /* request-ahead: F or rtt (sched/loop/ahead.h; 0: off) */
-    /* What a chunk's messages cost a self-scheduling worker's host (the
-     * emulated cluster's, calibrated by scripts/sim-calibrate; 0: nothing):
-     * sending, send_cost cost units a byte, computed at the host's speed
-     * under its load before the message leaves; a chunk received while
-     * idle, (wake + wake_load x its other busy processes) cost units at the
-     * host's own speed before the worker runs (its wait for the CPU). */
+    /* What a chunk's messages cost a worker's host, self-scheduling or
+     * Tree-Scheduling (the emulated cluster's, calibrated by
+     * scripts/sim-calibrate; 0: nothing): sending, send_cost cost units a
+     * byte, computed at the host's speed under its load before the message
+     * leaves; a message received while idle (a chunk; Tree: a range, an
+     * answer, a thief's request), (wake + wake_load x its other busy
+     * processes) cost units at the host's own speed before the worker runs
+     * (its wait for the CPU). */
     double send_cost, wake, wake_load;
     /* --scheme auto (sim/select.h): 'sched' is the probe scheme, the
      * candidates a list as sim_auto_candidates's (NULL: every scheme), at

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 run "league --help" 0 "every self-scheduling scheme" "$REPO/scripts/league" --help
 run "league: an unknown argument refused, named" 2 "unknown argument '--bogus'" \
     "$REPO/scripts/league" --bogus
-run "league: SIZE=12x refused, named" 2 "SIZE/WIDTH/MAXITER '12x'" \
+run "league: SIZE=12x refused, named" 2 "SIZE/WIDTH/MAXITER/SEQ_RUNS '12x'" \
     env SIZE=12x BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad"
 [ ! -e "$tmp/bad/league.md" ]; check "league: nothing written after bad input" $?
 
@@ -41,16 +41,25 @@ for s in pss css gss tss fss qss ess rss dtss tree wf awf-b awf-c awf-d awf-e af
     k=$(awk -F, -v s="$s" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$O/league/sim.csv")
     [ "$k" = 14 ]; check "league: $s in every scenario and link ($k)" $?
 done
-# Nothing beats the ideal (a finish below the loop's work over the hosts'
-# total speed would be a wrong ideal or a wrong simulator).
-awk -F, 'NR > 1 && $7 < 0.999 { bad = 1; print } END { exit bad }' "$O/league/sim.csv" >"$tmp/below"
-check "league: no simulated finish below the ideal ($(head -c 200 "$tmp/below"))" $?
-# In the simulator a worker's measured rate is its host's speed / (1 + load)
-# exactly, proportional to A_i: dtss-m must be dtss on the static scenarios.
+# The same without the hosts' quotas and the messages' costs (QUOTAS=0,
+# CALIB=none): hosts at a constant speed, messages that cost no CPU.
+QUOTAS=0 CALIB=none QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/n" >/dev/null 2>&1
+check "league --sim-only, QUOTAS=0 CALIB=none, runs" $?
+# Nothing beats the ideal at a constant speed (QUOTAS=0: a finish below the
+# loop's work over the hosts' total speed would be a wrong ideal or a wrong
+# simulator; with the quotas a
+# host idle at a period's start computes its quota at its core's speed, and
+# the quick league's runs of 0.1 s are a few periods long).
+awk -F, 'NR > 1 && $7 < 0.999 { bad = 1; print } END { exit bad }' "$tmp/n/league/sim.csv" >"$tmp/below"
+check "league: no simulated finish below the ideal, QUOTAS=0 ($(head -c 200 "$tmp/below"))" $?
+# There a worker's measured rate is its host's speed / (1 + load) exactly,
+# proportional to A_i: dtss-m must be dtss on the static scenarios. (With
+# the quotas a worker idle before its chunk computes its period's quota at
+# its core's speed: its rate is not its share's.)
 awk -F, 'NR > 1 && ($4 == "dtss" || $4 == "dtss-m") && $3 != "midrun" { f[$2 $3 $4] = $5; k[$2 $3] = 1 }
     END { for (x in k) if (f[x "dtss"] != f[x "dtss-m"]) { print x; bad = 1 } exit bad }' \
-    "$O/league/sim.csv" >"$tmp/diff"
-check "league: dtss-m = dtss where rates are exact ($(head -c 200 "$tmp/diff"))" $?
+    "$tmp/n/league/sim.csv" >"$tmp/diff"
+check "league: dtss-m = dtss where rates are exact, QUOTAS=0 ($(head -c 200 "$tmp/diff"))" $?
 # The ideal of the dedicated Table 1 cluster is the sequential time (the four
 # quarter-cores make one core).
 awk -F, 'NR > 1 && $3 == "t1-ded" { print $6; exit }' "$O/league/sim.csv" >"$tmp/ideal"
@@ -68,13 +77,19 @@ check "league: sweep-P has 3 loops x 5 P x 2 schemes ($n)" $?
 head -n 1 "$O/league/sim.csv" | grep -q ',ideal_tx,ratio_tx,loss_gaps,loss_tail,loss_speed$'
 check "league: sim.csv has ideal_tx, ratio_tx and the loss's three parts" $?
 # The loss's parts add up to finish / ideal exactly (they split F S - W),
-# the speed part is 0 in the simulator (a host computes at its speed), none
-# is below 0 but speed, and mid-run they are not split.
-awk -F, 'NR > 1 && $3 != "midrun" { d = 1 + $12 + $13 + $14 - $7
-        if (d > 2e-3 || d < -2e-3 || $14 > 1e-3 || $14 < -1e-3 || $12 < -1e-3 || $13 < -1e-3) { bad = 1; print } }
+# none is below 0 but speed, and mid-run they are not split; the speed part
+# is 0 in the simulator at a constant speed (QUOTAS=0: a host computes at
+# its speed).
+loss_ok() {
+    awk -F, -v q="$2" 'NR > 1 && $3 != "midrun" { d = 1 + $12 + $13 + $14 - $7
+        if (d > 2e-3 || d < -2e-3 || $12 < -1e-3 || $13 < -1e-3 || (q == 0 && ($14 > 1e-3 || $14 < -1e-3))) { bad = 1; print } }
     NR > 1 && $3 == "midrun" && $12 != "-" { bad = 1; print }
-    END { exit bad }' "$O/league/sim.csv" >"$tmp/loss"
-check "league: 1 + gaps + tail + speed = finish / ideal, speed 0 simulated ($(head -c 200 "$tmp/loss"))" $?
+    END { exit bad }' "$1/league/sim.csv" >"$tmp/loss"
+}
+loss_ok "$O" 1
+check "league: 1 + gaps + tail + speed = finish / ideal ($(head -c 200 "$tmp/loss"))" $?
+loss_ok "$tmp/n" 0
+check "league: the same, speed 0 simulated at a constant speed, QUOTAS=0 ($(head -c 200 "$tmp/loss"))" $?
 # PSS pays its round trips (gaps), CSS on the loaded Table 1 its end (tail).
 awk -F, 'NR > 1 && $2 == "none" && $3 == "t1-ded" && $4 == "pss" { g = $12 }
     NR > 1 && $2 == "none" && $3 == "t1-load" && $4 == "css" { t = $13 }
@@ -190,19 +205,49 @@ run "league-bound: a bad row cost named" 1 'a row cost "1e" is not a number' \
 
 # --columns: the image's loop over its columns (issue 25); the image is SIZE
 # wide and WIDTH tall, so the loop keeps its SIZE iterations of WIDTH pixels.
-# Both loops without the messages' calibration here (CALIB=none): a message
-# costs seconds of a core, the loops' costs scale with each run's measured
+# Both loops without the messages' calibration and the quotas here
+# (QUOTAS=0 CALIB=none): a message costs seconds of a core and a quota's
+# period is seconds, the loops' costs scale with each run's measured
 # sequential time, and that measure's noise would move the ratios.
-CALIB=none QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --columns --out "$tmp/c" >"$tmp/clog" 2>&1
+QUOTAS=0 CALIB=none QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --columns --out "$tmp/c" >"$tmp/clog" 2>&1
 check "league --sim-only --columns runs" $?
-CALIB=none QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/n" >/dev/null 2>&1
-check "league --sim-only, CALIB=none, runs" $?
 # The calibration (sim/platforms/emulated.cal) is used by default: DTSS on
-# Table 1 dedicated takes longer with what its messages cost.
+# Table 1 dedicated takes longer with what its messages cost (against the
+# same quotas, without: CALIB=none).
+CALIB=none QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/n1" >/dev/null 2>&1
 e=$(awk -F, '$2 == "none" && $3 == "t1-ded" && $4 == "dtss" { print $7 }' "$O/league/sim.csv")
-f=$(awk -F, '$2 == "none" && $3 == "t1-ded" && $4 == "dtss" { print $7 }' "$tmp/n/league/sim.csv")
+f=$(awk -F, '$2 == "none" && $3 == "t1-ded" && $4 == "dtss" { print $7 }' "$tmp/n1/league/sim.csv")
 [ -n "$e" ] && [ -n "$f" ] && awk -v e="$e" -v f="$f" 'BEGIN { exit !(e > f) }'
 check "league: the messages' calibration used by default (DTSS t1-ded $e, without $f)" $?
+# The quotas by default (scripts/xu-platform's cfs), none with QUOTAS=0.
+grep -q 'quota=0.005,0.02' "$O/league/p.plat" && ! grep -q quota= "$tmp/n/league/p.plat"
+check "league: the hosts' quotas by default, none with QUOTAS=0" $?
+# --emulated: the simulated side again beside an earlier league's emulated
+# runs. On the quick league above (its params: the same sequential time and
+# arrival) the simulated cells come out the same; with its simulated runs
+# posing as emulated ones every cell is within 3% and the refit runs.
+QUICK=1 BIN="$BIN" "$REPO/scripts/league" --emulated "$O" --out "$tmp/e" >"$tmp/elog" 2>&1 &&
+    cmp -s "$O/league/sim.csv" "$tmp/e/league/sim.csv"
+check "league --emulated: the simulated side of the league it reads, the same ($(tail -n 1 "$tmp/elog"))" $?
+mkdir -p "$tmp/f/league/runs"
+cp "$O/league/costs.csv" "$O/league/hosts.csv" "$O/league/params" "$tmp/f/league/"
+cp "$O/league/simulated/runs/"* "$tmp/f/league/runs/"
+sed '1!s/^sim,/emu,/' "$O/league/sim.csv" >"$tmp/f/league/emu.csv"
+QUICK=1 BIN="$BIN" "$REPO/scripts/league" --emulated "$tmp/f" --out "$tmp/g" >"$tmp/glog" 2>&1 &&
+    grep -q "Emulated within 3% of simulated (finish / ideal) on every scenario: \*\*held\*\* (252 of 252" "$tmp/g/league.md" &&
+    [ -s "$tmp/g/league/calibration.txt" ] && [ -s "$tmp/g/league/calibration-sim.txt" ]
+check "league --emulated: the simulated runs as emulated ones, 252 of 252 cells within 3%, refitted" $?
+mkdir -p "$tmp/bad3"
+run "league --emulated: a folder that is no league's, named" 2 "emu.csv missing" \
+    env BIN="$BIN" "$REPO/scripts/league" --emulated "$tmp/bad3" --out "$tmp/bad4"
+run "league --emulated and --sim-only refused together" 2 "exclude each other" \
+    env BIN="$BIN" "$REPO/scripts/league" --emulated "$O" --sim-only --out "$tmp/bad4"
+run "league --emulated: another image refused, named" 2 "is not this league's image" \
+    env QUICK=1 SIZE=500 BIN="$BIN" "$REPO/scripts/league" --emulated "$O" --out "$tmp/bad4"
+run "league: SEQ_RUNS=0 refused, named" 2 "SIZE/WIDTH/MAXITER/SEQ_RUNS '0'" \
+    env SEQ_RUNS=0 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
+run "league: QUOTAS=2 refused, named" 2 "QUOTAS '2' must be 1 or 0" \
+    env QUOTAS=2 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
 run "league: a CALIB file that is not there" 2 "cannot read the calibration" env CALIB=/nonexistent \
     BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad2"
 grep -q "^league: the image's 600 columns of 300 pixels" "$tmp/clog" && grep -q "600 columns of 300 pixels" "$tmp/c/league.md"

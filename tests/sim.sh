@@ -368,6 +368,37 @@ check "quota=0.005,0.02: 0.0225 s alone, 0.045 s with another process (worked by
 printf 'host a speed=1 quota=0.03,0.02\nlink * * latency=0 bandwidth=1e300\n' >qb.plat
 printf 'platform qb.plat\nworkload uniform n=1 cost=1\n' >qb.scn
 run "a quota over its period refused by name" 2 "quota=0.03,0.02 must be Q,P" $T qb.scn
+# Tree-Scheduling's messages cost the same (sim/tree.c; worked by hand):
+# hosts a (speed 1) and b (speed 1, one other process: 0.5 for the worker),
+# 16 iterations of cost 1 split 8/8 by V (a [0,8), b [8,16); a's partner
+# b), 1 result byte an iteration, 2 bytes every message, send-cost 0.25 a
+# byte, wake 0.25, free links. Both ranges reach their waiting workers at 0
+# and start at 0.25 (wake 0.25 / speed 1). a ends at 8.25; its results
+# (8 + 2 bytes: 2.5 units at 1) leave at 10.75, its request (0.5) at 11.25.
+# b, from 0.25 at 2 s an iteration, is then in iteration 13 (ends 12.25):
+# 2 left after it, it gives the upper one ([15,16)); its answer (0.5 units
+# at 0.5) leaves at 13.25 and it goes on with 14, done at 15.25. a, woken,
+# starts 15 at 13.5, ends 14.5; results (3 bytes: 0.75) at 15.25. b's
+# results [8,15) (9 bytes: 2.25 units at 0.5, 4.5 s) leave at 19.75:
+# the finish.
+printf 'host a speed=1\nhost b speed=1 load=0:1\nlink * * latency=0 bandwidth=1e300\n' >tk.plat
+printf 'platform tk.plat\nworkload uniform n=16 cost=1\nscheme tree\nresult-bytes 1\nmessage-bytes 2\nsend-cost 0.25\nwake 0.25\n' >tk.scn
+$T tk.scn -r tk.csv -q &&
+    [ "$("$BIN/record" tk.csv run finish)" = 19.750000 ] &&
+    [ "$("$BIN/record" tk.csv chunk worker,start,size,recv,started,finished,received | tr '\n' ' ')" = \
+      "1,0,8,0.000000,0.250000,8.250000,10.750000 1,15,1,13.250000,13.500000,14.500000,15.250000 2,8,7,0.000000,0.250000,15.250000,19.750000 " ]
+check "tree: send-cost 0.25 and wake 0.25 charged to results, steals and answers: finish 19.75 (worked by hand)" $?
+# A quota of its whole period is no quota: Tree's steals (where the partner
+# is when asked: a search under the quota model, sim_reach without) and its
+# messages' costs give the same record (16 chunks: steals that gave).
+printf 'host w1 speed=2.5e7\nhost w2 speed=2.5e7 load=0:1\nhost w3 speed=2.5e7 load=0:2\nhost w4 speed=2.5e7 load=0:3\nlink * * latency=0.0002 bandwidth=1e8\n' >tr.plat
+sed '/^host/s/$/ quota=0.02,0.02/' tr.plat >trq.plat
+for p in tr trq; do
+    printf 'platform %s.plat\nworkload mandel size=400 maxiter=2000\nscheme tree\nsample 4\nresult-bytes 1600\nsend-cost 2\nwake 5000,20000\n' "$p" >"$p.scn"
+done
+$T tr.scn -r tr.csv -q && $T trq.scn -r trq.csv -q && cmp -s tr.csv trq.csv &&
+    [ "$("$BIN/record" --count tr.csv chunk)" -gt 4 ]
+check "tree: a host's quota of its whole period gives the record without one ($("$BIN/record" --count tr.csv chunk) chunks)" $?
 # scripts/xu-platform cfs: scripts/cluster's rule (10 ms periods grown until
 # the smallest quota is 5 ms): quarter-core hosts get 5 ms every 20 ms.
 "$REPO/scripts/xu-platform" 100 "0.25 0.5" "" 1e9 cfs >xq.plat &&
@@ -394,6 +425,23 @@ done
          END { d = a / 1e-8 - 1; e = b / 0.001 - 1; f = c / 0.002 - 1
                exit !(d * d < 1e-6 && e * e < 1e-6 && f * f < 1e-6) }' cal.out
 check "scripts/sim-calibrate recovers 1e-8 s a byte, 0.001 and 0.002 s from exact records ($(tr '\n' ' ' <cal.out))" $?
+# --quotas: the same records with each reply wait on a host with other
+# processes longer by the quota model's expected wait (worked by hand: the
+# smallest share 0.25 grows the 10 ms period to 20 ms; w1's quota 5 ms waits
+# (20 - 5)^2 / (2 x 20) = 5.625 ms, w2's 10 ms (20 - 10)^2 / 40 = 2.5 ms);
+# it finds 0.001 and 0.002 again, and the plain fit does not.
+mkdir -p calq/runs && cp cal/hosts.csv calq/
+cp cal/runs/none-t1-ded-fss.csv calq/runs/
+awk -F, -v OFS=, '$1 == "chunk" { d = $3 == 1 ? 0.005625 : 0.0025; $8 += d; $9 += d; $10 += d; $11 += d
+    $8 = sprintf("%.9f", $8); $9 = sprintf("%.9f", $9); $10 = sprintf("%.9f", $10); $11 = sprintf("%.9f", $11) } 1' \
+    cal/runs/none-t1-load-fss.csv >calq/runs/none-t1-load-fss.csv
+"$REPO/scripts/sim-calibrate" --quotas calq 100 >calq.out &&
+    "$REPO/scripts/sim-calibrate" calq 100 >calq0.out &&
+    awk '$1 == "send_s_per_byte" { a = $2 } $1 == "wake_s" { b = $2 } $1 == "wake_load_s" { c = $2 }
+         END { d = a / 1e-8 - 1; e = b / 0.001 - 1; f = c / 0.002 - 1
+               exit !(d * d < 1e-6 && e * e < 1e-6 && f * f < 1e-6) }' calq.out &&
+    ! cmp -s calq.out calq0.out
+check "scripts/sim-calibrate --quotas: the quota model's waits taken off ($(tr '\n' ' ' <calq.out); plain: $(tr '\n' ' ' <calq0.out))" $?
 mkdir -p cal2 && cp cal/hosts.csv cal2/
 run "scripts/sim-calibrate: a folder without runs" 1 "no emulated runs" "$REPO/scripts/sim-calibrate" cal2 100
 # ---- --scheme auto (sim/select.h) --------------------------------------------------

@@ -11,6 +11,7 @@
 #include "sched/records/record.h"
 #include "sched/sched.h"
 #include "sim/engine.h"
+#include "sim/select.h"
 #include "sim/sim.h"
 #include "tests/test.h"
 
@@ -746,6 +747,32 @@ static void test_streamed(void)
     keep = 0;
 }
 
+/* --scheme auto's simulations charge what messages cost (sim_select's send,
+ * wake, wake_load; worked by hand): one host of speed 1 with one other
+ * busy process (the worker's speed 0.5), 4 iterations of cost 1, CSS with
+ * one chunk of 4 (its k = I / P), free links. The chunk reaches the idle
+ * worker at 0 and starts after (0.25 + 0.5 x 1) / 1 = 0.75 s; computing 4
+ * units at 0.5 takes 8 s (8.75); sending 4 iterations' results at 0.5 a
+ * unit, 2 units at 0.5, takes 4 s: finish 12.75 (without the costs, 8). */
+static void test_select_costs(void)
+{
+    double speed = 1, busy = 0, finish[1];
+    int extra = 1;
+    const sched_type *css[1] = {&sched_css};
+    char msg[256];
+    sim_select_in in = {.n = 1, .speed = &speed, .extra = &extra, .busy = &busy,
+                        .iters = 4, .a = 1, .b = 0, .send = 0.5, .wake = 0.25,
+                        .wake_load = 0.5};
+    int best = sim_select(&in, css, 1, finish, msg, sizeof msg);
+    test_condf(best == 0 && fabs(finish[0] - 12.75) < 1e-9,
+               "sim_select charges send 0.5, wake 0.25,0.5: css finishes at 12.75 (by hand; got %g)",
+               finish[0]);
+    in.send = in.wake = in.wake_load = 0;
+    best = sim_select(&in, css, 1, finish, msg, sizeof msg);
+    test_condf(best == 0 && fabs(finish[0] - 8) < 1e-9,
+               "sim_select without the messages' costs: 8 (got %g)", finish[0]);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -766,6 +793,7 @@ int main(void)
     test_cost_files();
     test_many_hosts();
     test_streamed();
+    test_select_costs();
     test_remove_dir(dir);
     return test_report();
 }
