@@ -303,7 +303,8 @@ void dtss_master_free(dtss_master *m);
 typedef struct dtss_worker dtss_worker;
 
 /* 1 when argv is that of a worker spawned by a master (the runtime marks it
- * so), 0 otherwise: how one program tells its two roles apart. */
+ * so), or, on MPI (libdtss-mpi), in every rank but 0; 0 otherwise: how one
+ * program tells its two roles apart. */
 int dtss_is_worker(int argc, char **argv);
 
 /* Joins PVM and waits for the job. *w is set even on error (for

@@ -126,6 +126,12 @@ mpi -np 6 "$M/integral" -n 300 --local 2 >out.txt 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && grep -q '^dtss: W1 [0-9.]* W2 [0-9.]* Finish' out.txt && grep -q '^pi = ' out.txt
 check "6 ranks, --local 2: two workers, the 3 idle ranks end without work (exit $rc)" $?
+# A master that ends before it runs (its --help, a bad option) ends its
+# worker ranks too: no job waits for ever.
+run "coordinator --help : worker: the help, exit 0" 0 "usage: coordinator" \
+    mpi -np 1 "$M/coordinator" --help : -np 2 "$M/worker"
+run "coordinator with a bad option : worker: named, exit 2" 2 "size '0'" \
+    mpi -np 1 "$M/coordinator" -S 0 : -np 2 "$M/worker"
 run "one rank: no workers, said how (exit 1)" 1 "no workers: the launcher started only the master" \
     mpi -np 1 "$M/integral" -n 10
 run "--include-self: refused by name (exit 2)" 2 "--include-self: under mpi" \

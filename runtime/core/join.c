@@ -23,10 +23,8 @@ int runtime_join_worker(int *joined, tr_peer *parent, char *msg, size_t len)
 {
     tr_peer me;
     int rc = tr_join_worker(&me, parent, msg, len);
-    *joined = rc == 0 || rc == TR_UNUSED;
-    if (rc == TR_UNUSED)
-        snprintf(msg, len, "the run did not need this worker");
-    return rc == 0 ? DTSS_OK : rc == TR_UNUSED ? DTSS_DONE : rc == -1 ? DTSS_EMISUSE : DTSS_EPVM;
+    *joined = rc == 0;
+    return rc == 0 ? DTSS_OK : rc == -1 ? DTSS_EMISUSE : DTSS_EPVM;
 }
 
 int dtss_is_worker(int argc, char **argv)
@@ -50,10 +48,6 @@ int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, 
     tr_peer parent = -1;
     int rc = runtime_join_worker(&h->joined, &parent, msg, sizeof msg);
     h->parent = parent;
-    if (rc == DTSS_DONE) {                      /* not needed: no failure */
-        snprintf(h->err, sizeof h->err, "%s", msg);
-        return rc;
-    }
     if (rc != DTSS_OK)
         return rt_fail(h, rc, "%s", msg);
     tr_hint(kind->hints);

@@ -6,8 +6,9 @@
  * master; the others wait in tr_join_worker until the master "spawns" them:
  * tr_spawn on host H wakes the next waiting rank whose processor name is H
  * (a START message) and returns its rank as the peer. Ranks the run does not
- * use are sent STOP when the master's process exits and end without work
- * (tr_join_worker: TR_UNUSED).
+ * use are sent STOP when the master's process exits, and end there, in
+ * tr_join_worker, with exit status 0 (without returning to the program: an
+ * application need not know of them).
  *
  * A peer is a rank of MPI_COMM_WORLD; a host a distinct processor name
  * (MPI_Get_processor_name), its id the index of its first appearance.
@@ -186,8 +187,18 @@ static int start(char *msg, size_t len)
     }
     state[0] = R_SELF;
     up = 1;
-    on_exit(at_exit, NULL);
     return 0;
+}
+
+/* The end of every process is watched from its start (before main): a
+ * master that ends before it called into libdtss (its --help, a bad option)
+ * joins the world then and stops its workers, which would otherwise wait in
+ * MPI_Init's exchange for ever. (Not MPI_Init itself before main: a program
+ * may execute itself again first, as bin/matrix does, and MPI cannot be
+ * started twice in one process.) */
+__attribute__((constructor)) static void watch_exit(void)
+{
+    on_exit(at_exit, NULL);
 }
 
 int tr_launched_worker(void)
@@ -470,7 +481,7 @@ int tr_join_worker(tr_peer *me, tr_peer *master, char *msg, size_t len)
         if (st.MPI_TAG == TAG_START)
             return 0;
         if (st.MPI_TAG == TAG_STOP)
-            return TR_UNUSED;
+            exit(0);            /* not needed: at_exit waits for END, finalizes */
         if (st.MPI_TAG == TAG_MEASURE) {
             double r = measure();
             send_bytes(0, TAG_SPEED, &r, sizeof r, msg, len);
@@ -501,8 +512,12 @@ static void at_exit(int status, void *arg)
 {
     (void)arg;
     int fin = 0;
+    char msg[256];
     MPI_Finalized(&fin);
     if (fin || killed_here)
+        return;
+    /* never joined: only a process that mpirun started has a world to end */
+    if (!up && (!getenv("OMPI_COMM_WORLD_SIZE") || start(msg, sizeof msg) < 0))
         return;
     fflush(stdout);
     fflush(stderr);
@@ -526,7 +541,6 @@ static void at_exit(int status, void *arg)
             break;
         /* drain what comes (a late result, a BYE) */
         MPI_Status st;
-        char msg[256];
         size_t n;
         if (poll_for(MPI_ANY_SOURCE, MPI_ANY_TAG, now() + 0.01, &st, msg, sizeof msg) == 1 &&
             take(&st, &n, msg, sizeof msg) == 0 && st.MPI_TAG == TAG_BYE)

@@ -31,10 +31,6 @@ enum tr_cap {
                                    wakes a waiting one on the host */
 };
 
-/* tr_join_worker's code for a task the run did not need (MPI: a rank
- * stopped idle): the worker ends without work, successfully. */
-#define TR_UNUSED (-3)
-
 enum tr_kind { TR_TIMEOUT, TR_MESSAGE, TR_PEER_EXIT, TR_HOST_LOST };
 
 typedef struct tr_event {
@@ -72,7 +68,8 @@ int tr_join(tr_peer *me, char *msg, size_t len);
 /* Joins as a worker a master started: *master is the task that spawned it,
  * whose exit is reported (PEER_EXIT). Returns 0 (the caller leaves with
  * tr_leave), or -1 (not spawned by a task) or another negative code with
- * msg, not joined, or TR_UNUSED. */
+ * msg, not joined. (MPI: a rank the run did not need ends in it, exit
+ * status 0.) */
 int tr_join_worker(tr_peer *me, tr_peer *master, char *msg, size_t len);
 /* Leaves: the transport's resources (and the joined state) go. */
 void tr_leave(void);
