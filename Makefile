@@ -243,10 +243,11 @@ test: test-deps
 all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early $(BIN)/toy_model
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCHES)
+	@$(MAKE) --no-print-directory $(BENCHES) $(MPI_BENCHES) $(BIN)/mpi/coordinator \
+	    $(BIN)/mpi/worker $(BIN)/mpi/loop $(BIN)/mandel $(BIN)/record $(BIN)/loop
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && BIN=$(BIN) tests/bench_league.sh && \
 	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_strips_journal.sh && BIN=$(BIN) tests/bench_cluster.sh && BIN=$(BIN) tests/bench_ahead.sh && \
-	    BIN=$(BIN) tests/bench_auto.sh
+	    BIN=$(BIN) tests/bench_auto.sh && BIN=$(BIN) tests/bench_mpi.sh
 
 # OLD=REV: that revision built aside and measured beside this one, in one run
 # (per chunk on PVM, a DTSS run, the simulator, the kernel: tests/bench_seam.sh).
@@ -515,6 +516,17 @@ $(BIN)/mpi/yoon-tasks: $(call obj,examples/tasks.c) $(DTSS_MPI_LIB)
 $(BIN)/mpi/heat-pvm: $(call obj,heat/pvm.c) $(HEAT_LIB) $(DTSS_MPI_LIB)
 $(BIN)/mpi/jacobi: $(call obj,examples/jacobi.c) $(DTSS_MPI_LIB)
 $(MPI_PROGRAMS): LIBS += $(MPI_LIBS)
+# make bench on MPI (tests/bench_mpi.sh): the runtime's cost per chunk
+# (tests/bench_runtime.c on libdtss-mpi) and a raw MPI ping-pong of the same
+# messages (tests/mpi_pingpong.c: wire.c's bytes sent by MPI_Send/MPI_Recv,
+# no transport linked).
+MPI_BENCHES := $(BIN)/mpi/bench_runtime $(BIN)/mpi/pingpong
+$(BIN)/mpi/bench_runtime: $(call obj,tests/bench_runtime.c) $(DTSS_MPI_LIB)
+$(BIN)/mpi/pingpong: $(call obj,tests/mpi_pingpong.c runtime/core/wire.c runtime/core/buf.c) \
+                     $(SCHED_LIB)
+$(call obj,tests/mpi_pingpong.c): CFLAGS += $(MPI_CFLAGS)
+$(MPI_BENCHES): LIBS += $(MPI_LIBS)
+all-tests: $(MPI_BENCHES)
 # ---- mpi (end)
 
 # ---- cluster (begin)

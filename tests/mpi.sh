@@ -13,7 +13,9 @@
 # --include-self, too few ranks, --speeds); a worker rank stopped mid-run
 # (the late-chunk rule serves its chunk again; the master ends the job, with
 # its own exit status, by MPI_Abort); a rank killed (mpirun ends the job)
-# and --resume under a new mpirun. Ends only the processes it started.
+# and --resume under a new mpirun. Last, make bench's raw MPI ping-pong
+# (bin/mpi/pingpong): the runtime's messages, one round trip time, a wrong
+# rank count refused. Ends only the processes it started.
 set -u
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
@@ -37,7 +39,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # fails instead of hanging.
 mpi() { timeout -k 5 120 mpirun --oversubscribe "$@"; }
 M=$BIN/mpi
-for p in integral loop coordinator worker matrix thin-pool yoon-tasks heat-pvm jacobi; do
+for p in integral loop coordinator worker matrix thin-pool yoon-tasks heat-pvm jacobi pingpong; do
     [ -x "$M/$p" ]; check "bin/mpi/$p built" $?
 done
 
@@ -202,4 +204,23 @@ mpi -np 1 "$M/coordinator" --resume crash.csv -o resumed.pgm -q : -np 2 "$M/work
 rc=$?
 [ "$rc" -eq 0 ] && cmp -s big.pgm resumed.pgm
 check "killed: --resume under a new mpirun: bin/mandel's image (exit $rc: $(tail -c 200 resume.txt))" $?
+
+# ---- make bench's raw MPI ping-pong (tests/bench_mpi.sh) -----------------------------
+# Its messages are the runtime's bytes, framed as mpi.c frames them: an
+# 8-byte length, then buf.h's 4-byte head and 8-byte fields -- WORK three
+# (36), a REQUEST with one result of W words 4 + 10 fields + the result's
+# 3 + 3 + 1 + 3 and the 8-byte length of its 4W bytes (180 + 4W).
+for w in 1 200; do
+    got=$("$M/pingpong" --sizes -W $w 2>&1)
+    [ "$got" = "work 36 request $((180 + 4 * w))" ]
+    check "bin/mpi/pingpong --sizes -W $w: wire.c's WORK and REQUEST, framed ($got)" $?
+done
+mpi -np 2 "$M/pingpong" -n 200 >pp.txt 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && awk '{ exit !(NR == 1 && $0 ~ /^[0-9]+\.[0-9]$/ && $1 > 0) } END { exit NR != 1 }' pp.txt
+check "bin/mpi/pingpong on 2 ranks: one round trip time (exit $rc: $(head -c 200 pp.txt))" $?
+mpi -np 3 "$M/pingpong" -n 10 >pp.txt 2>&1
+rc=$?
+[ "$rc" -ne 0 ] && grep -q 'needs exactly 2 ranks (mpirun -np 2), not 3' pp.txt
+check "bin/mpi/pingpong on 3 ranks: refused, naming the count (exit $rc: $(head -c 200 pp.txt))" $?
 finish
