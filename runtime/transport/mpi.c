@@ -19,9 +19,14 @@
  *
  * No busy waiting: a blocking MPI receive spins at 100% of a core, which on
  * an emulated host spends the CPU share of the worker beside it. tr_recv
- * polls with MPI_Iprobe: 64 polls at once, then sleeps growing from 10 us to
- * 1 ms between polls (an idle master wakes 1000 times a second; a reply
- * that comes while it sleeps waits at most 1 ms).
+ * polls with MPI_Iprobe: for the first 1 ms of a wait between yields of the
+ * CPU (sched_yield), then sleeping growing from 10 us to 1 ms between polls
+ * (an idle master wakes 1000 times a second; a reply that comes while it
+ * sleeps waits at most 1 ms, plus the time the system takes to wake it).
+ * Measured (tests/bench_mpi.sh): sleeping from the start of a wait made a
+ * chunk's round trip 1.0-1.3 ms on this VM (a sleeping rank wakes 0.1-0.8 ms
+ * late), 3-4 us with the 1 ms of yields; an idle master 0.6-0.8% of a core
+ * either way.
  *
  * Sends never block: a message is copied and sent with MPI_Isend (two
  * workers exchanging strips' halos at once would deadlock with MPI_Send
@@ -43,6 +48,7 @@
 #define _DEFAULT_SOURCE         /* on_exit, kill */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,6 +79,7 @@ enum {
 #define FRAME ((size_t)1 << 30)
 #define MEASURE_S 0.2   /* two CPU periods of an emulated host (100 ms) */
 #define ACK_WAIT_S 2.0
+#define SPIN_S 1e-3     /* the start of a wait spent polling (yielding the CPU) */
 
 enum rank_state { R_IDLE, R_WORKER, R_KILLED, R_GONE, R_SELF };
 
@@ -400,8 +407,8 @@ static int own(const MPI_Status *st)
  * deadline, < 0 an error. */
 static int poll_for(int src, int tag, double deadline, MPI_Status *st, char *msg, size_t len)
 {
-    double wait = 10e-6;
-    for (int polls = 0;; polls++) {
+    double wait = 10e-6, spin_from = now();
+    for (;;) {
         int flag = 0, rc;
         reap();
         /* a KILL first: it may come while the worker waits on one tag */
@@ -421,8 +428,10 @@ static int poll_for(int src, int tag, double deadline, MPI_Status *st, char *msg
         double t = now();
         if (deadline >= 0 && t >= deadline)
             return 0;
-        if (polls < 64)
+        if (t - spin_from < SPIN_S) {
+            sched_yield();
             continue;
+        }
         double s = deadline >= 0 && deadline - t < wait ? deadline - t : wait;
         nap(s);
         wait = wait * 2 < 1e-3 ? wait * 2 : 1e-3;
