@@ -43,6 +43,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT PIPE TERM
+BENCH=bench_mpi
+. "$(dirname "$0")/benchlib.sh"
 cd "$tmp" || exit 1
 
 # Open MPI refuses root unless told twice (as tests/mpi.sh); more ranks
@@ -50,22 +52,6 @@ cd "$tmp" || exit 1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi() { timeout -k 5 300 mpirun --oversubscribe "$@"; }
 
-now() { date +%s.%N; }
-# ratio A B: A / B, 3 decimals. verdict A B TARGET: "held" when A / B <=
-# TARGET, else "did not hold" (judged on the quotient itself, not as printed).
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-verdict() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { print (a / b <= t ? "held" : "did not hold") }'; }
-# need FILE N WHAT: FILE holds N numbers, one a line, or the benchmark stops
-# (exit 1) saying what is missing: a ratio is never printed over no runs.
-need() {
-    got=$(grep -c '^[0-9][0-9.e+-]*$' "$1" 2>/dev/null)
-    [ "${got:-0}" = "$2" ] && [ "$(wc -l <"$1")" = "$2" ] && return 0
-    echo "bench_mpi: $3: ${got:-0} of $2 measurements (is every program built? 'make bench' builds them)" >&2
-    exit 1
-}
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-minimum() { sort -n "$1" | head -n 1; }
-runs() { tr '\n' ' ' <"$1" | sed 's/ $//'; }
 
 # ---- 1. per chunk -----------------------------------------------------------------
 echo "MPI per-chunk cost (one worker rank, one-iteration chunks of 200 32-bit words)"
@@ -155,21 +141,7 @@ done
 need omp.txt 5 "bin/bench_omp"
 need dtss.txt 5 "bin/mpi/coordinator -s dtss (its record's finish)"
 need wall.txt 5 "bin/mpi/coordinator -s dtss (its whole mpirun command's time)"
-[ -n "$seq" ] && [ -z "$(printf '%s' "$seq" | tr -d '0-9.')" ] ||
-    { echo "bench_mpi: bin/mandel: no sequential time" >&2; exit 1; }
-omp=$(median omp.txt) fin=$(median dtss.txt) wall=$(median wall.txt)
-fin3=$(awk -v f="$fin" 'BEGIN { printf "%.3f", f }')
-echo "  sequential bin/mandel       $seq s"
-echo "  OpenMP guided, 2 threads    $omp s  (median; runs: $(runs omp.txt))"
-echo "  DTSS on MPI, 2 worker ranks $fin3 s finish, $wall s whole mpirun command"
-echo "                              (medians; finish: $(runs dtss.txt); whole: $(runs wall.txt))"
-echo "$seq $omp $fin $(minimum dtss.txt) $(sort -n dtss.txt | tail -n 1)" | awk '{
-    printf "  speedup over sequential: DTSS %.2f, OpenMP %.2f\n", $1 / $3, $1 / $2
-    printf "  the DTSS runs (finish) range %.3f-%.3f of the OpenMP median\n", $4 / $2, $5 / $2 }'
-echo "  ratio DTSS/OpenMP = $(ratio "$fin" "$omp") of the medians, finish:" \
-     "target <= 1.05 $(verdict "$fin" "$omp" 1.05)"
-echo "  ratio DTSS/OpenMP = $(ratio "$wall" "$omp") of the medians, whole mpirun command" \
-     "(its start and end included): target <= 1.05 $(verdict "$wall" "$omp" 1.05)"
+omp_report "DTSS on MPI, 2 worker ranks" "whole mpirun command" "(its start and end included)" 1.05
 
 # ---- 3. an idle master --------------------------------------------------------------
 echo "An idle master: rank 0 of bin/mpi/loop waiting 10 s for its two worker ranks"

@@ -25,21 +25,9 @@ tmp=$(mktemp -d /tmp/dtss-bench.XXXXXX)
 . "$(dirname "$0")/pvmlib.sh"
 trap 'pvm_down; rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT PIPE TERM
+BENCH=bench_pvm
+. "$(dirname "$0")/benchlib.sh"
 cd "$tmp" || exit 1
-
-now() { date +%s.%N; }
-# ratio A B: A / B, 3 decimals. verdict A B TARGET: "held" when A / B <=
-# TARGET, else "did not hold" (judged on the quotient itself, not as printed).
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-verdict() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { print (a / b <= t ? "held" : "did not hold") }'; }
-# need FILE N WHAT: FILE holds N numbers, one a line, or the benchmark stops
-# (exit 1) saying what is missing: a ratio is never printed over no runs.
-need() {
-    got=$(grep -c '^[0-9][0-9.e+-]*$' "$1" 2>/dev/null)
-    [ "${got:-0}" = "$2" ] && [ "$(wc -l <"$1")" = "$2" ] && return 0
-    echo "bench_pvm: $3: ${got:-0} of $2 measurements (is every program built? 'make bench' builds them)" >&2
-    exit 1
-}
 
 echo "PVM per-chunk overhead (one local worker, one-iteration chunks of 200 32-bit words)"
 # Everything on one CPU: on this VM a wake-up across CPUs takes 100 to 800 us
@@ -71,8 +59,6 @@ for _ in 1 2 3 4 5 6 7; do
         "$BIN/record" rec.csv run finish 2>/dev/null | awk -v n=$rows '{ printf "%.1f\n", $1 / n * 1e6 }' >>$j.txt
     done
 done
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-minimum() { sort -n "$1" | head -n 1; }
 need pp.txt 7 "bin/pingpong"
 need rt.txt 7 "bin/bench_runtime"
 need co.txt 7 "bin/coordinator (its record's finish)"
@@ -118,17 +104,4 @@ done
 need omp.txt 5 "bin/bench_omp"
 need dtss.txt 5 "bin/coordinator -s dtss (its record's finish)"
 need wall.txt 5 "bin/coordinator -s dtss (its whole command's time)"
-[ -n "$seq" ] && [ -z "$(printf '%s' "$seq" | tr -d '0-9.')" ] ||
-    { echo "bench_pvm: bin/mandel: no sequential time" >&2; exit 1; }
-omp=$(median omp.txt) fin=$(median dtss.txt) wall=$(median wall.txt)
-echo "  sequential bin/mandel       $seq s"
-echo "  OpenMP guided, 2 threads    $omp s  (median; runs: $(tr '\n' ' ' <omp.txt))"
-echo "  DTSS on PVM, 2 workers      $fin s finish, $wall s whole command, spawn included"
-echo "                              (medians; finish: $(tr '\n' ' ' <dtss.txt))"
-echo "$seq $omp $fin $(minimum dtss.txt) $(sort -n dtss.txt | tail -n 1)" | awk '{
-    printf "  speedup over sequential: DTSS %.2f, OpenMP %.2f\n", $1 / $3, $1 / $2
-    printf "  the DTSS runs (finish) range %.3f-%.3f of the OpenMP median\n", $4 / $2, $5 / $2 }'
-echo "  ratio DTSS/OpenMP = $(ratio "$fin" "$omp") of the medians, finish:" \
-     "target <= 1.03 $(verdict "$fin" "$omp" 1.03)"
-echo "  ratio DTSS/OpenMP = $(ratio "$wall" "$omp") of the medians, whole command (spawn" \
-     "included): target <= 1.03 $(verdict "$wall" "$omp" 1.03)"
+omp_report "DTSS on PVM, 2 workers" "whole command" "(spawn included)" 1.03
