@@ -514,6 +514,13 @@ void tr_leave(void)
     hosts = NULL;
 }
 
+/* A worker rank the master still waits for: working, or told to end, and
+ * no BYE from it yet. */
+static int silent(int r)
+{
+    return state[r] == R_WORKER || state[r] == R_KILLED;
+}
+
 /* The process ends: the master stops the idle ranks; every rank finishes
  * its sends and finalizes -- or, at the master with a rank that never
  * said BYE (hung, stopped), ends the job with MPI_Abort and this exit status. */
@@ -544,7 +551,7 @@ static void at_exit(int status, void *arg)
     for (;;) {
         missing = 0;
         for (int r = 1; r < size; r++)
-            missing += state[r] == R_KILLED || state[r] == R_WORKER;
+            missing += silent(r);
         reap();
         if ((nout == 0 && missing == 0) || now() > until)
             break;
@@ -558,11 +565,11 @@ static void at_exit(int status, void *arg)
     if (missing) {
         fprintf(stderr, "dtss: %d worker rank%s did not end (hung or stopped): ending the "
                 "job with MPI_Abort\n", missing, missing == 1 ? "" : "s");
-        /* A stopped rank of this host is continued first (it is then ended
-         * running, as the others). */
+        /* A stopped rank of this host is continued first, so that mpirun
+         * ends a running process. (Added while chasing mpirun's hang, which
+         * END before MPI_Finalize, below, is what cured: kept, as measured.) */
         for (int r = 1; r < size; r++)
-            if ((state[r] == R_KILLED || state[r] == R_WORKER) && hostid[r] == hostid[0] &&
-                pid[r] > 0)
+            if (silent(r) && hostid[r] == hostid[0] && pid[r] > 0)
                 kill((pid_t)pid[r], SIGCONT);
         MPI_Abort(MPI_COMM_WORLD, status);
     }
