@@ -328,16 +328,18 @@ league: deps
 
 # One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
 # (HOSTFILE= given: that cluster, refusing another that is up; ARGS: words for
-# bin/coordinator, split at blanks).
+# the coordinator, split at blanks; TRANSPORT=mpi: under mpirun, bin/mpi/).
 run: export MAKE_SCHEME = $(or $(SCHEME),dtss)
 run: export MAKE_LOAD = $(LOAD)
 run: export MAKE_AFTER = $(AFTER)
 run: export MAKE_HOSTFILE = $(if $(filter-out file,$(origin HOSTFILE)),$(HOSTFILE))
 run: export MAKE_ARGS = $(ARGS)
+run: export MAKE_TRANSPORT = $(or $(TRANSPORT),pvm)
 run: deps
 	@$(MAKE) --no-print-directory all
 	@set -f; BIN=$(abspath $(BIN)) scripts/run-one --scheme "$$MAKE_SCHEME" \
 	    --load "$$MAKE_LOAD" $${MAKE_AFTER:+--after "$$MAKE_AFTER"} \
+	    --transport "$$MAKE_TRANSPORT" \
 	    $${MAKE_HOSTFILE:+--hostfile "$$MAKE_HOSTFILE"} -- $$MAKE_ARGS
 
 # libdtss for users' programs: dtss.h, libdtss.a and libdtss-mpi.a, dtss.pc

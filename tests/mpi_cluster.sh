@@ -4,7 +4,9 @@
 # workers (MPMD) give bin/mandel's image, each worker rank inside its host's
 # CPU cgroup and UTS namespace (its processor name the host's); with w1
 # loaded (3 busy processes), TSS's W1 lags the others and DTSS (seeing the
-# A_i) balances, as on PVM; the errors of a script run without a cluster.
+# A_i) balances, as on PVM; make run's MPI mode (scripts/run-one --transport
+# mpi) with Tree-Scheduling: the image, the paper's line, the timeline; the
+# errors of a script run without a cluster and of a bad transport.
 # Ends only what it started (the cluster, by scripts/cluster down).
 set -u
 BIN=${BIN:-bin}
@@ -25,6 +27,8 @@ cd "$tmp" || exit 1
 
 run "--help" 0 "mpirun on the emulated cluster" "$CM" --help
 run "no cluster: said how (exit 2)" 2 "no emulated cluster" env -u DTSS_RUN "$CM" -np 2 true
+run "run-one --transport bogus: refused, naming it (exit 2)" 2 "--transport 'bogus' must be pvm or mpi" \
+    "$REPO/scripts/run-one" --transport bogus
 
 if [ "$(id -u)" -ne 0 ]; then
     skip "the emulated cluster needs root"
@@ -75,4 +79,16 @@ awk -v t="$(lag tss.txt)" -v d="$(lag dtss.txt)" 'BEGIN { exit !(t >= 1.4 && d <
 check "w1 loaded: TSS's W1 lags ($(lag tss.txt)x), DTSS balances ($(lag dtss.txt)x): $(head -n 1 tss.txt) / $(head -n 1 dtss.txt)" $?
 grep -q "^pi = .*(error [0-9.]*e-1[3-9])" dtss.txt
 check "w1 loaded: pi all the same" $?
+
+# make run TRANSPORT=mpi is scripts/run-one --transport mpi: Tree-Scheduling
+# (its workers ask each other for work) on the cluster that is up, w2 loaded.
+BIN=$BIN timeout -k 5 180 "$REPO/scripts/run-one" --transport mpi --scheme tree --load "w2:2" \
+    --out one -- -S 300 -m 4000 >one.log 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && cmp -s ref.pgm one/run-tree.pgm && grep -q "^tree: W1 .* Finish .* Imbalance" one.log &&
+    [ -s one/run-tree.png ] && [ -s one/run-tree.csv ]
+check "run-one --transport mpi, tree, w2 loaded: the image, the paper's line, the timeline (exit $rc: $(grep -m1 '^tree:' one.log))" $?
+hosts=$("$BIN/record" one/run-tree.csv worker host | tr '\n' ' ')
+grep -q "^coordinator: 4 workers: w1(V=1) w2(V=1) w3(V=1) w4(V=1)$" one.log && [ "$hosts" = "w1 w2 w3 w4 " ]
+check "run-one --transport mpi: V_i from the hostfile, the record's hosts w1..w4 ($hosts)" $?
 finish
