@@ -5,8 +5,10 @@
 # CPU cgroup and UTS namespace (its processor name the host's); with w1
 # loaded (3 busy processes), TSS's W1 lags the others and DTSS (seeing the
 # A_i) balances, as on PVM; make run's MPI mode (scripts/run-one --transport
-# mpi) with Tree-Scheduling: the image, the paper's line, the timeline; the
-# errors of a script run without a cluster and of a bad transport.
+# mpi) with Tree-Scheduling: the image, the paper's line, the timeline; a
+# 10 Mbit/s cluster (hostfiles/yoon) shapes the ranks' TCP (an MPI
+# ping-pong no faster than the rate; on the unshaped cluster, far faster);
+# the errors of a script run without a cluster and of a bad transport.
 # Ends only what it started (the cluster, by scripts/cluster down).
 set -u
 BIN=${BIN:-bin}
@@ -91,4 +93,22 @@ check "run-one --transport mpi, tree, w2 loaded: the image, the paper's line, th
 hosts=$("$BIN/record" one/run-tree.csv worker host | tr '\n' ' ')
 grep -q "^coordinator: 4 workers: w1(V=1) w2(V=1) w3(V=1) w4(V=1)$" one.log && [ "$hosts" = "w1 w2 w3 w4 " ]
 check "run-one --transport mpi: V_i from the hostfile, the record's hosts w1..w4 ($hosts)" $?
+
+# The links: rank 0 (the master host) and rank 1 (w1) exchange a 36-byte and
+# a 250,180-byte message (bin/mpi/pingpong -W 62500); Mbit/s = bits of a round
+# trip over its mean time in µs. Unshaped first, then hostfiles/yoon's
+# 10 Mbit/s on every host's port.
+bytes=$("$M/pingpong" --sizes -W 62500 | awk '{ print $2 + $4 }')
+rate() {
+    timeout -k 5 120 "$CM" -np 2 "$M/pingpong" -n 2 -W 62500 >pp.txt 2>&1 &&
+        awk -v b="$bytes" 'NR == 1 && $1 > 0 { printf "%.1f", 8 * b / $1 }' pp.txt
+}
+free=$(rate)
+"$REPO/scripts/cluster" down >/dev/null 2>&1
+"$REPO/scripts/cluster" up --emulate "$REPO/hostfiles/yoon" >up.log 2>&1
+check "Table 1 cluster with 10 Mbit/s links up: $(grep -m1 '^links:' up.log)" $?
+. "$CLUSTER_DIR/env"
+shaped=$(rate)
+awk -v f="$free" -v s="$shaped" 'BEGIN { exit !(s > 0 && s <= 10.5 && f >= 10 * s) }'
+check "MPI between ranks over a 10 Mbit/s link: ${shaped:-?} Mbit/s (at most 10.5); unshaped ${free:-?} Mbit/s ($(head -c 200 pp.txt))" $?
 finish
