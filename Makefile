@@ -221,7 +221,7 @@ $(BUILD)/examples/jacobi.o: CFLAGS += -Iruntime
 
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench bench-compare clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
-        reproduce-heymann reproduce-yoon reproduce-xu-extra league run \
+        reproduce-heymann reproduce-yoon reproduce-xu-extra reproduce-mpi league run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -319,6 +319,15 @@ reproduce-xu-extra: deps
 	@BIN=$(abspath $(BIN)) scripts/reproduce-xu-extra $(if $(filter 1,$(QUICK)),--quick) \
 	    $${MAKE_REPS:+--reps "$$MAKE_REPS"}
 
+# Xu's runs (TSS, DTSS, Tree; dedicated and loaded) on the emulated Table 1
+# and Table 2 clusters and on 10 Mbit/s links, MPI beside PVM ->
+# results/mpi/ (docs/mpi.md). QUICK=1: a small version; REPS=N runs a case.
+reproduce-mpi: export MAKE_REPS = $(REPS)
+reproduce-mpi: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce-mpi $(if $(filter 1,$(QUICK)),--quick) \
+	    $${MAKE_REPS:+--reps "$$MAKE_REPS"}
+
 # The league: every scheme x scenario x link, simulated and emulated, against
 # the ideal -> results/league.md, league.png, league/ (also a part of
 # reproduce-tables). QUICK=1: a small version; SIM=1: the simulator only.
@@ -379,6 +388,7 @@ help:
 	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N]"
 	@echo "make league           every scheme x scenario x link against the ideal into results/league.md [QUICK=1] [SIM=1]"
 	@echo "make reproduce-yoon   Yoon et al. Figures 4-9, task model and heat on PVM into results/yoon/ [QUICK=1] [RUNS=N]"
+	@echo "make reproduce-mpi    Xu's runs on MPI beside PVM (Tables 1, 2, 10 Mbit/s) into results/mpi/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-xu-extra Xu Fig. 2 and Sec. 3.1's example into results/fig2.png, sec31.md [QUICK=1] [REPS=N]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s|P%] [ARGS=\"-S 600\"]  one run on the cluster, with load"
 	@echo "make cluster-up [HOSTFILE=f] / cluster-status / cluster-down  the emulated cluster"
