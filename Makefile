@@ -61,7 +61,7 @@ TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/
               tests/golden.sh \
               tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh tests/conventions.sh \
               tests/matrix.sh tests/install.sh tests/mpi.sh tests/security.sh tests/cluster.sh \
-              tests/coordinator_cluster.sh tests/mpi_cluster.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
+              tests/coordinator_cluster.sh tests/mpi_cluster.sh tests/slurm.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
               tests/fuzz_argv.sh
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
               $(BIN)/bench_runtime \
