@@ -5,8 +5,10 @@
 # listening on the cluster's bridge addresses only; the munge key 0400 in the
 # 0700 run directory; status shows Slurm); examples/dtss.sbatch through
 # sbatch -N 4 (the W_i line, bin/mandel's checksum, squeue showing the job
-# running, sacct -c listing it completed); scancel of a running job leaving
-# no process of it; down leaving nothing (no process, no state, no socket).
+# running, sacct -c listing it completed); a node set DOWN mid-run (the run
+# completes on the others, every row once, the image exact); scancel of a
+# running job leaving no process of it; down leaving nothing (no process,
+# no state, no socket).
 # Ends only what it started (the cluster, by scripts/cluster down).
 set -u
 BIN=${BIN:-bin}
@@ -96,6 +98,31 @@ check "the speeds came from the nodes' features ($(grep -m1 'workers:' "$out"))"
 acct=$(sacct -c -n -X -j "$job" -o JobID,JobName,State,NNodes 2>&1 | awk '{ $1 = $1; print }')
 [ "$acct" = "$job dtss COMPLETED 4" ]
 check "sacct -c lists the job completed on 4 nodes ($acct)" $?
+
+# ---- a node lost mid-run -------------------------------------------------------------
+# w2 set DOWN while the paper's image is computed: Slurm kills the job's task
+# there; the late-chunk rule (--late 2,1 here) serves its chunk again and the
+# image is complete, every row once (the record's iterations add up to 1200).
+"$BIN/mandel" -S 1200 -m 20000 -o ref1200.pgm -q
+job=$(sbatch --parsable -N 4 -D "$tmp" -o "$tmp/job-%j.out" "$REPO/examples/dtss.sbatch" \
+    -S 1200 -m 20000 -o "$tmp/down.pgm" -r "$tmp/down.csv" --late 2,1 2>sb.err)
+for _ in $(seq 300); do
+    grep -q "workers reported" "$tmp/job-$job.out" 2>/dev/null && break
+    sleep 0.1
+done
+sleep 2
+scontrol update nodename=w2 state=down reason=dtss-test
+check "w2 set DOWN during job $job ($(sinfo -h -n w2 -o %T))" $?
+wait_state "$job" GONE 120
+out=$tmp/job-$job.out
+grep -q "Node failure on w2" "$out" && grep -q "late at worker 2" "$out" && cmp -s ref1200.pgm down.pgm
+check "the run completes without w2: its chunk served again, bin/mandel's image ($(grep -m1 '^dtss:' "$out"))" $?
+its=$("$BIN/record" down.csv worker iterations | awk '{ s += $1 } END { print s + 0 }')
+[ "$its" -eq 1200 ]
+check "every row once: the workers' iterations add up to $its of 1200 ($("$BIN/record" down.csv worker host,iterations | tr '\n' ' '))" $?
+scontrol update nodename=w2 state=resume >/dev/null 2>&1
+for _ in $(seq 100); do [ "$(sinfo -h -n w2 -o %T)" = idle ] && break; sleep 0.1; done
+[ "$(sinfo -h -n w2 -o %T)" = idle ]; check "w2 back (resumed): idle" $?
 
 # ---- scancel -----------------------------------------------------------------------
 job=$(sbatch --parsable -N 4 -D "$tmp" -o "$tmp/job-%j.out" "$REPO/examples/dtss.sbatch" -S 1200 -m 20000 2>sb.err)
