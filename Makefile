@@ -61,7 +61,7 @@ TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/
               tests/golden.sh \
               tests/dag.sh tests/pvm.sh tests/loop.sh tests/faults.sh tests/resume.sh tests/outputs.sh tests/conventions.sh \
               tests/matrix.sh tests/install.sh tests/mpi.sh tests/security.sh tests/cluster.sh \
-              tests/coordinator_cluster.sh tests/mpi_cluster.sh tests/slurm.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
+              tests/coordinator_cluster.sh tests/mpi_cluster.sh tests/slurm.sh tests/slurm_pool.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
               tests/fuzz_argv.sh
 BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
               $(BIN)/bench_runtime \
@@ -221,7 +221,7 @@ $(BUILD)/examples/jacobi.o: CFLAGS += -Iruntime
 
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench bench-compare clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
-        reproduce-heymann reproduce-yoon reproduce-xu-extra reproduce-mpi league run \
+        reproduce-heymann reproduce-yoon reproduce-xu-extra reproduce-mpi reproduce-slurm league run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -294,10 +294,12 @@ reproduce-dag: deps
 # pool, emulated cluster + simulator -> results/heymann/ (docs/pool.md; also
 # a part of reproduce-tables). QUICK=1: a small version; RUNS=N runs per case.
 reproduce-heymann: export MAKE_RUNS = $(RUNS)
+reproduce-heymann: export MAKE_ALLOCATOR = $(ALLOCATOR)
 reproduce-heymann: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) scripts/reproduce-heymann $(if $(filter 1,$(QUICK)),--quick) \
-	    $${MAKE_RUNS:+--runs "$$MAKE_RUNS"}
+	    $${MAKE_RUNS:+--runs "$$MAKE_RUNS"} \
+	    $${MAKE_ALLOCATOR:+--allocator "$$MAKE_ALLOCATOR"}
 
 # Yoon et al.: Figures 4-7 simulated, 8-9 measured over PVM on a 10 Mbit/s
 # emulated link, the task model and the heat conduction on PVM ->
@@ -327,6 +329,13 @@ reproduce-mpi: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) scripts/reproduce-mpi $(if $(filter 1,$(QUICK)),--quick) \
 	    $${MAKE_REPS:+--reps "$$MAKE_REPS"}
+
+# DTSS through a batch system: sbatch to the workers (10 jobs), and Heymann's
+# Table 4.1 with the pool's workers from Slurm -> results/slurm/,
+# results/heymann-slurm/ (docs/slurm.md). QUICK=1: a small version.
+reproduce-slurm: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/reproduce-slurm $(if $(filter 1,$(QUICK)),--quick)
 
 # The league: every scheme x scenario x link, simulated and emulated, against
 # the ideal -> results/league.md, league.png, league/ (also a part of
@@ -385,9 +394,10 @@ help:
 	@echo "make reproduce-diaz   Díaz et al. on the simulator into results/diaz/ [QUICK=1]"
 	@echo "make reproduce-readings  Xu's claims under every reading of the paper, simulated [QUICK=1]"
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
-	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N]"
+	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N] [ALLOCATOR=slurm]"
 	@echo "make league           every scheme x scenario x link against the ideal into results/league.md [QUICK=1] [SIM=1]"
 	@echo "make reproduce-yoon   Yoon et al. Figures 4-9, task model and heat on PVM into results/yoon/ [QUICK=1] [RUNS=N]"
+	@echo "make reproduce-slurm  sbatch to the workers, Heymann's Table 4.1 with workers from Slurm into results/slurm/ [QUICK=1]"
 	@echo "make reproduce-mpi    Xu's runs on MPI beside PVM (Tables 1, 2, 10 Mbit/s) into results/mpi/ [QUICK=1] [REPS=N]"
 	@echo "make reproduce-xu-extra Xu Fig. 2 and Sec. 3.1's example into results/fig2.png, sec31.md [QUICK=1] [REPS=N]"
 	@echo "make run SCHEME=tss LOAD=\"w1:3 w2:2\" [AFTER=s|P%] [ARGS=\"-S 600\"]  one run on the cluster, with load"

@@ -432,6 +432,10 @@ dtss_pool *dtss_pool_new(void);
  *   threshold X       adjust: add a worker when an iteration took longer
  *                     than max + MAX(min, X max) (0.15)
  *   efficiency E      adjust: release one below this efficiency (0.8)
+ *   allocator NAME    where the workers' hosts come from: delay (the
+ *                     default: the modelled delay below) or slurm (each
+ *                     worker a Slurm allocation of one node, granted by
+ *                     Slurm and ended with the worker; docs/slurm.md)
  *   delay S           allocation delay, seconds, 0 .. 10^6 (13: the
  *                     delay that gives the paper's Figure 4.2 at its scale,
  *                     largest 8-part task ~50 s; scale it with the tasks)

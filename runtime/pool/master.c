@@ -157,9 +157,13 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
     pool_meter_init(&p->meter, 0);
     p->target = pool_workers(p->pl);
     p->state = P_READY;
-    pool_log(p, 1, "%s pool of %d host%s, %d tasks, allocation delay %g s: "
-             "requesting %d workers", p->type->name, p->nslot, p->nslot == 1 ? "" : "s",
-             ntasks, p->delay, p->target);
+    char how[64];
+    if (p->alloc == &pool_alloc_delay)
+        snprintf(how, sizeof how, "allocation delay %g s", p->delay);
+    else
+        snprintf(how, sizeof how, "hosts from %s", p->alloc->name);
+    pool_log(p, 1, "%s pool of %d host%s, %d tasks, %s: requesting %d workers",
+             p->type->name, p->nslot, p->nslot == 1 ? "" : "s", ntasks, how, p->target);
     return carry_out(p);
 }
 
@@ -187,6 +191,8 @@ static int carry_out(dtss_pool *p)
     double t = now(p);
     int h = held(p) + count(p, PW_STARTING);
     pool_carry_out(p->target, h, count(p, PW_IDLE), p->nreq, &mv);
+    for (int k = 0; k < mv.cancel; k++)
+        p->alloc->cancel(p);
     p->nreq -= mv.cancel;
     p->counts.cancelled += mv.cancel;
     if (mv.cancel)
@@ -199,21 +205,20 @@ static int carry_out(dtss_pool *p)
                 return rc;
             k++;
         }
-    if (grow(&p->req, &p->capreq, p->nreq + mv.request, sizeof *p->req) != 0)
-        return pool_fail(p, DTSS_ENOMEM, "out of memory for %d requests",
-                         p->nreq + mv.request);
     for (int k = 0; k < mv.request; k++) {
-        double last = p->nreq ? p->req[p->nreq - 1] : t;
-        p->req[p->nreq++] = pool_arrival(t, last, p->delay);
+        int rc = p->alloc->request(p, t);
+        if (rc != DTSS_OK)
+            return rc;
+        p->nreq++;
         p->counts.requested++;
     }
     if (mv.request)
-        pool_log(p, 1, "t=%.2f requested %d worker%s (the last comes at t=%.2f)", t,
-                 mv.request, mv.request == 1 ? "" : "s", p->req[p->nreq - 1]);
+        pool_log(p, 1, "t=%.2f requested %d worker%s (%d pending)", t, mv.request,
+                 mv.request == 1 ? "" : "s", p->nreq);
     return DTSS_OK;
 }
 
-static int free_slot(const dtss_pool *p)
+int pool_free_slot(const dtss_pool *p)
 {
     for (int s = 0; s < p->nslot; s++)
         if (!p->slot[s].used && !p->slot[s].dead)
@@ -256,11 +261,15 @@ static int add_host(dtss_pool *p, int s)
 static void slot_free(dtss_pool *p, int s)
 {
     p->slot[s].used = 0;
-    if (!p->slot[s].added)
+    if (!p->slot[s].added) {
+        p->alloc->release(p, s);
         return;
+    }
     for (int k = 0; k < p->nslot; k++)
-        if (p->slot[k].used && strcmp(p->slot[k].host, p->slot[s].host) == 0)
+        if (p->slot[k].used && strcmp(p->slot[k].host, p->slot[s].host) == 0) {
+            p->alloc->release(p, s);
             return;
+        }
     char *name = p->slot[s].host, msg[320];
     int rc = tr_del_host(name, msg, sizeof msg);
     p->slot[s].added = 0;
@@ -271,14 +280,16 @@ static void slot_free(dtss_pool *p, int s)
         pool_log(p, 0, "%s", msg);
     else
         pool_log(p, 1, "t=%.2f deleted host %s from the virtual machine", now(p), name);
+    p->alloc->release(p, s);
 }
 
 /* Serves the requests that have arrived while a host is free: spawns a
  * worker for each and sends it the job. */
 static int serve_requests(dtss_pool *p)
 {
-    int s;
-    if (p->nreq > 0 && p->req[0] <= now(p) && free_slot(p) < 0)
+    int s = -1;
+    double wait;
+    if (p->nreq > 0 && p->alloc->due(p, now(p)) && pool_free_slot(p) < 0)
         for (int i = 0; i < p->nw; i++)
             if (p->w[i].state == PW_HUNG && !p->w[i].ended) {
                 pool_log(p, 0, "t=%.2f worker %d (taken for hung) ended: its host is wanted",
@@ -287,9 +298,12 @@ static int serve_requests(dtss_pool *p)
                 p->w[i].ended = 1;
                 break;
             }
-    while (p->nreq > 0 && p->req[0] <= now(p) && (s = free_slot(p)) >= 0) {
-        if (p->slot[s].absent && add_host(p, s) != 0)
+    while (p->nreq > 0 && (s = p->alloc->granted(p, now(p), &wait)) >= 0) {
+        if (p->slot[s].absent && add_host(p, s) != 0) {
+            if (p->alloc->took(p, s, 0))
+                p->nreq--;
             continue;
+        }
         double t_call = now(p);
         const char *host = p->slot[s].host;
         tr_peer tid;
@@ -302,13 +316,16 @@ static int serve_requests(dtss_pool *p)
         if (rc < 0) {
             pool_log(p, 0, "%s: the host is left out of the pool", p->spawn_err);
             p->slot[s].dead = 1;
+            if (p->alloc->took(p, s, 0))
+                p->nreq--;
             continue;
         }
         if (grow(&p->w, &p->capw, p->nw + 1, sizeof *p->w) != 0) {
             tr_kill(tid);
             return pool_fail(p, DTSS_ENOMEM, "out of memory for %d workers", p->nw + 1);
         }
-        memmove(p->req, p->req + 1, sizeof *p->req * (size_t)--p->nreq);
+        if (p->alloc->took(p, s, 1))
+            p->nreq--;
         int i = p->nw++;
         p->w[i] = (pworker){.tid = tid, .slot = s, .state = PW_STARTING, .task = -1,
                             .spawned = now(p), .joined = NAN, .left = NAN};
@@ -316,7 +333,7 @@ static int serve_requests(dtss_pool *p)
         pool_log(p, 1, "t=%.2f spawned worker %d on %s (pvm_spawn took %.3f s)",
                  p->w[i].spawned, i + 1, p->slot[s].host, p->w[i].spawned - t_call);
     }
-    return DTSS_OK;
+    return s == -2 ? p->ra.code : DTSS_OK;
 }
 
 /* ---- the iteration ----------------------------------------------------------- */
@@ -733,18 +750,31 @@ static int step(dtss_pool *p, int *ready)
     if (p->state == P_RUNNING && p->ndone == p->ntk)
         return DTSS_OK;
     int starting = count(p, PW_STARTING), leaving = count(p, PW_LEAVING);
-    int s = free_slot(p);
+    int s = pool_free_slot(p);
     if (held(p) + starting == 0 && leaving == 0 && count(p, PW_HUNG) == 0 &&
         (p->nreq == 0 || s < 0))
         return pool_fail(p, DTSS_ELOST, "no worker is held and none can be had: %s",
                          p->nreq == 0 ? "no request is pending" : p->spawn_err[0] ?
                          p->spawn_err : "every host of the pool was lost");
-    double wait = -1;                   /* until a message, or a request is due */
+    double wait = -1, w;                /* until a message, or a request is due */
     if (p->nreq > 0 && s >= 0) {
-        wait = p->req[0] - now(p);
-        if (wait < 0)
+        int g = p->alloc->granted(p, now(p), &wait);
+        if (g == -2)
+            return p->ra.code;
+        if (g >= 0)
             wait = 0;
     }
+    /* An allocation that ended on its own: its worker is lost. */
+    int lost = p->alloc->ended(p, now(p), &w);
+    if (lost == -2)
+        return p->ra.code;
+    if (w >= 0 && (wait < 0 || w < wait))
+        wait = w;
+    for (int i = 0; lost >= 0 && i < p->nw; i++)
+        if (p->w[i].slot == lost && p->w[i].state != PW_GONE) {
+            tr_kill(p->w[i].tid);
+            return gone(p, i, "lost");
+        }
     double poll = p->state == P_RUNNING ? late_poll(&p->late) : -1;
     if (poll >= 0 && (wait < 0 || poll < wait))
         wait = poll;                    /* and look for late tasks */
@@ -907,6 +937,7 @@ static int finish(dtss_pool *p)
             tr_kill(p->w[i].tid);
             p->w[i].state = PW_GONE;
         }
+    p->alloc->close(p);                 /* every allocation and request left */
     jnl_close(&p->jn.w);                /* fsync'd */
     p->state = P_FINISHED;
     return DTSS_OK;
@@ -959,6 +990,7 @@ void dtss_pool_free(dtss_pool *p)
     for (int i = 0; p->h.joined && i < p->nw; i++)
         if (p->w[i].state != PW_GONE)
             tr_kill(p->w[i].tid);
+    p->alloc->close(p);
     rt_leave(&p->h);
     for (int s = 0; s < p->nslot; s++)
         free(p->slot[s].host);
@@ -974,7 +1006,6 @@ void dtss_pool_free(dtss_pool *p)
     free(p->fval);
     free(p->slot);
     free(p->w);
-    free(p->req);
     free(p->tk);
     free(p->queue);
     free(p->st_task);

@@ -24,8 +24,11 @@ static const rt_option options[] = {
                "                       or ceil(asp) (ceil)"},
     {"threshold", 1, "X      adjust: add a worker past max + MAX(min, X max) (0.15)"},
     {"efficiency", 1, "E     adjust: release a worker below this efficiency (0.8)"},
-    {"delay", 1, "S          allocation delay, seconds, one worker at a time (13:\n"
-                 "                       the paper's Figure 4.2 at its scale)"},
+    {"allocator", 1, "NAME   where the workers' hosts come from: delay (default:\n"
+                     "                       --delay's model) or slurm (a Slurm allocation of\n"
+                     "                       one node a worker, ended with it; docs/slurm.md)"},
+    {"delay", 1, "S          delay: allocation delay, seconds, one worker at a time\n"
+                 "                       (13: the paper's Figure 4.2 at its scale)"},
     {"late", 1, "F[,MIN]     a worker whose task is out longer than max(F x its\n"
                 "                       expected time, MIN s) is taken for hung: the task\n"
                 "                       runs again elsewhere (default 3,30; 0 = off)"},
@@ -46,6 +49,7 @@ dtss_pool *dtss_pool_new(void)
     if (!p)
         return NULL;
     p->type = &pool_adjust;
+    p->alloc = &pool_alloc_delay;
     pool_params_init(&p->par);
     p->delay = POOL_DELAY;
     p->late = late_default();
@@ -79,6 +83,12 @@ int dtss_pool_set(dtss_pool *p, const char *name, const char *value)
         if (pool_params_set(&p->par, name, value, &err) != SCHED_OK)
             return pool_fail(p, err.code == SCHED_ENOENT ? DTSS_ENOENT : DTSS_EINVAL,
                              "--%s: %s", quote(name), err.msg);
+    } else if (strcmp(name, "allocator") == 0) {
+        const pool_alloc_type *A = pool_alloc_find(value);
+        if (!A)
+            return pool_fail(p, DTSS_ENOENT, "--allocator '%s': unknown (valid: delay, slurm)",
+                             quote(value));
+        p->alloc = A;
     } else if (strcmp(name, "delay") == 0) {
         double d;
         if (parse_double(value, &d) != 0 || !(d >= 0 && d <= POOL_DELAY_MAX))

@@ -1,8 +1,10 @@
 /* pool.h (runtime/): what the pool master's files share (not installed).
  *
- *   pool_master.c   the run: start, requests served after the allocation
- *                   delay, spawning, joins, the iteration's tasks handed out
- *                   in the strategy's order, results, losses, releases
+ *   pool_master.c   the run: start, requests made and served (by the
+ *                   allocator), spawning, joins, the iteration's tasks handed
+ *                   out in the strategy's order, results, losses, releases
+ *   alloc*.c        the allocators (alloc.h): where the workers' hosts come
+ *                   from (a modelled delay, or Slurm)
  *   pool_options.c  dtss_pool_set / args / usage: the options
  *   journal.c       the journal of accepted results, and resuming from it
  *   pool_record.c   the figures, the summary and the run record
@@ -23,6 +25,7 @@
 #include "runtime/core/jnl.h"
 #include "runtime/core/place.h"
 #include "runtime/core/wire.h"
+#include "runtime/pool/alloc.h"
 #include "sched/late/late.h"
 #include "sched/pool/pool.h"
 #include "sched/records/poolrec.h"
@@ -34,6 +37,7 @@ typedef struct pslot {
     int dead;               /* its host left, or a spawn on it failed */
     int absent;             /* not in the virtual machine: added when needed */
     int added;              /* the runtime added it (and deletes it when free) */
+    long alloc;             /* slurm: the job that holds its node (0: none) */
 } pslot;
 
 /* PW_HUNG: taken for hung (--late): not held, its task run again elsewhere;
@@ -103,7 +107,8 @@ struct dtss_pool {
     /* options */
     const pool_type *type;
     pool_params par;
-    double delay;
+    const pool_alloc_type *alloc;   /* --allocator */
+    double delay;                   /* --delay (the delay allocator's) */
     late_rule late;         /* --late */
     rt_place place;         /* --hosts, --local, --worker */
     /* the run */
@@ -117,8 +122,8 @@ struct dtss_pool {
     int nslot;
     pworker *w;
     int nw, capw;
-    double *req;            /* pending requests: their arrival times, in order */
-    int nreq, capreq;
+    int nreq;               /* pending requests */
+    pool_ralloc ra;         /* the allocator's own */
     char spawn_err[512];    /* the last failed spawn */
     long hosts_added;       /* pvm_addhosts that succeeded */
     /* the iteration */
@@ -160,6 +165,8 @@ struct dtss_pool {
 /* pool_master.c */
 #define pool_fail(p, ...) rt_fail(&(p)->h, __VA_ARGS__)
 #define pool_log(p, ...) rt_log(&(p)->h, __VA_ARGS__)
+/* master.c: a free slot of the pool (its first), -1 none. */
+int pool_free_slot(const dtss_pool *p);
 /* options.c: -1 not an option of the pool, 0 a flag, 1 takes a value. */
 int pool_opt(const char *name);
 
