@@ -47,3 +47,19 @@ finish() {
 # (SAN=1 or STRICT=1 on make's command line reach a nested make through
 # MAKEFLAGS and the environment): for what a user builds and installs.
 umake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u STRICT make "$@"; }
+# busy_worker_host PROG MASTER: the emulated host (w1, w2, ...) of a worker
+# process PROG other than MASTER that is sleeping out a task (in nanosleep:
+# bin/thin-pool --slow), read from its cgroup (/dtss/$DTSS_CLUSTER/HOST);
+# nothing when none is found within 2.5 s.
+busy_worker_host() {
+    for _ in $(seq 50); do
+        for p in $(pgrep -x "$1"); do
+            [ "$p" = "$2" ] && continue
+            case "$(cat "/proc/$p/wchan" 2>/dev/null)" in
+            *nanosleep*) h=$(sed -n "s|.*cpu[a-z,]*:/dtss/$DTSS_CLUSTER/\(w[0-9]*\)\$|\1|p" "/proc/$p/cgroup" | head -n 1)
+                         [ -n "$h" ] && { echo "$h"; return 0; } ;;
+            esac
+        done
+        sleep 0.05
+    done
+}

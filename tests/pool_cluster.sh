@@ -60,18 +60,7 @@ n=0
 while [ "$n" -lt 300 ] && ! grep -q "iteration 2:" del.out; do sleep 0.1; n=$((n + 1)); done
 grep -q "iteration 2:" del.out
 check "the run is under way (iteration 2 done)" $?
-host=
-n=0
-while [ -z "$host" ] && [ "$n" -lt 50 ]; do
-    for p in $(pgrep -x thin-pool); do
-        [ "$p" = "$master" ] && continue
-        case "$(cat "/proc/$p/wchan" 2>/dev/null)" in
-        *nanosleep*) host=$(sed -n "s|.*cpu[a-z,]*:/dtss/$DTSS_CLUSTER/\\(w[0-9]*\\)\$|\\1|p" "/proc/$p/cgroup" | head -n 1)
-                     [ -n "$host" ] && break ;;
-        esac
-    done
-    [ -n "$host" ] || { sleep 0.05; n=$((n + 1)); }
-done
+host=$(busy_worker_host thin-pool "$master")
 [ -n "$host" ]
 check "a worker busy with a task, on host ${host:-none}" $?
 (echo "delete ${host:-w3}"; sleep 1) | pvm >/dev/null 2>&1

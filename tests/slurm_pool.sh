@@ -74,18 +74,7 @@ check "  the mean allocation delay said ($(grep -o 'Slurm granted [0-9]* allocat
 master=$!
 n=0
 while [ "$n" -lt 600 ] && ! grep -q "iteration 2:" down.out; do sleep 0.1; n=$((n + 1)); done
-host=
-n=0
-while [ -z "$host" ] && [ "$n" -lt 50 ]; do
-    for p in $(pgrep -x thin-pool); do
-        [ "$p" = "$master" ] && continue
-        case "$(cat "/proc/$p/wchan" 2>/dev/null)" in
-        *nanosleep*) host=$(sed -n "s|.*cpu[a-z,]*:/dtss/$DTSS_CLUSTER/\\(w[0-9]*\\)\$|\\1|p" "/proc/$p/cgroup" | head -n 1)
-                     [ -n "$host" ] && break ;;
-        esac
-    done
-    [ -n "$host" ] || { sleep 0.05; n=$((n + 1)); }
-done
+host=$(busy_worker_host thin-pool "$master")
 [ -n "$host" ] && scontrol update nodename="$host" state=down reason=dtss-test
 check "node ${host:-none} (a worker busy there) set DOWN mid-run" $?
 wait_for "$master" 120
