@@ -42,7 +42,15 @@ printf '%s\n' '# dtss: slurm' '* ep=$DTSS_BIN' 'w1 sp=1000' '&w2 sp=1000' '&w3 s
 "$REPO/scripts/cluster" up --emulate hf >up.log 2>&1
 check "cluster up, Slurm on 4 nodes, w2..w4 not in the virtual machine: $(grep '^slurm:' up.log)" $?
 . "$CLUSTER_DIR/env"
-jobs_left() { squeue -h -n dtss-pool -o %i | tr '\n' ' '; }
+# jobs_left: the pool's allocations squeue still lists, after up to 10 s
+# for those just cancelled to finish completing.
+jobs_left() {
+    for _ in $(seq 100); do
+        [ -z "$(squeue -h -n dtss-pool -o %i)" ] && return 0
+        sleep 0.1
+    done
+    squeue -h -n dtss-pool -o '%i:%T' | tr '\n' ' '
+}
 
 # ---- a run ------------------------------------------------------------------------
 "$BIN/thin-pool" fig.pbm --parts 4 --allocator slurm --hosts w1,w2,w3,w4 --slow 30 \
@@ -62,7 +70,8 @@ acct=$(sacct -c -n -X --name dtss-pool -o JobID,State,NodeList,Start,End 2>&1)
 na=$(printf '%s\n' "$acct" | awk 'NF >= 5 && $2 == "CANCELLED" && $4 != "Unknown" && $5 != "Unknown"' | wc -l)
 [ "$na" -eq "$n" ]
 check "  sacct -c: the $n allocations, each with its start and end ($na CANCELLED by the pool)" $?
-[ -z "$(jobs_left)" ]; check "  no allocation left in squeue ($(jobs_left))" $?
+left=$(jobs_left)
+[ -z "$left" ]; check "  no allocation left in squeue (${left:-none})" $?
 grep -q "Slurm granted $n allocations, [0-9.]* s after the request on average" run.out
 check "  the mean allocation delay said ($(grep -o 'Slurm granted [0-9]* allocations.*' run.out))" $?
 
@@ -86,7 +95,8 @@ grep -q "the allocation of ${host:-?} (job [0-9]*) ended: its worker is lost" do
 check "  its allocation ended, its worker taken for lost, its task run again" $?
 awk -F, '$1 == "task" && $10 == 2 { n++ } END { exit n != 1 }' down.csv
 check "  the task it held ran twice (tries 2), every other once" $?
-[ -z "$(jobs_left)" ]; check "  no allocation left in squeue ($(jobs_left))" $?
+left=$(jobs_left)
+[ -z "$left" ]; check "  no allocation left in squeue (${left:-none})" $?
 left=$(pgrep -x thin-pool | tr '\n' ' ')
 [ -z "$left" ]; check "  no worker left (${left:-none})" $?
 scontrol update nodename="${host:-w2}" state=resume >/dev/null 2>&1
