@@ -24,8 +24,8 @@ static const rt_option options[] = {
                "                       or ceil(asp) (ceil)"},
     {"threshold", 1, "X      adjust: add a worker past max + MAX(min, X max) (0.15)"},
     {"efficiency", 1, "E     adjust: release a worker below this efficiency (0.8)"},
-    {"allocator", 1, "NAME   where the workers' hosts come from: delay (default:\n"
-                     "                       --delay's model) or slurm (a Slurm allocation of\n"
+    {"allocator", 1, "NAME   where the workers' hosts come from: delay (default: the\n"
+                     "                       model of --delay) or slurm (a Slurm allocation of\n"
                      "                       one node a worker, ended with it; docs/slurm.md)"},
     {"delay", 1, "S          delay: allocation delay, seconds, one worker at a time\n"
                  "                       (13: the paper's Figure 4.2 at its scale)"},
