@@ -41,6 +41,10 @@ check "cluster up with Slurm: $(tail -n 2 up.log | head -n 1)" $?
 grep -q "^slurm: 4 nodes idle in partition dtss" up.log
 check "up says the four nodes are idle ($(grep '^slurm:' up.log))" $?
 . "$CLUSTER_DIR/env"
+# The jobs' temporary files (the job script's speeds and rank files) go to
+# a folder of this test's (sbatch passes TMPDIR on), checked empty after.
+export TMPDIR=$tmp/jobtmp
+mkdir -p "$TMPDIR"
 [ -f "$SLURM_CONF" ]; check "the env file sets SLURM_CONF ($SLURM_CONF)" $?
 nodes=$(sinfo -h -N -o '%N %T %f %c' | sort | tr '\n' ';')
 [ "$nodes" = "w1 idle sp1000 1;w2 idle sp1000 1;w3 idle sp1000 1;w4 idle sp1000 1;" ]
@@ -150,6 +154,8 @@ for _ in $(seq 50); do
 done
 echo "$running" | grep -q "w4:worker" && [ -z "$left" ]
 check "scancel leaves no process of the job in the hosts (left: ${left:-none})" $?
+files=$(ls -A "$TMPDIR")
+[ -z "$files" ]; check "the jobs left no temporary file (${files:-none})" $?
 
 # ---- down --------------------------------------------------------------------------
 daemons="$(cat "$S/munged.own") $ctld $(cat "$S"/nodes/*.own | tr '\n' ' ')"
