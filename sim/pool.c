@@ -121,7 +121,8 @@ static int carry_out(srun *r, int N, double t)
     }
     for (int i = 0; i < mv.request; i++) {
         double last = r->p_n > 0 ? pending_at(r, r->p_n - 1) : t;
-        r->pending[(r->p_head + r->p_n) % r->tr->parts] = pool_arrival(t, last, r->c->delay);
+        r->pending[(r->p_head + r->p_n) % r->tr->parts] =
+            r->c->together ? pool_arrival_together(t, r->c->delay) : pool_arrival(t, last, r->c->delay);
         r->p_n++;
         r->out->requested++;
     }

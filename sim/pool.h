@@ -18,6 +18,9 @@
  *    time, first come first served, 'delay' seconds each: a worker
  *    requested at t arrives at max(t, the arrival of the request before
  *    it still pending) + delay; the first request is made at t = 0;
+ *    or, with 'together', it serves them all in one pass (a batch
+ *    scheduler such as Slurm's): a worker requested at t arrives at
+ *    t + delay;
  *  - a task converges when its part has no task in the next iteration (or
  *    the iteration is the last): pool_task_converged as its result comes;
  *  - at equal times: task completions (in the order the tasks started),
@@ -96,6 +99,8 @@ typedef struct sim_pool_config {
     const pool_type *type;
     pool_params params;
     double delay;           /* allocation delay, seconds (SIM_POOL_DELAY) */
+    int together;           /* requests served together (pool_arrival_together),
+                             * not one at a time (pool_arrival; 0, the default) */
     double border;          /* the master's update between iterations (0) */
     double scale;           /* seconds per trace unit (1) */
 } sim_pool_config;

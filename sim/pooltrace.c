@@ -35,6 +35,9 @@ static void usage(FILE *f)
 "                       or ceil (ceil(asp)) when fewer workers are held than asked\n"
 "  -d, --delay S        allocation delay: requested workers arrive one at a time,\n"
 "                       S seconds each (default %g)\n"
+"      --together       requested workers are served together (a batch scheduler\n"
+"                       such as Slurm's): each arrives S seconds after it was asked\n"
+"                       for, whatever else is pending\n"
 "  -b, --border S       the master's update between iterations, seconds (default 0)\n"
 "      --scale S        seconds per trace unit (default: 1 for a trace in seconds;\n"
 "                       in pixels, the scale that makes the first iteration's\n"
@@ -67,7 +70,8 @@ static void print_text(const sim_pool_config *c, const sim_trace *tr,
     printf("# strategy %s", c->type->name);
     if (c->type == &pool_adjust)
         printf(" (asp %s)", c->params.asp == POOL_ASP_CEIL ? "ceil" : "floor1");
-    printf(", allocation delay %g s, border update %g s\n", c->delay, c->border);
+    printf(", allocation delay %g s%s, border update %g s\n", c->delay,
+           c->together ? " (requests served together)" : "", c->border);
     printf("%6s %5s %4s %4s %6s %10s %6s %9s %9s %7s %-12s %4s\n", "iter", "tasks", "held",
            "req", "stable", "time", "eff", "max", "min", "asp", "rule", "next");
     for (long k = 0; k < r->n; k++) {
@@ -102,11 +106,12 @@ static void print_csv(const sim_pool_config *c, const sim_trace *tr,
 
 int main(int argc, char **argv)
 {
-    enum { OPT_ASP = 1000, OPT_SCALE, OPT_CSV };
+    enum { OPT_ASP = 1000, OPT_SCALE, OPT_CSV, OPT_TOGETHER };
     static const struct option opts[] = {
         {"strategy", required_argument, NULL, 's'},
         {"asp", required_argument, NULL, OPT_ASP},
         {"delay", required_argument, NULL, 'd'},
+        {"together", no_argument, NULL, OPT_TOGETHER},
         {"border", required_argument, NULL, 'b'},
         {"scale", required_argument, NULL, OPT_SCALE},
         {"csv", no_argument, NULL, OPT_CSV},
@@ -133,6 +138,7 @@ int main(int argc, char **argv)
             break;
         case OPT_SCALE: scale_text = optarg; break;
         case OPT_CSV: csv = 1; break;
+        case OPT_TOGETHER: cfg.together = 1; break;
         case 'h': usage(stdout); return 0;
         default: return parse_getopt_error("pooltrace", c, argv);
         }

@@ -50,6 +50,25 @@ total,12,2,0.833333333,14.4,24,20,4,1,4,0,4
 EOF
 "$P" tiny.trace -d 1 -s static --csv >static.out 2>&1
 diff static.want static.out >static.diff; check "static on the hand trace, CSV: the exact output ($(head -c 300 static.diff))" $?
+# --together (a batch scheduler): the 4 workers all come at 1, so iteration 1
+# holds 4 x 4 worker-seconds for its 8 (efficiency 0.5, not 8 / 10); from
+# then on as above: 34 worker-seconds in 12 s. Static: the worker of part 4
+# released at 2 (1 s held), the other three held 1..5: 8 / 13.
+cat >together.want <<'EOF'
+# tiny.trace: image tiny, 16 x 8, 4 parts, 3 iterations, unit seconds, scale 1 s per second
+# strategy adjust (asp floor1), allocation delay 1 s (requests served together), border update 0 s
+  iter tasks held  req stable       time    eff       max       min     asp rule         next
+     1     4    4    4     no       5.00  0.500      4.00      1.00    2.00 unstable/cap    3
+     2     3    3    3    yes       4.00  0.583      4.00      1.00    1.75 release         2
+     3     2    2    2    yes       3.00  0.833      3.00      2.00    1.67 keep/cap        0
+total: time 12.00 s, workers 2.83 on average, efficiency 0.588, time/efficiency 20.40
+workers: at most 4 held (first in iteration 1), 4 requested, 0 cancelled before they came, 4 released
+EOF
+"$P" tiny.trace --delay 1 --together >together.out 2>&1
+diff together.want together.out >together.diff; check "--together on the hand trace: the exact output ($(head -c 300 together.diff))" $?
+"$P" tiny.trace -d 1 --together -s static --csv | awk -F, '$1 == "iteration" && $2 == 1 { e = $11 }
+    $1 == "total" { h = $6 } END { exit !(e == 0.615384615 && h == 27) }'
+check "--together, static: iteration 1's efficiency 8 / 13, 27 worker-seconds in all" $?
 "$P" tiny.trace -d 1 --border 2 --csv | awk -F, '$1 == "iteration" { b[$2] = $9 }
     END { exit !(b[1] == 0 && b[2] == 7 && b[3] == 13) }'
 check "--border 2: iteration 2 begins at 5 + 2, iteration 3 at 11 + 2" $?

@@ -778,6 +778,9 @@ static void test_carry_out(void)
     test_cond("arrival after the last pending one came: t + delay",
               pool_arrival(50, 30, 13) == 63);
     test_cond("delay 0: at once", pool_arrival(7, 7, 0) == 7);
+    /* the other reading: every request served in the same pass */
+    test_cond("together: t + delay, whatever is pending", pool_arrival_together(5, 13) == 18);
+    test_cond("together, delay 0: at once", pool_arrival_together(7, 0) == 7);
 }
 
 int main(void)

@@ -429,3 +429,8 @@ double pool_arrival(double t, double last, double delay)
 {
     return (last > t ? last : t) + delay;
 }
+
+double pool_arrival_together(double t, double delay)
+{
+    return t + delay;
+}

@@ -244,6 +244,12 @@ void pool_carry_out(int N, int held, int idle, int pending, pool_moves *mv);
  * anything <= t, when none is pending). */
 double pool_arrival(double t, double last, double delay);
 
+/* The other reading of a resource manager (docs/slurm.md): one that serves
+ * every pending request in the same pass -- Slurm's scheduler starts, each
+ * time it runs, every pending job that fits -- so a request made at t
+ * arrives at t + delay, whatever else is pending. */
+double pool_arrival_together(double t, double delay);
+
 /* ---- The hand-out order -------------------------------------------------- */
 
 /* The order in which an iteration's tasks are handed to idle workers,
