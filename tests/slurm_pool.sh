@@ -74,6 +74,10 @@ left=$(jobs_left)
 [ -z "$left" ]; check "  no allocation left in squeue (${left:-none})" $?
 grep -q "Slurm granted $n allocations, [0-9.]* s after the request on average" run.out
 check "  the mean allocation delay said ($(grep -o 'Slurm granted [0-9]* allocations.*' run.out))" $?
+said=$(sed -n 's/.*Slurm granted [0-9]* allocations, \([0-9.]*\) s after the request on average.*/\1/p' run.out)
+rec=$(awk -F, '$1 == "run" { print $4 }' run.csv)
+awk -v a="$said" -v b="$rec" 'BEGIN { d = a - b; exit !(a > 0 && d < 0.0005 && d > -0.0005) }'
+check "  the record's delay is that mean, measured ($rec; said $said)" $?
 
 # ---- a node DOWN mid-run ------------------------------------------------------------
 # Tasks of about 0.3 s (--slow 200); once two iterations are done, the node

@@ -81,7 +81,9 @@ static void write_all(const void *ctx, FILE *f)
     char buf[512], lost[32];
     pool_totals t;
     pool_meter_totals(&p->meter, &t);
-    poolrec_run run = {.type = p->type, .params = p->par, .delay = p->delay,
+    /* The delay: --delay's, or Slurm's measured mean (alloc_slurm.c). */
+    double delay = p->ra.granted ? p->ra.delay_sum / (double)p->ra.granted : p->delay;
+    poolrec_run run = {.type = p->type, .params = p->par, .delay = delay,
                        .border = p->nit > 1 ? p->border / (p->nit - 1) : 0, .scale = 1,
                        .parts = p->ntasks, .iterations = p->nit};
     poolrec_write_run(f, &run);

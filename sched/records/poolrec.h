@@ -6,7 +6,8 @@
  * record of each kind:
  *
  *   run        strategy, asp (adjust's reading; empty for static), delay
- *              (allocation delay, s), border (the master's update between
+ *              (allocation delay, s; PVM with Slurm's allocations: their
+ *              mean, measured), border (the master's update between
  *              iterations, s: the simulator's setting; PVM: the mean
  *              measured), scale (s per trace unit; PVM: 1), parts (tasks),
  *              iterations
