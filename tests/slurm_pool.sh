@@ -105,5 +105,29 @@ left=$(pgrep -x thin-pool | tr '\n' ' ')
 [ -z "$left" ]; check "  no worker left (${left:-none})" $?
 scontrol update nodename="${host:-w2}" state=resume >/dev/null 2>&1
 
+# ---- the same pool on MPI ---------------------------------------------------------
+# Under mpirun a worker is a rank: an idle rank on each node (rank 0, the
+# master, here), started as the pool's worker once Slurm grants the node.
+before=$(sacct -c -n -X --name dtss-pool -o JobID 2>/dev/null | wc -l)
+timeout 120 "$REPO/scripts/cluster-mpirun" -np 5 "$BIN/mpi/thin-pool" fig.pbm --parts 4 \
+    --allocator slurm --slow 30 --iterations 6 --strategy static -v -o mpi.pbm -r mpi.csv >mpi.out 2>&1
+check "MPI (scripts/cluster-mpirun -np 5): thin-pool --allocator slurm completes (exit $?; $(grep -v '^thin-pool: \(t=\|iteration\)' mpi.out | head -c 300))" $?
+cmp -s mpi.pbm ref6.pbm; check "  the skeleton is bin/thin --iterations 6's" $?
+ok=0
+for w in w1 w2 w3 w4; do
+    grep -q "Slurm granted $w (job [0-9]*) [0-9.]* s after the request" mpi.out &&
+        grep -q "spawned worker [0-9]* on $w " mpi.out &&
+        grep -q "ended the allocation of $w (job [0-9]*)" mpi.out && ok=$((ok + 1))
+done
+[ "$ok" = 4 ]; check "  each of w1..w4 granted by Slurm, its rank started as the worker, the allocation ended ($ok of 4)" $?
+after=$(sacct -c -n -X --name dtss-pool -o JobID 2>/dev/null | wc -l)
+[ $((after - before)) -ge 4 ]; check "  sacct -c lists its $((after - before)) allocations" $?
+n=$(grep -c "Slurm granted [0-9]* allocations, [0-9.]* s after the request on average" mpi.out)
+[ "$n" = 1 ]; check "  the mean allocation delay said once ($n)" $?
+left=$(jobs_left)
+[ -z "$left" ]; check "  no allocation left in squeue (${left:-none})" $?
+left=$(pgrep -x thin-pool | tr '\n' ' ')
+[ -z "$left" ]; check "  no rank left (${left:-none})" $?
+
 cd / || exit 1
 finish

@@ -73,6 +73,7 @@ typedef struct pool_ralloc {
     int code;               /* the error of a call that returned -2 */
     long granted;           /* slurm: allocations granted, and their delays */
     double delay_sum, delay_max;
+    int said;               /* slurm: their mean logged (close) */
 } pool_ralloc;
 
 #endif

@@ -372,10 +372,11 @@ static void close_(dtss_pool *p)
         cancel_ids(p, ids, k);
         free(ids);
     }
-    if (r->granted)
+    if (r->granted && !r->said)         /* once: the run's end, then dtss_pool_free */
         pool_log(p, 1, "Slurm granted %ld allocation%s, %.3f s after the request on average "
                        "(at most %.3f s)", r->granted, r->granted == 1 ? "" : "s",
                  r->delay_sum / (double)r->granted, r->delay_max);
+    r->said = r->granted > 0;
     r->njob = 0;
     r->ready = 0;
     free(r->job);

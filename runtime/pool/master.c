@@ -330,7 +330,7 @@ static int serve_requests(dtss_pool *p)
         p->w[i] = (pworker){.tid = tid, .slot = s, .state = PW_STARTING, .task = -1,
                             .spawned = now(p), .joined = NAN, .left = NAN};
         p->slot[s].used = 1;
-        pool_log(p, 1, "t=%.2f spawned worker %d on %s (pvm_spawn took %.3f s)",
+        pool_log(p, 1, "t=%.2f spawned worker %d on %s (its spawn took %.3f s)",
                  p->w[i].spawned, i + 1, p->slot[s].host, p->w[i].spawned - t_call);
     }
     return s == -2 ? p->ra.code : DTSS_OK;
