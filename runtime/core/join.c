@@ -166,13 +166,12 @@ static int set_speeds(const char *path, runtime_vm *v, const int *pick, int n, c
     return rc < 0 ? -DTSS_EPVM : 0;
 }
 
-int runtime_hosts(const rt_place *p, int flags, runtime_vm *v, int *pick, int max,
-                  char *msg, size_t len)
+/* runtime_hosts into the caller's pick (max of them). */
+static int hosts_into(const rt_place *p, int flags, runtime_vm *v, int *pick, int max,
+                      char *msg, size_t len)
 {
     int absent_ok = flags & RT_HOSTS_ABSENT;
     v->hi = NULL;                   /* set by tr_hosts once it read the hosts */
-    if (max > tr_max_peers())
-        max = tr_max_peers();       /* what the transport carries */
     if (p->include_self && (tr_caps() & TR_FIXED_WORLD))
         return fail(DTSS_EINVAL, msg, len, "--include-self: under %s every task but the "
                     "master is a worker already, on the master's host too; start one more "
@@ -205,6 +204,23 @@ int runtime_hosts(const rt_place *p, int flags, runtime_vm *v, int *pick, int ma
                     "--include-self", v->hi[v->me].name);
     int rc = (flags & RT_HOSTS_SPEEDS) ? set_speeds(p->speeds, v, pick, n, msg, len) : 0;
     return rc < 0 ? rc : n;
+}
+
+int runtime_hosts(const rt_place *p, int flags, runtime_vm *v, int **pick, int max,
+                  char *msg, size_t len)
+{
+    if (max > tr_max_peers())
+        max = tr_max_peers();       /* what the transport carries */
+    *pick = malloc(sizeof **pick * (size_t)(max > 0 ? max : 1));
+    if (!*pick)
+        return fail(DTSS_ENOMEM, msg, len, "out of memory");
+    int n = hosts_into(p, flags, v, *pick, max, msg, len);
+    if (n < 0) {                    /* nothing left to free */
+        free(*pick);
+        *pick = NULL;
+        runtime_vm_free(v);
+    }
+    return n;
 }
 
 void runtime_vm_free(runtime_vm *v)

@@ -41,7 +41,7 @@ typedef struct runtime_vm {
 
 /* Reads the virtual machine into *v (zeroed by the caller; runtime_vm_free
  * after) and picks the hosts that get a worker, indexes into v->hi, into
- * pick (max of them): p->local (N times the master's host), p->hosts (those,
+ * *pick (allocated here, max entries at most; the caller frees it): p->local (N times the master's host), p->hosts (those,
  * in order, a name may repeat), or every host but the master's (with it
  * when p->include_self; refused where the launcher starts every task). A
  * name of p->hosts that is not in the virtual machine is refused, or, with
@@ -51,9 +51,10 @@ typedef struct runtime_vm {
  * none). Returns the number picked
  * (>= 1), or -DTSS_E... with msg: a host not in the virtual machine (the
  * ones it has listed), none to use, a master placed by PVM on a worker's
- * host, a bad speeds file. */
+ * host, a bad speeds file, out of memory; then nothing is left to free
+ * (neither *pick nor *v). */
 enum { RT_HOSTS_ABSENT = 1, RT_HOSTS_SPEEDS = 2 };
-int runtime_hosts(const rt_place *p, int flags, runtime_vm *v, int *pick, int max,
+int runtime_hosts(const rt_place *p, int flags, runtime_vm *v, int **pick, int max,
                   char *msg, size_t len);
 void runtime_vm_free(runtime_vm *v);
 

@@ -120,15 +120,13 @@ void lb_opts_usage(FILE *f, const char *title, const char *what_moves, const cha
 int lb_spawn(const lb_opts *o, tr_peer *tids, char **host, int max, char *msg, size_t len)
 {
     runtime_vm v = {0};
-    int *pick = malloc(sizeof *pick * (size_t)max);
+    int *pick = NULL;
     const char **names = malloc(sizeof *names * (size_t)max);
-    if (!pick || !names) {
-        free(pick);
-        free(names);
+    if (!names) {
         snprintf(msg, len, "out of memory");
         return -DTSS_ENOMEM;
     }
-    int n = runtime_hosts(&o->place, 0, &v, pick, max, msg, len);
+    int n = runtime_hosts(&o->place, 0, &v, &pick, max, msg, len);
     for (int i = 0; i < n; i++)
         if (!(host[i] = strdup(names[i] = v.hi[pick[i]].name))) {
             snprintf(msg, len, "out of memory");

@@ -18,16 +18,10 @@ int hosts_choose(dtss_master *m)
 {
     runtime_vm v = {0};
     char msg[512];
-    int max = WIRE_MAX_WORKERS;
-    int *pick = malloc(sizeof *pick * (size_t)max);
-    if (!pick)
-        return master_fail(m, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(&m->place, RT_HOSTS_SPEEDS, &v, pick, max, msg, sizeof msg);
-    if (n < 0) {
-        free(pick);
-        runtime_vm_free(&v);
+    int *pick;
+    int n = runtime_hosts(&m->place, RT_HOSTS_SPEEDS, &v, &pick, WIRE_MAX_WORKERS, msg, sizeof msg);
+    if (n < 0)
         return master_fail(m, -n, "%s", msg);
-    }
     double *speed = malloc(sizeof *speed * (size_t)n);
     m->w = calloc((size_t)n, sizeof *m->w);
     /* the workload's fields the application set before the start stay */

@@ -108,15 +108,10 @@ int dtss_pool_start(dtss_pool *p, int ntasks)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
     p->h.joined = 1;
     runtime_vm v = {0};
-    int max = WIRE_MAX_WORKERS;
-    int *pick = malloc(sizeof *pick * (size_t)max);
-    if (!pick)
-        return pool_fail(p, DTSS_ENOMEM, "out of memory");
-    int n = runtime_hosts(&p->place, RT_HOSTS_ABSENT, &v, pick, max, msg, sizeof msg);
-    if (n < 0) {
-        free(pick);
+    int *pick;
+    int n = runtime_hosts(&p->place, RT_HOSTS_ABSENT, &v, &pick, WIRE_MAX_WORKERS, msg, sizeof msg);
+    if (n < 0)
         return pool_fail(p, -n, "%s", msg);
-    }
     p->slot = calloc((size_t)n, sizeof *p->slot);
     if (!p->slot) {
         free(pick);
