@@ -41,10 +41,33 @@ for s in pss css gss tss fss qss ess rss dtss tree wf awf-b awf-c awf-d awf-e af
     k=$(awk -F, -v s="$s" 'NR > 1 && $4 == s { n++ } END { print n + 0 }' "$O/league/sim.csv")
     [ "$k" = 14 ]; check "league: $s in every scenario and link ($k)" $?
 done
+# Request-ahead side by side (AHEAD_SIDE, default rtt): every scheme but tree
+# again with --ahead rtt on the simulator, its finish over the one without
+# (sim.csv's) in ahead.csv; the page's section.
+n=$(awk -F, 'NR > 1 && $1 == "sim" && $5 == "rtt" { n++ } END { print n + 0 }' "$O/league/ahead.csv")
+[ "$n" = 238 ]; check "league: 238 simulated runs with --ahead rtt, 17 schemes x 7 x 2, no tree (got $n)" $?
+awk -F, 'NR == FNR { if (FNR > 1) f[$2 "," $3 "," $4] = $5; next }
+    FNR > 1 { k = $2 "," $3 "," $4; if (!(k in f) || f[k] != $9 || $4 == "tree") bad++
+              d = $6 / $9 - $10; if (d > 0.0001 || d < -0.0001) bad++ }
+    END { exit bad > 0 }' "$O/league/sim.csv" "$O/league/ahead.csv"
+check "league: each --ahead run beside its run without (finish_off sim.csv's, ahead_per_off = the quotient)" $?
+grep -q '^## Request-ahead against none, side by side$' "$O/league.md" &&
+    grep -q '^| simulated | 10mbit | every scheme | 119 | [0-9]* | [0-9.]* | [0-9.]* | [0-9.]* |$' "$O/league.md" &&
+    grep -q '^- Request-ahead (`--ahead rtt`) against none, side by side, simulated, unshaped: gained on [0-9]* of 119 cells' "$O/league.md"
+check "league.md: request-ahead against none, in the targets and its section" $?
+run "league: AHEAD_SIDE bogus refused, named" 2 "AHEAD_SIDE 'soon' must be rtt" \
+    env AHEAD_SIDE=soon BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad"
+run "league: AHEAD_SCHEMES tree refused" 2 "tree has its own protocol" \
+    env AHEAD_SCHEMES=tree BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad"
+run "league: AHEAD_SCHEMES outside the emulated ones refused, named" 2 "AHEAD_SCHEMES: 'pss' is not one of the emulated schemes" \
+    env QUICK=1 AHEAD_SCHEMES=pss BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad"
+
 # The same without the hosts' quotas and the messages' costs (QUOTAS=0,
 # CALIB=none): hosts at a constant speed, messages that cost no CPU.
-QUOTAS=0 CALIB=none QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/n" >/dev/null 2>&1
-check "league --sim-only, QUOTAS=0 CALIB=none, runs" $?
+QUOTAS=0 CALIB=none AHEAD_SIDE=none QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/n" >/dev/null 2>&1
+check "league --sim-only, QUOTAS=0 CALIB=none AHEAD_SIDE=none, runs" $?
+[ "$(wc -l <"$tmp/n/league/ahead.csv")" = 1 ] && ! grep -q '^## Request-ahead' "$tmp/n/league.md"
+check "league: AHEAD_SIDE=none: no run with request-ahead, no section" $?
 # Nothing beats the ideal at a constant speed (QUOTAS=0: a finish below the
 # loop's work over the hosts' total speed would be a wrong ideal or a wrong
 # simulator; with the quotas a
@@ -188,6 +211,18 @@ check "league-page: the bound column is league-bound's, finish / bound (finish /
 # 1.025 <= 1.05 held; y 9 / 8 = 1.125 not.
 grep -qx "\- 10 Mbit/s link, the same (1.03 simulated, 1.05 emulated) against the lower bound with the results' transfer (below): \*\*did not hold\*\* (2 of 3 cells); not: sim/y (a 1.125)" "$K/page.md"
 check "league-page: the 10 Mbit/s target computed against the bound ($(grep '^- 10 Mbit' "$K/page.md"))" $?
+# Request-ahead against none on the hand-made league: dtss emulated on x
+# (1.25 x ideal without, 1.125 with: 0.9) and y (1.1): gained on 1 of 2,
+# geometric mean sqrt(0.9 x 1.1) = 0.995.
+{ echo "source,link,scenario,scheme,ahead,finish,ideal,ratio,finish_off,ahead_per_off,chunks"
+  echo "emu,none,x,dtss,rtt,4.5,4,1.125,5,0.9,10"
+  echo "emu,none,y,dtss,rtt,8.8,8,1.1,8,1.1,10"; } >"$K/ahead.csv"
+"$REPO/scripts/league-page" "$K" 1 4 1 10 1 >"$K/page2.md" 2>"$tmp/err"
+grep -qx '| emulated | none | dtss | 2 | 1 | 0.995 | 0.900 | 1.100 |' "$K/page2.md" &&
+    grep -qx '| none | x | 1.250 → 1.125 |' "$K/page2.md" &&
+    grep -qx -- '- Request-ahead (`--ahead rtt`) against none, side by side, emulated, unshaped: gained on 1 of 2 cells, ahead / none 0.995 (geometric mean; below)' "$K/page2.md"
+check "league-page: request-ahead against none, by hand ($(grep -A3 '^| source | link | scheme | cells' "$K/page2.md" | tr '\n' ' ') $(head -c 200 "$tmp/err"))" $?
+rm "$K/ahead.csv"
 mv "$K/bound.csv" "$K/b"
 run "league-page: 10 Mbit/s runs without bound.csv refused, named" 1 "cannot read .*bound.csv" \
     "$REPO/scripts/league-page" "$K" 1 4 1 10 1

@@ -2,6 +2,14 @@
 # skips; 'finish' prints "N passed, N failed, N skipped" and returns non-zero
 # on any failure (scripts/run-tests sums these lines; with STRICT=1 it counts
 # a skip as a failure).
+#
+# The suites are POSIX sh, run with sh (dash; scripts/run-tests does). Not
+# with bash: there `check "... $(cmd) ..." $?` would check the status of
+# cmd, the message's command substitution, not of the command before.
+if [ -n "${BASH_VERSION:-}" ]; then
+    echo "tests/lib.sh: run this suite with sh, not bash (a check's \$? after a \$(...) in its message is the substitution's under bash)" >&2
+    exit 2
+fi
 pass=0
 fail=0
 skipped=0
