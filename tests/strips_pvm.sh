@@ -166,7 +166,7 @@ wait "$pid"
 rc=$?
 ck=$(sed -n 's/^checksum //p' "$tmp/stop.out")
 [ "$rc" = 0 ] && [ "$ck" = "$ref6" ]
-check "a worker stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop.out" | head -c 300))" $?
+check "a worker stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop.out" | head -c 300) ... $(grep -v '^after' "$tmp/stop.out" | tail -n 4 | tail -c 400))" $?
 grep -q "^heat-pvm: worker 2 on .*: its report after step [0-9]* overdue, silent" "$tmp/stop.out" &&
     grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the 2 left" "$tmp/stop.out" &&
     grep -q "^restore,1,[0-9]*,2,hung," "$tmp/stop.csv"
