@@ -4,7 +4,9 @@
 CC      ?= cc
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN    := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes \
-           -Wmissing-prototypes -Wformat=2 -Wvla
+           -Wmissing-prototypes -Wformat=2 -Wvla \
+           -Werror=incompatible-pointer-types -Werror=implicit-function-declaration \
+           -Werror=int-conversion
 OPT     := -O2 -g
 LIBS    := -lgsl -lgslcblas -lm
 

@@ -117,16 +117,17 @@ static int toy_run(toy_master *m)
 {
     char msg[512];
     runtime_vm v = {0};
-    int pick[64];
+    int *pick = NULL;
     if (runtime_join(msg, sizeof msg) < 0)
         return rt_fail(&m->h, DTSS_EPVM, "%s", msg);
     m->peers = calloc(64, sizeof *m->peers);
-    int n = runtime_hosts(&m->place, 0, &v, pick, 64, msg, sizeof msg);
-    if (!m->peers || n < 0)
-        return rt_fail(&m->h, m->peers ? -n : DTSS_ENOMEM, "%s", msg);
+    int n = m->peers ? runtime_hosts(&m->place, 0, &v, &pick, 64, msg, sizeof msg) : -DTSS_ENOMEM;
+    if (n < 0)
+        return rt_fail(&m->h, -n, "%s", m->peers ? msg : "out of memory");
     const char *names[64];
     for (int i = 0; i < n; i++)
         names[i] = v.hi[pick[i]].name;
+    free(pick);
     if (runtime_spawn(m->place.worker_path, names, n, 0, m->peers, msg, sizeof msg) < 0)
         return rt_fail(&m->h, DTSS_EPVM, "%s", msg);
     m->nw = n;
