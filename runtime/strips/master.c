@@ -520,25 +520,35 @@ static int lose(dtss_strips *s, int i, int why)
     return deal(s);
 }
 
-/* Looks for a late report (sched/late/late.h): the first worker found is
- * taken for hung and lost. */
+/* Looks for a late report (sched/late/late.h): the worker most overdue is
+ * taken for hung and lost, one at a time (the restore restarts every clock).
+ * Not the first late one found: a neighbour of a stopped worker, held in a
+ * send of rows to it, is silent too, but since later (seen: worker 1 taken
+ * for hung where worker 2 was the one stopped). */
 static int look_late(dtss_strips *s)
 {
     const late_rule *L = &s->m.o.late;
-    double now = wire_mono();
+    double now = wire_mono(), worst = 1;
+    int late = -1;
     for (int i = 0; i < s->m.crew.P; i++) {
         if (s->w[i].lost || s->w[i].t_out < 0)
             continue;
         double since = fmax(s->w[i].t_out, s->w[i].heard);
-        if (late_is(L, &s->w[i].rate, &s->run, s->w[i].units, since, now)) {
-            rt_log(&s->h, 0, "worker %d on %s: %s step %ld overdue, silent %.1f s (limit "
-                   "%.1f s)", i + 1, s->m.crew.host[i], s->starting ? "holding its rows of"
-                   : "its report after", s->starting ? s->start_step : next_report(s, s->w[i].at),
-                   now - since, late_limit(L, &s->w[i].rate, &s->run, s->w[i].units));
-            return lose(s, i, LOST_HUNG);
+        double over = late_over(L, &s->w[i].rate, &s->run, s->w[i].units, since, now);
+        if (over > worst) {
+            worst = over;
+            late = i;
         }
     }
-    return DTSS_OK;
+    if (late < 0)
+        return DTSS_OK;
+    sworker *w = &s->w[late];
+    double since = fmax(w->t_out, w->heard);
+    rt_log(&s->h, 0, "worker %d on %s: %s step %ld overdue, silent %.1f s (limit %.1f s)",
+           late + 1, s->m.crew.host[late], s->starting ? "holding its rows of" : "its report after",
+           s->starting ? s->start_step : next_report(s, w->at), now - since,
+           late_limit(L, &w->rate, &s->run, w->units));
+    return lose(s, late, LOST_HUNG);
 }
 
 /* A message from worker i, lost: refused (the first of each worker said). */
