@@ -103,20 +103,20 @@ check "3 workers, 3 rows each, re-cut every 2 steps: bin/heat's field ($(head -c
 # Faults. bin/heat's field for the plate of the fault runs; a run in the
 # background (faultrun NAME STEPS STRATEGY [OPTIONS]: its pid in $pid, output
 # in $tmp/NAME.out, record $tmp/NAME.csv, its workers' PIDs in $workers once
-# all 3 run); waitlog NAME TEXT: waits (at most 60 s) for TEXT on its log.
+# all $nw run: 3 unless set); waitlog NAME TEXT: waits (at most 60 s) for TEXT on its log.
 # `timeout` only guards against a hang (124: the run hung).
 fref() { "$BIN/heat" --nx 512 --ny 600 --steps "$1" --checksum | sed -n 's/^checksum //p'; }
 faultrun() {
     name=$1 steps=$2 strat=$3
     shift 3
-    timeout 120 "$hp" --local 3 --nx 512 --ny 600 --steps "$steps" --every 50 --strategy "$strat" \
+    timeout 120 "$hp" --local "${nw:-3}" --nx 512 --ny 600 --steps "$steps" --every 50 --strategy "$strat" \
         --checksum -v --record "$tmp/$name.csv" "$@" >"$tmp/$name.out" 2>&1 &
     pid=$!
     workers=""
     for _ in $(seq 100); do
         # (PIDs after the run's: a worker of the run before may be exiting)
         workers=$(pvm_tasks heat-pvm | awk -v p="$pid" '$1 > p' | tr '\n' ' ')
-        [ "$(echo $workers | wc -w)" = 3 ] && break
+        [ "$(echo $workers | wc -w)" = "${nw:-3}" ] && break
         sleep 0.1
     done
 }
@@ -173,6 +173,33 @@ grep -q "^heat-pvm: worker 2 on .*: its report after step [0-9]* overdue, silent
 check "a worker stopped for good: taken for hung, named on the log and the record" $?
 kill -CONT "$victim" 2>/dev/null
 pvm_gone "$victim"; check "a worker stopped for good: killed at the end (gone once resumed)" $?
+
+# Two neighbours stopped for good (4 workers, strips of 150 rows of 4 KB):
+# the one taken for hung first is lost, and the restore gives the other one
+# more rows (600 to 900 KB) that it will never read. Pushed with the START,
+# they filled its socket and blocked the master for good; a worker now asks
+# for its rows (FETCH), so the second stopped one, silent, is taken for hung
+# in turn, and the run ends on the two left.
+nw=4
+faultrun stop2 6000 yoon --late 2,1
+nw=3
+waitlog stop2 "after step 100:"
+v2=$(echo $workers | cut -d' ' -f2)
+v3=$(echo $workers | cut -d' ' -f3)
+kill -STOP "$v2" "$v3"
+wait "$pid"
+rc=$?
+ck=$(sed -n 's/^checksum //p' "$tmp/stop2.out")
+[ "$rc" = 0 ] && [ "$ck" = "$ref6" ]
+check "two neighbours stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop2.out" | tail -n 6 | tail -c 600))" $?
+grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
+    grep -q "^heat-pvm: worker 3 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
+    [ "$(grep -c '^restore,[0-9]*,[0-9]*,[23],hung,' "$tmp/stop2.csv")" = 2 ] &&
+    [ "$(grep -c '^restore,' "$tmp/stop2.csv")" = 2 ]
+check "two neighbours stopped for good: both taken for hung, a restore each ($(grep '^restore,' "$tmp/stop2.csv" 2>/dev/null | tr '\n' ' '))" $?
+kill -CONT "$v2" "$v3" 2>/dev/null
+pvm_gone "$v2" "$v3"
+check "two neighbours stopped for good: both killed at the end" $?
 
 # A worker stopped, then resumed once the master has restored its rows on
 # the other two: its late messages refused, nothing counted twice. (Under a

@@ -174,10 +174,9 @@ static int toy_run(toy_master *m)
 /* ---- 5. the worker: join, wait for the master's job -------------------------------- */
 static int toy_work(int argc, char **argv)
 {
-    void *h;
     char msg[256];
-    int rc = runtime_worker_open(&h, sizeof(toy_worker), &toy_worker_kind, argc, argv);
-    toy_worker *w = h;
+    int rc;
+    toy_worker *w = runtime_worker_open(sizeof(toy_worker), &toy_worker_kind, argc, argv, &rc);
     if (!w)
         return 1;
     if (rc == DTSS_OK)

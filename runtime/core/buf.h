@@ -23,8 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BUF_VERSION 5   /* 1, 2: PVM's XDR packing; 3: without MOVED, strips without epochs;
-                           4: a JOB without request-ahead's F */
+#define BUF_VERSION 6   /* 1, 2: PVM's XDR packing; 3: without MOVED, strips without epochs;
+                           4: a JOB without request-ahead's F; 5: a strip's rows sent
+                           with its START, without FETCH */
 
 typedef struct buf {
     unsigned char *p;

@@ -35,23 +35,25 @@ int dtss_is_worker(int argc, char **argv)
     return tr_launched_worker();
 }
 
-int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv)
+void *runtime_worker_open(size_t size, const rt_kind *kind, int argc, char **argv, int *rc)
 {
     char msg[256];
-    rt_handle *h = *out = rt_new(size, kind);
-    if (!h)
-        return DTSS_ENOMEM;
+    rt_handle *h = rt_new(size, kind);
+    tr_peer parent = -1;
+    if (!h) {
+        *rc = DTSS_ENOMEM;
+        return NULL;
+    }
     h->live = 1;
     if (!dtss_is_worker(argc, argv))
-        return rt_fail(h, DTSS_EMISUSE, "not spawned by a master: workers are started by "
-                       "the master program (%s)", kind->starter);
-    tr_peer parent = -1;
-    int rc = runtime_join_worker(&h->joined, &parent, msg, sizeof msg);
+        *rc = rt_fail(h, DTSS_EMISUSE, "not spawned by a master: workers are started by "
+                      "the master program (%s)", kind->starter);
+    else if ((*rc = runtime_join_worker(&h->joined, &parent, msg, sizeof msg)) != DTSS_OK)
+        rt_fail(h, *rc, "%s", msg);
+    else
+        tr_hint(kind->hints);
     h->parent = parent;
-    if (rc != DTSS_OK)
-        return rt_fail(h, rc, "%s", msg);
-    tr_hint(kind->hints);
-    return DTSS_OK;
+    return h;
 }
 
 int runtime_wait_master(rt_handle *h, tr_peer parent, int tag, tr_event *ev,

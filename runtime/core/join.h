@@ -20,12 +20,13 @@ int runtime_join(char *msg, size_t len);
  * spawned by a task) with one line in msg. */
 int runtime_join_worker(int *joined, tr_peer *parent, char *msg, size_t len);
 
-/* A worker's open, written once: its handle (size bytes, zeroed, the base
- * first, live: an error from now on is a failure) into *out (NULL: out of
- * memory); refuses a program not spawned by a master (naming kind->starter),
- * then joins (h->joined, h->parent) and tells the transport what is ahead
- * (kind->hints). DTSS_OK, or the error with the handle's text set. */
-int runtime_worker_open(void **out, size_t size, const rt_kind *kind, int argc, char **argv);
+/* A worker's open, written once: returns its handle (size bytes, zeroed,
+ * the base first, live: an error from now on is a failure; NULL: out of
+ * memory, *rc DTSS_ENOMEM); refuses a program not spawned by a master
+ * (naming kind->starter), then joins (h->joined, h->parent) and tells the
+ * transport what is ahead (kind->hints). *rc: DTSS_OK, or the error with the
+ * handle's text set. */
+void *runtime_worker_open(size_t size, const rt_kind *kind, int argc, char **argv, int *rc);
 /* Waits for the master's message of tag (into *ev), or its exit
  * (DTSS_ELOST, "the master exited"). Another message goes to other (when
  * not NULL: DTSS_OK to go on waiting, or an error to return) or is dropped. */

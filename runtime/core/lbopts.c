@@ -173,10 +173,18 @@ void lb_crew_end(rt_handle *h, lb_crew *c, int finished)
     *c = (lb_crew){0};
 }
 
-void lb_master_init(lb_master *m)
+static void lb_master_init(lb_master *m)
 {
     *m = (lb_master){0};
     lb_opts_init(&m->o);
+}
+
+void *lb_master_new(size_t size, const rt_kind *kind, size_t m_at)
+{
+    char *h = rt_new(size, kind);
+    if (h)
+        lb_master_init((lb_master *)(h + m_at));
+    return h;
 }
 
 void lb_master_free(rt_handle *h, lb_master *m)

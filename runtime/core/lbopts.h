@@ -71,7 +71,10 @@ typedef struct lb_master {
     int finished;               /* every result in: the workers were stopped */
     long moved;
 } lb_master;
-void lb_master_init(lb_master *m);
+/* A new migration master's handle (rt_new: size bytes, zeroed, the base h
+ * first) with its lb_master at byte m_at (offsetof(T, m)) initialised; NULL
+ * when out of memory. */
+void *lb_master_new(size_t size, const rt_kind *kind, size_t m_at);
 /* Ends the crew (lb_crew_end), frees the options and the base h (rt_release). */
 void lb_master_free(rt_handle *h, lb_master *m);
 

@@ -19,8 +19,9 @@ const char *wire_tag_name(int tag)
                                         "STEAL", "GIVE", "IDLE", "POOLJOB", "READY",
                                         "TASK", "TASKDONE", "LBJOB", "TASKS",
                                         "COUNT", "COUNTS", "MOVE", "STRIPJOB", "HALO",
-                                        "STATE", "PLAN", "ROWS", "START", "WAIT", "MOVED"};
-    return tag >= WIRE_JOB && tag <= WIRE_MOVED ? names[tag - WIRE_JOB] : "?";
+                                        "STATE", "PLAN", "ROWS", "START", "WAIT", "MOVED",
+                                        "FETCH"};
+    return tag >= WIRE_JOB && tag <= WIRE_FETCH ? names[tag - WIRE_JOB] : "?";
 }
 
 double wire_mono(void)
@@ -309,7 +310,6 @@ int wire_send_start(tr_peer to, const wire_start *s, char *msg, size_t len)
         buf_int(b, s->tids[i]);
         buf_int(b, s->counts[i]);
     }
-    buf_bytes(b, s->data, s->bytes);
     return finish(to, WIRE_START, msg, len);
 }
 
@@ -367,6 +367,14 @@ int wire_send_wait(tr_peer to, long epoch, int index, long step, char *msg, size
     buf_int(b, index);
     buf_int(b, step);
     return finish(to, WIRE_WAIT, msg, len);
+}
+
+int wire_send_fetch(tr_peer to, long epoch, int index, char *msg, size_t len)
+{
+    buf *b = begin();
+    buf_int(b, epoch);
+    buf_int(b, index);
+    return finish(to, WIRE_FETCH, msg, len);
 }
 
 /* ---- decoding ----------------------------------------------------------------- */
@@ -908,10 +916,8 @@ void wire_start_free(wire_start *s)
 {
     free(s->tids);
     free(s->counts);
-    free(s->data);
     s->tids = NULL;
     s->counts = NULL;
-    s->data = NULL;
 }
 
 int wire_unpack_start(const tr_event *e, wire_start *s, int max, char *msg, size_t len)
@@ -940,7 +946,6 @@ int wire_unpack_start(const tr_event *e, wire_start *s, int max, char *msg, size
         s->tids[i] = get_int(&r, INT32_MIN, INT32_MAX);
         s->counts[i] = get_int(&r, 1, INT32_MAX);
     }
-    s->data = r.bad ? NULL : dup_bytes(&r, WIRE_MAX_JOB, &s->bytes);
     int rc = ended(&r, "START", msg, len);
     if (rc < 0)
         wire_start_free(s);
@@ -1051,5 +1056,20 @@ int wire_unpack_wait(const tr_event *e, long *epoch, int *index, long *step, cha
     *epoch = ep;
     *index = i;
     *step = s;
+    return 0;
+}
+
+int wire_unpack_fetch(const tr_event *e, long *epoch, int *index, char *msg, size_t len)
+{
+    rbuf r;
+    OPEN(&r, "FETCH");
+    long ep = rbuf_int(&r);
+    int i = get_int(&r, 0, INT32_MAX);
+    if (ended(&r, "FETCH", msg, len) < 0)
+        return -1;
+    if (ep < 0 || ep > WIRE_MAX_STEP)
+        return malformed(msg, len, "FETCH of epoch %ld from worker %d", ep, i);
+    *epoch = ep;
+    *index = i;
     return 0;
 }

@@ -51,6 +51,8 @@ enum {
     WIRE_STRIPJOB, WIRE_HALO, WIRE_STATE, WIRE_PLAN, WIRE_ROWS, WIRE_START, WIRE_WAIT,
     /* migration: which tasks a MOVE sent (lb_worker.c to lb_master.c) */
     WIRE_MOVED,
+    /* row strips: a worker asks for its rows of a START */
+    WIRE_FETCH,
     /* tags from here on: a model outside the library (tests/toy_model.c) */
     WIRE_USER = 1000
 };
@@ -194,7 +196,12 @@ int wire_unpack_moved(const tr_event *e, int *index, int *round, int *dest, int 
  *   master -> worker   START     the strips from a step on (epoch 0, step 0:
  *                                the start; then a restore): the workers in
  *                                strip order, their row counts, this one's
- *                                position, and its rows
+ *                                position; not its rows, which it asks for
+ *   worker -> master   FETCH     the worker that took START asks for its rows
+ *   master -> worker   ROWS      in reply, its rows of the START (the rows
+ *                                go only to a worker that asks: one that is
+ *                                stopped and reads nothing never holds the
+ *                                master in a send that does not end)
  *   worker -> worker   HALO      a neighbour's edge row after 'step' steps
  *   worker -> master   STATE     after 'step' steps: its rows (count, first),
  *                                the seconds it computed since its last STATE,
@@ -223,11 +230,9 @@ typedef struct wire_start {
     int n, pos;                 /* workers, this one's position (0 .. n - 1) */
     tr_peer *tids;              /* n each, strip order */
     int *counts;
-    void *data;                 /* its rows: counts[pos] x row_bytes bytes */
-    size_t bytes;
 } wire_start;
 int wire_send_start(tr_peer to, const wire_start *s, char *msg, size_t len);
-/* At most max workers; tids, counts and data are allocated (wire_start_free).
+/* At most max workers; tids and counts are allocated (wire_start_free).
  * Checked: every count >= 1, pos < n. */
 int wire_unpack_start(const tr_event *e, wire_start *s, int max, char *msg, size_t len);
 void wire_start_free(wire_start *s);
@@ -258,6 +263,8 @@ int wire_send_rows(tr_peer to, long epoch, int first, int count, const void *dat
 int wire_unpack_rows(const tr_event *e, long *epoch, int *first, int *count, void **data,
                      size_t *bytes, char *msg, size_t len);
 int wire_send_wait(tr_peer to, long epoch, int index, long step, char *msg, size_t len);
+int wire_send_fetch(tr_peer to, long epoch, int index, char *msg, size_t len);
+int wire_unpack_fetch(const tr_event *e, long *epoch, int *index, char *msg, size_t len);
 int wire_unpack_wait(const tr_event *e, long *epoch, int *index, long *step, char *msg,
                      size_t len);
 

@@ -150,12 +150,11 @@ RT_MASTER_BASE(lb_kind, dtss_lb, lb_opt)
 
 dtss_lb *dtss_lb_new(void)
 {
-    dtss_lb *b = rt_new(sizeof *b, &lb_kind);
-    if (!b)
-        return NULL;
-    lb_master_init(&b->m);
-    b->period = 1.0;
-    b->tasks_sum = FNV1A_BASIS;
+    dtss_lb *b = lb_master_new(sizeof *b, &lb_kind, offsetof(dtss_lb, m));
+    if (b) {
+        b->period = 1.0;
+        b->tasks_sum = FNV1A_BASIS;
+    }
     return b;
 }
 

@@ -155,12 +155,11 @@ static int service(dtss_lb_worker *w, int block)
 
 int dtss_lb_worker_open(dtss_lb_worker **wp, int argc, char **argv)
 {
-    void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &lb_worker_kind, argc, argv);
-    dtss_lb_worker *w = *wp = h;
-    char msg[256];
+    int rc;
+    dtss_lb_worker *w = *wp = runtime_worker_open(sizeof **wp, &lb_worker_kind, argc, argv, &rc);
     if (rc != DTSS_OK)
         return rc;
+    char msg[256];
     if ((rc = runtime_wait_master(&w->h, w->h.parent, WIRE_LBJOB, &w->ev, NULL, NULL)) != DTSS_OK)
         return rc;
     if (wire_unpack_lbjob(&w->ev, &w->index, &w->nworkers, &w->tids, &w->h.job, &w->h.job_len, msg,

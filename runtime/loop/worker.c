@@ -89,9 +89,8 @@ static int before_job(void *ctx)
 
 int dtss_worker_open(dtss_worker **wp, int argc, char **argv)
 {
-    void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &worker_kind, argc, argv);
-    dtss_worker *w = *wp = h;
+    int rc;
+    dtss_worker *w = *wp = runtime_worker_open(sizeof **wp, &worker_kind, argc, argv, &rc);
     if (!w)
         return DTSS_ENOMEM;
     w->grain = 1;

@@ -48,9 +48,8 @@ static int wait_master(dtss_pool_worker *w, int *tag)
 
 int dtss_pool_worker_open(dtss_pool_worker **wp, int argc, char **argv)
 {
-    void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &pool_worker_kind, argc, argv);
-    dtss_pool_worker *w = *wp = h;
+    int rc;
+    dtss_pool_worker *w = *wp = runtime_worker_open(sizeof **wp, &pool_worker_kind, argc, argv, &rc);
     char msg[256], host[256] = "";
     int tag;
     if (rc != DTSS_OK)

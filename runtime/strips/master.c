@@ -31,10 +31,16 @@
  * (strips_from_plan: contiguous strips, a node never empty).
  *
  * The start, and every restore. The master sends each worker START: the
- * cut (the workers in strip order, their counts) and its rows; each worker,
- * once it holds them, tells the master (STATE of that step) and waits for
- * PLAN of that step, which the master sends every worker once every STATE
- * is in: no step begins before every worker holds its rows.
+ * cut (the workers in strip order, their counts); each worker asks for its
+ * rows (FETCH), the master sends them (ROWS), and the worker, once it holds
+ * them, tells the master (STATE of that step) and waits for PLAN of that
+ * step, which the master sends every worker once every STATE is in: no step
+ * begins before every worker holds its rows. Rows only to a worker that
+ * asked: a worker stopped (SIGSTOP) reads nothing, and hundreds of KB sent to
+ * it fill its socket and hold the master in the send for good; one that
+ * never asks is taken for hung like any silent worker (seen: two neighbours
+ * stopped, the first taken for hung, the restore's rows for the second
+ * blocked the master).
  *
  * Checkpoints and restores. Every --checkpoint N-th report (N = 1: every
  * one; 0: none) carries the worker's rows: once every worker's are in, they
@@ -111,6 +117,7 @@ typedef struct srestore {
 typedef struct sworker {
     int lost;                   /* LOST_* */
     int in;                     /* its STATE of the phase is in (start, barrier) */
+    int fetched;                /* its rows of the start sent (FETCH answered) */
     int first_rows;
     int said;                   /* a refused message of it logged */
     long at;                    /* the step of its last report in this epoch */
@@ -164,13 +171,12 @@ RT_MASTER_BASE(strips_kind, dtss_strips, strips_opt)
 
 dtss_strips *dtss_strips_new(void)
 {
-    dtss_strips *s = rt_new(sizeof *s, &strips_kind);
-    if (!s)
-        return NULL;
-    lb_master_init(&s->m);
-    s->every = 50;
-    s->ckpt = 1;
-    s->jevery = 1;
+    dtss_strips *s = lb_master_new(sizeof *s, &strips_kind, offsetof(dtss_strips, m));
+    if (s) {
+        s->every = 50;
+        s->ckpt = 1;                    /* a checkpoint every report */
+        s->jevery = 1;                  /* a journal entry a second at most */
+    }
     return s;
 }
 
@@ -234,6 +240,15 @@ static int worker_of(const dtss_strips *s, int tid)
 
 /* The step of the report after step k (reports every s->report steps, and
  * the last step). */
+/* The first row of worker i's strip in the cut. */
+static long first_row(const dtss_strips *s, int i)
+{
+    long first = 0;
+    for (int k = 0; k < i; k++)
+        first += s->cut[k];
+    return first;
+}
+
 static long next_report(const dtss_strips *s, long k)
 {
     if (s->report <= 0)
@@ -284,7 +299,8 @@ static int send_plan(dtss_strips *s, long step, const int *counts)
 }
 
 /* Deals the checkpoint (s->ck, after s->ck_step steps) in the cut s->cut to
- * every worker left (START of s->epoch), and waits for their STATEs. */
+ * every worker left: START of s->epoch, the rows when it asks (on_fetch);
+ * then their STATEs are waited for. */
 static int deal(dtss_strips *s)
 {
     char msg[512];
@@ -303,7 +319,6 @@ static int deal(dtss_strips *s)
     wire_start st = {.epoch = s->epoch, .step = s->ck_step, .n = n, .tids = tids,
                      .counts = counts};
     double now = wire_mono();
-    long first = 0;
     int bad = -1;
     s->starting = 1;
     s->start_step = s->ck_step;
@@ -312,13 +327,10 @@ static int deal(dtss_strips *s)
     for (int i = 0; i < P; i++) {
         if (s->w[i].lost)
             continue;
-        st.data = s->ck + (size_t)first * s->row_bytes;
-        st.bytes = (size_t)s->cut[i] * s->row_bytes;
         if (wire_send_start(s->m.crew.tids[i], &st, msg, sizeof msg) < 0)
             bad = unreachable(s, i, bad, msg);
         st.pos++;
-        first += s->cut[i];
-        s->w[i].in = 0;
+        s->w[i].in = s->w[i].fetched = 0;
         s->w[i].at = s->ck_step;
         s->w[i].heard = now;
         due(s, i, now);         /* the rows' taking: as long as a period */
@@ -678,9 +690,7 @@ static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
         return rt_fail(&s->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
     if (st.epoch < s->epoch)
         return DTSS_OK;                 /* sent before a restore */
-    long first = 0;
-    for (int k = 0; k < i; k++)
-        first += s->cut[k];
+    long first = first_row(s, i);
     if (st.epoch > s->epoch || st.index != i || st.rows != s->cut[i] || st.first != first ||
         (st.bytes && st.bytes != (size_t)st.rows * s->row_bytes))
         return rt_fail(&s->h, DTSS_EPVM, "worker %d sent STATE of epoch %ld (%ld here) as worker "
@@ -688,7 +698,7 @@ static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
                        s->epoch, st.index + 1, st.first, st.first + st.rows - 1, st.bytes,
                        first, first + s->cut[i] - 1);
     if (s->starting) {                  /* it holds its rows */
-        if (st.step != s->start_step || s->w[i].in || st.bytes)
+        if (st.step != s->start_step || s->w[i].in || !s->w[i].fetched || st.bytes)
             return rt_fail(&s->h, DTSS_EPVM, "worker %d sent STATE of step %ld at the start "
                            "from step %ld", i + 1, st.step, s->start_step);
         s->w[i].in = 1;
@@ -744,6 +754,30 @@ static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
         s->w[k].in = 0;
     s->got = 0;
     return s->asks ? recut(s, st.step) : send_plan(s, st.step, s->cut);
+}
+
+/* FETCH from worker i: its rows of this epoch's START (ROWS). One of an
+ * earlier epoch is stale (the START it answers was overtaken): dropped. */
+static int on_fetch(dtss_strips *s, int i, const tr_event *e)
+{
+    char msg[512];
+    long epoch;
+    int index;
+    if (wire_unpack_fetch(e, &epoch, &index, msg, sizeof msg) < 0)
+        return rt_fail(&s->h, DTSS_EPVM, "worker %d: %s", i + 1, msg);
+    if (epoch < s->epoch)
+        return DTSS_OK;
+    if (epoch > s->epoch || index != i || !s->starting || s->w[i].fetched)
+        return rt_fail(&s->h, DTSS_EPVM, "worker %d sent FETCH of epoch %ld (%ld here) as worker "
+                       "%d%s", i + 1, epoch, s->epoch, index + 1,
+                       !s->starting ? ", not at a start" : s->w[i].fetched ? ", twice" : "");
+    long first = first_row(s, i);
+    s->w[i].fetched = 1;
+    if (wire_send_rows(s->m.crew.tids[i], s->epoch, (int)first, s->cut[i],
+                       s->ck + (size_t)first * s->row_bytes, (size_t)s->cut[i] * s->row_bytes,
+                       msg, sizeof msg) < 0)
+        return lose(s, unreachable(s, i, -1, msg), LOST_SEND);
+    return DTSS_OK;
 }
 
 /* Every row is in: STOP to every worker left, and their exits waited for
@@ -830,6 +864,8 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             s->w[i].heard = wire_mono();
             if (e.tag == WIRE_STATE)
                 rc = on_state(s, i, &e, &done);
+            else if (e.tag == WIRE_FETCH)
+                rc = on_fetch(s, i, &e);
             else if (e.tag != WIRE_WAIT)
                 rc = rt_fail(&s->h, DTSS_EPVM, "worker %d sent %s", i + 1, wire_tag_name(e.tag));
         }

@@ -1,8 +1,9 @@
 /* strips_worker.c: a worker of a row-strip computation (dtss.h,
  * dtss_strips_worker_*; the master is strips_master.c). It holds one
  * contiguous strip of rows (sched/strips/strips.h strips_node) of the cut the
- * master's START gave it (the workers in strip order, their counts, its rows;
- * epoch 0 at the start, one more at each restore); once it holds them it
+ * master's START gave it (the workers in strip order, their counts; epoch 0
+ * at the start, one more at each restore); it asks for its rows (FETCH) and
+ * the master sends them (ROWS); once it holds them it
  * tells the master (STATE of that step, no rows) and waits for the go (PLAN
  * of that step, when every worker holds its rows); then, step after step:
  * sends its first row to the worker above and its last to the worker below
@@ -218,27 +219,58 @@ static int room(dtss_strips_worker *w)
     return DTSS_OK;
 }
 
-/* Carries out w->pending (a START): the new cut and rows, the master told
- * (STATE, no rows), its PLAN of that step waited for; again while another
- * START comes meanwhile. */
+/* Asks the master for its rows [first, first + count) of the START carried
+ * out (FETCH) and takes them (ROWS) as its strip: DTSS_OK, RESTORE (a later
+ * START came first), or an error. */
+static int fetch(dtss_strips_worker *w, int first, int count)
+{
+    char msg[256];
+    size_t rb = (size_t)w->job.row_bytes;
+    int rc;
+    w->last_sent = wire_mono();
+    if (wire_send_fetch(w->h.parent, w->epoch, w->job.index, msg, sizeof msg) < 0)
+        return fail(w, DTSS_EPVM, "%s", msg);
+    for (;;) {
+        long epoch;
+        int f, c;
+        void *data;
+        size_t bytes;
+        if ((rc = wait_for(w, w->h.parent, WIRE_ROWS)) != DTSS_OK)
+            return rc;
+        if (wire_unpack_rows(&w->ev, &epoch, &f, &c, &data, &bytes, msg, sizeof msg) < 0)
+            return fail(w, DTSS_EPVM, "%s", msg);
+        if (epoch < w->epoch) {         /* (of a START overtaken) */
+            free(data);
+            continue;
+        }
+        if (epoch != w->epoch || f != first || c != count || bytes != (size_t)count * rb) {
+            free(data);
+            return fail(w, DTSS_EPVM, "the master sent rows %d..%d of epoch %ld in %zu bytes "
+                        "for rows %d..%d of epoch %ld of %zu bytes each", f, f + c - 1, epoch,
+                        bytes, first, first + count - 1, w->epoch, rb);
+        }
+        strips_node_free(&w->node);
+        w->node = (strips_node){.first = first, .rows = count, .cap = count, .row_bytes = rb,
+                                .data = data};
+        return DTSS_OK;
+    }
+}
+
+/* Carries out w->pending (a START): the new cut, its rows asked for (fetch),
+ * the master told (STATE, no rows), its PLAN of that step waited for; again
+ * while another START comes meanwhile. */
 static int restore(dtss_strips_worker *w)
 {
     char msg[256];
     int rc;
     for (;;) {
         wire_start *s = &w->pending;
-        size_t rb = (size_t)w->job.row_bytes;
-        int first = 0;
+        int first = 0, count = s->counts[s->pos];
         for (int i = 0; i < s->pos; i++)
             first += s->counts[i];
-        if (s->n > w->job.nworkers || s->step > w->job.steps ||
-            s->bytes != (size_t)s->counts[s->pos] * rb)
-            return fail(w, DTSS_EPVM, "a START of %d workers at step %ld with %zu bytes for "
-                        "%d rows of %zu", s->n, s->step, s->bytes, s->counts[s->pos], rb);
-        strips_node_free(&w->node);
-        w->node = (strips_node){.first = first, .rows = s->counts[s->pos],
-                                .cap = s->counts[s->pos], .row_bytes = rb, .data = s->data};
-        s->data = NULL;
+        if (s->n > w->job.nworkers || s->step > w->job.steps)
+            return fail(w, DTSS_EPVM, "a START of %d workers at step %ld (a crew of %d, %ld "
+                        "steps)", s->n, s->step, w->job.nworkers, w->job.steps);
         w->epoch = s->epoch;
         w->step = s->step;
         w->n = s->n;
@@ -246,6 +278,10 @@ static int restore(dtss_strips_worker *w)
         memcpy(w->tids, s->tids, sizeof *w->tids * (size_t)s->n);
         memcpy(w->counts, s->counts, sizeof *w->counts * (size_t)s->n);
         wire_start_free(s);
+        if ((rc = fetch(w, first, count)) == RESTORE)
+            continue;
+        if (rc != DTSS_OK)
+            return rc;
         w->early_step[0] = w->early_step[1] = -1;
         w->in_hand = 0;
         w->busy = 0;
@@ -402,9 +438,9 @@ static int halos(dtss_strips_worker *w)
 
 int dtss_strips_worker_open(dtss_strips_worker **wp, int argc, char **argv)
 {
-    void *h;
-    int rc = runtime_worker_open(&h, sizeof **wp, &strips_worker_kind, argc, argv);
-    dtss_strips_worker *w = *wp = h;
+    int rc;
+    dtss_strips_worker *w = *wp =
+        runtime_worker_open(sizeof **wp, &strips_worker_kind, argc, argv, &rc);
     char msg[256];
     if (rc != DTSS_OK)
         return rc;

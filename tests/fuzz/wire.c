@@ -141,8 +141,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((rc = wire_unpack_state(&e, &st, msg, sizeof msg)) == 0)
             FUZZ_CHECK(st.bytes == 0 || st.data != NULL);
         else if ((rc = wire_unpack_plan(&e, &a, &b, counts, 4, msg, sizeof msg)) < 0 &&
-                 (rc = wire_unpack_halo(&e, &a, &b, row, sizeof row, msg, sizeof msg)) < 0)
-            rc = wire_unpack_wait(&e, &a, &i, &b, msg, sizeof msg);
+                 (rc = wire_unpack_halo(&e, &a, &b, row, sizeof row, msg, sizeof msg)) < 0 &&
+                 (rc = wire_unpack_wait(&e, &a, &i, &b, msg, sizeof msg)) < 0 &&
+                 (rc = wire_unpack_fetch(&e, &a, &i, msg, sizeof msg)) == 0)
+            FUZZ_CHECK(a >= 0 && i >= 0);
         break;
     }
     }
