@@ -627,6 +627,37 @@ static void test_dtss_m(void)
                "%ld, dtss with A_i = 1: %ld)", cm, cd);
     sched_free(d);
     sched_free(m);
+
+    /* A rate measured over less than T seconds (default 0.1) sizes nothing:
+     * worker 1 delivers 20 units/s over 1 s; worker 0 80 units/s, but over
+     * 10 iterations of 0.4 ms (4 ms), so it keeps its reported A_i = 1 and
+     * gets dtss's chunk; with T=0 its A' = 80 x 2 / 100 = 1.6. */
+    sched_err err;
+    sched_config cfg;
+    sched_request fast = {0, 1, 0.0004, 0, 10, 80}, slow = {1, 1, 0.1, 0, 10, 20};
+    long c0[2], c1[2], want0[2];
+    for (int t = 0; t < 2; t++) {
+        sched_config_init(&cfg, sched_type_find("dtss-m", &err), 1000, 2);
+        cfg.A = 2;
+        if (t == 1)
+            sched_config_set(&cfg, "T", "0", &err);
+        m = sched_new(&cfg, &err);
+        c1[t] = m ? sched_next_w(m, &slow, &sm) : -1;
+        c0[t] = m ? sched_next_w(m, &fast, &sm) : -1;
+        sched_free(m);
+        d = make("dtss", 1000, 2, 2, NULL);
+        sched_next(d, 1, &sd);
+        want0[t] = sched_next(d, t == 0 ? 1 : 1.6, &sd);
+        sched_free(d);
+    }
+    test_condf(c1[0] == c1[1] && c0[0] == want0[0] && c0[1] == want0[1] && c0[1] > c0[0],
+               "dtss-m: a rate measured over 4 ms leaves A_i = 1 (%ld, dtss's %ld); with "
+               "T=0 it sizes the chunk, A' = 1.6 (%ld, dtss's %ld)", c0[0], want0[0], c0[1],
+               want0[1]);
+    sched_config_init(&cfg, sched_type_find("dtss-m", &err), 1000, 2);
+    m = sched_config_set(&cfg, "T", "-1", &err) == SCHED_OK ? sched_new(&cfg, &err) : NULL;
+    test_condf(!m && strstr(err.msg, "T=-1"), "dtss-m: T=-1 refused by name (%s)", err.msg);
+    sched_free(m);
 }
 
 /* The policy feeds the schemes (sched/loop/policy.c): WF weighs by the speeds
