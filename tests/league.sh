@@ -126,7 +126,7 @@ check "league: ideal_tx ~ ideal on unshaped links, above it at 10 Mbit/s, '-' mi
 # 300 pixels: 1200 bytes), none mid-run, at least the ideal, and no simulated
 # finish under it (the simulator computes at s_i and charges each message
 # its bytes / bw on its sender's link).
-awk -F, 'NR > 1 { n++; if (($3 == "midrun") != ($4 == "-") || $2 != "10mbit" || $6 != 1200 || $7 != 1.25e6) bad = 1 }
+awk -F, 'NR > 1 { n++; if (($3 == "midrun") != ($4 == "-") || $2 != "10mbit" || $6 != 1200 || $7 != 1.1955e6) bad = 1 }
     END { exit bad || n != 7 }' "$O/league/bound.csv"
 check "league: bound.csv, 7 simulated scenarios, '-' mid-run ($(tr '\n' '|' <"$O/league/bound.csv" | head -c 300))" $?
 under() {       # under DIR BOUND.csv: simulated 10 Mbit/s runs under the bound or the ideal

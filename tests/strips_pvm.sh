@@ -128,6 +128,14 @@ waitlog() {
     done
     return 1
 }
+# ended NAME REF: waits for the run; rc its exit, ck its checksum; true when
+# it ended with exit 0 and the checksum REF.
+ended() {
+    wait "$pid"
+    rc=$?
+    ck=$(sed -n 's/^checksum //p' "$tmp/$1.out")
+    [ "$rc" = 0 ] && [ "$ck" = "$2" ]
+}
 ref6=$(fref 6000)
 
 # A worker killed mid-run (after its report of step 100): its rows come back
@@ -141,10 +149,7 @@ for s in yoon none; do
     if [ $s = yoon ]; then waitlog kill "after step 100:"; else sleep 1; fi
     victim=$(echo $workers | cut -d' ' -f2)
     kill -9 "$victim"
-    wait "$pid"
-    rc=$?
-    ck=$(sed -n 's/^checksum //p' "$tmp/kill.out")
-    [ "$rc" = 0 ] && [ "$ck" = "$ref6" ]
+    ended kill "$ref6"
     check "$s: a worker killed: exit 0, bin/heat's field (exit $rc, $ck; $(grep -v '^after' "$tmp/kill.out" | head -c 300))" $?
     grep -q "^heat-pvm: worker 2 on .* exited (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the 2 left, re-cut: [0-9]* [0-9]*$" "$tmp/kill.out" &&
         grep -q "^restore,1,[0-9]*,2,exited,[0-9]*,[0-9]*;0;[0-9]*$" "$tmp/kill.csv" 2>/dev/null &&
@@ -162,10 +167,7 @@ faultrun stop 6000 yoon --late 2,1
 waitlog stop "after step 100:"
 victim=$(echo $workers | cut -d' ' -f2)
 kill -STOP "$victim"
-wait "$pid"
-rc=$?
-ck=$(sed -n 's/^checksum //p' "$tmp/stop.out")
-[ "$rc" = 0 ] && [ "$ck" = "$ref6" ]
+ended stop "$ref6"
 check "a worker stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop.out" | head -c 300) ... $(grep -v '^after' "$tmp/stop.out" | tail -n 4 | tail -c 400))" $?
 grep -q "^heat-pvm: worker 2 on .*: its report after step [0-9]* overdue, silent" "$tmp/stop.out" &&
     grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the 2 left" "$tmp/stop.out" &&
@@ -188,10 +190,7 @@ waitlog stop2 "after step 100:"
 v2=$(echo $workers | cut -d' ' -f2)
 v3=$(echo $workers | cut -d' ' -f3)
 kill -STOP "$v2" "$v3"
-wait "$pid"
-rc=$?
-ck=$(sed -n 's/^checksum //p' "$tmp/stop2.out")
-[ "$rc" = 0 ] && [ "$ck" = "$ref6" ]
+ended stop2 "$ref6"
 check "two neighbours stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop2.out" | tail -n 6 | tail -c 600))" $?
 grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
     grep -q "^heat-pvm: worker 3 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
@@ -205,16 +204,14 @@ check "two neighbours stopped for good: both killed at the end" $?
 # the other two: its late messages refused, nothing counted twice. (Under a
 # loaded machine the small rule may take another worker for hung as well: the
 # run waits for worker 2's line, and the checks name worker 2.)
+ref8=$(fref 8000)
 faultrun cont 8000 yoon --late 2,1
 waitlog cont "after step 100:"
 victim=$(echo $workers | cut -d' ' -f2)
 kill -STOP "$victim"
 waitlog cont "^heat-pvm: worker 2 on .* taken for hung"
 kill -CONT "$victim"
-wait "$pid"
-rc=$?
-ck=$(sed -n 's/^checksum //p' "$tmp/cont.out")
-[ "$rc" = 0 ] && [ "$ck" = "$(fref 8000)" ]
+ended cont "$ref8"
 check "a worker stopped then resumed: exit 0, bin/heat's field (exit $rc, $ck; $(grep -v '^after' "$tmp/cont.out" | head -c 300))" $?
 refused=$(awk -F, '$1 == "run" { print $15 }' "$tmp/cont.csv" 2>/dev/null)
 grep -q "^heat-pvm: worker 2's [A-Z]*\( of step [0-9]* (epoch [0-9]*)\)\? refused: it was taken for hung" "$tmp/cont.out" &&
