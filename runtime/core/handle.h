@@ -68,6 +68,18 @@ typedef struct rt_handle {
     void T##_log(T *x, FILE *f, const char *prefix, int verbose)                  \
     { rt_set_log(&x->h, f, prefix, verbose); }                                    \
     int T##_args(T *x, int *argc, char **argv) { return rt_args(&x->h, argc, argv); }
+/* T_summary for a family with T_stats_get, written once: nothing before
+ * the run ended (T_stats_get refuses), else line(x, &stats, f) and the
+ * line's end: RT_SUMMARY(dtss_lb, summary_line). */
+#define RT_SUMMARY(T, line)                                                       \
+    void T##_summary(const T *x, FILE *f)                                         \
+    {                                                                             \
+        T##_stats s;                                                              \
+        if (T##_stats_get(x, &s) == DTSS_OK) {                                    \
+            line(x, &s, f);                                                       \
+            fputc('\n', f);                                                       \
+        }                                                                         \
+    }
 /* A worker family's: its kind (T_close its free; starter and hints as in
  * rt_kind), T_errmsg and T_job. */
 #define RT_WORKER_BASE(var, T, starter, hints)                                    \

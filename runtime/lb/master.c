@@ -104,7 +104,8 @@ struct dtss_lb {
     /* the tasks */
     lbtask *task;
     int ntasks, cap;
-    uint64_t tasks_sum;         /* lbj_task_sum over them (the journal's header) */
+    uint64_t tasks_sum;         /* lbj_task_sum over them, at the start (the
+                                   journal's header) */
     /* the journal (lb/journal.c) */
     jnl_w jw;                   /* open: results are appended */
     long journaled;             /* results taken from the journal (--resume) */
@@ -151,10 +152,8 @@ RT_MASTER_BASE(lb_kind, dtss_lb, lb_opt)
 dtss_lb *dtss_lb_new(void)
 {
     dtss_lb *b = lb_master_new(sizeof *b, &lb_kind, offsetof(dtss_lb, m));
-    if (b) {
+    if (b)
         b->period = 1.0;
-        b->tasks_sum = FNV1A_BASIS;
-    }
     return b;
 }
 
@@ -207,7 +206,6 @@ int dtss_lb_task(dtss_lb *b, const void *payload, size_t len)
         memcpy(t->data, payload, len);
     t->len = len;
     t->ran = -1;
-    b->tasks_sum = lbj_task_sum(b->tasks_sum, payload, len);
     b->ntasks++;
     return DTSS_OK;
 }
@@ -338,6 +336,9 @@ int dtss_lb_start(dtss_lb *b)
         return rt_fail(&b->h, DTSS_EMISUSE, "dtss_lb_start: called twice");
     if (b->ntasks < 1)
         return rt_fail(&b->h, DTSS_EINVAL, "dtss_lb_start: no task (dtss_lb_task first)");
+    b->tasks_sum = FNV1A_BASIS;
+    for (int i = 0; i < b->ntasks; i++)
+        b->tasks_sum = lbj_task_sum(b->tasks_sum, b->task[i].data, b->task[i].len);
     int rcj = journal_read(b);          /* (a journal of another run: nothing runs) */
     if (rcj != DTSS_OK)
         return rcj;
@@ -802,21 +803,19 @@ int dtss_lb_stats_get(const dtss_lb *b, dtss_lb_stats *s)
     return DTSS_OK;
 }
 
-void dtss_lb_summary(const dtss_lb *b, FILE *f)
+static void summary_line(const dtss_lb *b, const dtss_lb_stats *s, FILE *f)
 {
-    dtss_lb_stats s;
-    if (dtss_lb_stats_get(b, &s) != DTSS_OK)
-        return;
     fprintf(f, "%s: %d workers, %d tasks, time %.3f s, imbalance %.3f s, %d balancings, "
-            "%ld tasks moved", b->m.o.type->name, s.workers, s.tasks, s.time, s.imbalance,
-            s.balancings, s.moved);
-    if (s.lost)
-        fprintf(f, "; %d worker%s lost, %ld tasks dealt again", s.lost, s.lost == 1 ? "" : "s",
-                s.redealt);
+            "%ld tasks moved", b->m.o.type->name, s->workers, s->tasks, s->time, s->imbalance,
+            s->balancings, s->moved);
+    if (s->lost)
+        fprintf(f, "; %d worker%s lost, %ld tasks dealt again", s->lost, s->lost == 1 ? "" : "s",
+                s->redealt);
     if (b->m.o.resume)
-        fprintf(f, "; %ld result%s from the journal", s.journaled, s.journaled == 1 ? "" : "s");
-    fputc('\n', f);
+        fprintf(f, "; %ld result%s from the journal", s->journaled, s->journaled == 1 ? "" : "s");
 }
+
+RT_SUMMARY(dtss_lb, summary_line)
 
 /* The run record: '#' header lines, then run, worker, round and task lines
  * (docs/runtime.md "Migration"). */

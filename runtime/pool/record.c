@@ -23,23 +23,21 @@ int dtss_pool_stats_get(const dtss_pool *p, dtss_pool_stats *s)
     return DTSS_OK;
 }
 
-void dtss_pool_summary(const dtss_pool *p, FILE *f)
+static void summary_line(const dtss_pool *p, const dtss_pool_stats *s, FILE *f)
 {
-    dtss_pool_stats s;
-    if (dtss_pool_stats_get(p, &s) != DTSS_OK)
-        return;
     long computed = 0;
     for (int i = 0; i < p->nw; i++)
         computed += p->w[i].tasks;
     fprintf(f, "%s: iterations %d, workers %.2f, efficiency %.3f, time %.3f s, "
-            "time/efficiency %.3f s, peak %d%s", p->type->name, s.iterations, s.workers,
-            s.efficiency, s.time, s.efficiency > 0 ? s.time / s.efficiency : 0, s.peak,
-            s.lost || s.hung ? ", workers lost" : "");
+            "time/efficiency %.3f s, peak %d%s", p->type->name, s->iterations, s->workers,
+            s->efficiency, s->time, s->efficiency > 0 ? s->time / s->efficiency : 0, s->peak,
+            s->lost || s->hung ? ", workers lost" : "");
     if (p->jn.resume)
-        fprintf(f, ", resumed %ld (results from the journal; %ld computed)", s.resumed,
+        fprintf(f, ", resumed %ld (results from the journal; %ld computed)", s->resumed,
                 computed);
-    fputc('\n', f);
 }
+
+RT_SUMMARY(dtss_pool, summary_line)
 
 /* key=value as dtss_master_field: letters, digits, '_', '-', '.'. */
 int dtss_pool_field(dtss_pool *p, const char *key, const char *value)

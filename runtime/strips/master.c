@@ -932,29 +932,27 @@ int dtss_strips_stats_get(const dtss_strips *s, dtss_strips_stats *st)
     return DTSS_OK;
 }
 
-void dtss_strips_summary(const dtss_strips *s, FILE *f)
+static void summary_line(const dtss_strips *s, const dtss_strips_stats *st, FILE *f)
 {
-    dtss_strips_stats st;
-    if (dtss_strips_stats_get(s, &st) != DTSS_OK)
-        return;
     fprintf(f, "%s: %d workers, %ld rows, %ld steps, time %.3f s, %d re-cuts, %ld rows "
-            "moved; rows at the end:", s->m.o.type->name, st.workers, s->rows, s->steps, st.time,
-            st.recuts, st.moved);
+            "moved; rows at the end:", s->m.o.type->name, st->workers, s->rows, s->steps, st->time,
+            st->recuts, st->moved);
     for (int i = 0; i < s->m.crew.P; i++)
         fprintf(f, " %d", s->cut[i]);
     if (s->m.crew.P == 0)
         fprintf(f, " none (no worker)");
-    if (st.restores) {
-        fprintf(f, "; %d restore%s (", st.restores, st.restores == 1 ? "" : "s");
+    if (st->restores) {
+        fprintf(f, "; %d restore%s (", st->restores, st->restores == 1 ? "" : "s");
         for (int r = 0; r < s->nrest; r++)
             fprintf(f, "%sworker %d %s: from step %ld", r ? ", " : "", s->rest[r].worker + 1,
                     lost_name[s->rest[r].why], s->rest[r].step);
-        fprintf(f, "), %ld messages refused", st.refused);
+        fprintf(f, "), %ld messages refused", st->refused);
     }
-    if (st.resumed >= 0)
-        fprintf(f, "; resumed from step %ld", st.resumed);
-    fputc('\n', f);
+    if (st->resumed >= 0)
+        fprintf(f, "; resumed from step %ld", st->resumed);
 }
+
+RT_SUMMARY(dtss_strips, summary_line)
 
 static void list_int(FILE *f, const int *v, int n)
 {
