@@ -58,8 +58,8 @@ start() {
     coord=$!
     victim=
     for _ in $(seq 100); do
-        # (a PID after the run's: a worker of the run before may be exiting)
-        victim=$(pvm_tasks worker | awk -v p="$coord" '$1 > p' | head -n 1)
+        # (started after the run: a worker of the run before may be exiting)
+        victim=$(pvm_tasks_since "$coord" worker | head -n 1)
         [ -n "$victim" ] && break
         sleep 0.05
     done

@@ -68,10 +68,10 @@ grep -q "^yoon: 4 workers, 60 tasks, time [0-9.]* s, imbalance [0-9.]* s, [0-9]*
 check "the summary line" $?
 
 # Faults (runtime/lb/master.c "Faults"). first_worker: the PID of a worker
-# our pvmd spawned for the master just started ($pid), in $victim. Only PIDs
-# after the master's: a worker of the run before may still be exiting (slow
-# under the sanitizers), and killing it tests nothing.
-this_run() { pvm_tasks yoon-tasks | awk -v p="$pid" '$1 > p'; }
+# our pvmd spawned for the master just started ($pid), in $victim. Only the
+# ones started after the master: a worker of the run before may still be
+# exiting (slow under the sanitizers), and killing it tests nothing.
+this_run() { pvm_tasks_since "$pid" yoon-tasks; }
 first_worker() {
     victim=""
     for _ in $(seq 50); do

@@ -5,11 +5,23 @@
 # its socket PVM_TMP/pvmtmpPID.0). pvm_down: halts it (ending its tasks) and
 # makes sure that PID is gone. Both touch only this virtual machine.
 # pvm_tasks NAME: the PIDs of the tasks our pvmd spawned whose program is NAME.
+# pvm_tasks_since PID NAME: those of them started since process PID (a run's
+# master), in the order they started: by their start times, not their PIDs,
+# which wrap (pid_max 32768 here: a worker's PID can be below its master's).
 # pvm_gone PIDS...: 0 when none of them runs within 5 s, else 1 (the ones
 # left in $pvm_left; $pvm_waited_ms: how long it waited, said, never a bound). pvm_reborn DIR BIN: after our pvmd was killed, its files
 # removed from PVM_TMP and a new one started (pvm_up).
 pvmd_pid=
 pvm_tasks() { ps -o pid=,comm= --ppid "$pvmd_pid" 2>/dev/null | awk -v n="$1" '$2 == n { print $1 }'; }
+pvm_started() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }'; }    # (clock ticks since boot)
+pvm_tasks_since() {
+    pvm_t0=$(pvm_started "$1")
+    [ -n "$pvm_t0" ] || return 0
+    for p in $(pvm_tasks "$2"); do
+        t=$(pvm_started "$p")
+        [ -n "$t" ] && [ "$t" -ge "$pvm_t0" ] && echo "$t $p"
+    done | sort -k1,1n -k2,2n | awk '{ print $2 }'
+}
 pvm_gone() {
     pvm_t0=$(date +%s%N)
     for _ in $(seq 50); do

@@ -114,8 +114,9 @@ faultrun() {
     pid=$!
     workers=""
     for _ in $(seq 100); do
-        # (PIDs after the run's: a worker of the run before may be exiting)
-        workers=$(pvm_tasks heat-pvm | awk -v p="$pid" '$1 > p' | tr '\n' ' ')
+        # (started after the run: a worker of the run before may be exiting;
+        # in the order they started, which is the workers' order)
+        workers=$(pvm_tasks_since "$pid" heat-pvm | tr '\n' ' ')
         [ "$(echo $workers | wc -w)" = "${nw:-3}" ] && break
         sleep 0.1
     done
