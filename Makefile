@@ -223,7 +223,7 @@ $(BUILD)/examples/jacobi.o: CFLAGS += -Iruntime
 
 # ---- targets ----------------------------------------------------------------
 .PHONY: all deps test-deps test bench bench-compare clean help echo reproduce-tables reproduce-diaz reproduce-dag reproduce-readings \
-        reproduce-heymann reproduce-yoon reproduce-xu-extra reproduce-mpi reproduce-slurm league run \
+        reproduce-heymann reproduce-yoon reproduce-xu-extra reproduce-mpi reproduce-slurm league calibrate run \
         install uninstall
 
 all: $(PROGRAMS)
@@ -249,7 +249,7 @@ bench: deps
 	    $(BIN)/mpi/worker $(BIN)/mpi/loop $(BIN)/mandel $(BIN)/record $(BIN)/loop
 	@$(BIN)/bench_mandel && $(BIN)/bench_sched && $(BIN)/bench_dag && $(BIN)/bench_matrix && BIN=$(BIN) tests/bench_sim.sh && BIN=$(BIN) tests/bench_league.sh && \
 	    BIN=$(BIN) tests/bench_pvm.sh && BIN=$(BIN) tests/bench_strips_journal.sh && BIN=$(BIN) tests/bench_cluster.sh && BIN=$(BIN) tests/bench_ahead.sh && \
-	    BIN=$(BIN) tests/bench_auto.sh && BIN=$(BIN) tests/bench_mpi.sh
+	    BIN=$(BIN) tests/bench_auto.sh && BIN=$(BIN) tests/bench_mpi.sh && BIN=$(BIN) tests/bench_calibrate.sh
 
 # OLD=REV: that revision built aside and measured beside this one, in one run
 # (per chunk on PVM, a DTSS run, the simulator, the kernel: tests/bench_seam.sh).
@@ -346,6 +346,13 @@ league: deps
 	@$(MAKE) --no-print-directory all
 	@BIN=$(abspath $(BIN)) QUICK=$(QUICK) scripts/league $(if $(filter 1,$(SIM)),--sim-only)
 
+# What a chunk's messages cost an emulated host on this machine, fitted on
+# runs of its own -> build/calibration/ (the league reads it; a full league
+# makes it when it is not there): scripts/calibrate --help.
+calibrate: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(abspath $(BIN)) scripts/calibrate
+
 # One run on the cluster with a chosen load: make run SCHEME=tss LOAD="w1:3 w2:2"
 # (HOSTFILE= given: that cluster, refusing another that is up; ARGS: words for
 # the coordinator, split at blanks; TRANSPORT=mpi: under mpirun, bin/mpi/).
@@ -398,6 +405,7 @@ help:
 	@echo "make reproduce-dag    Singh et al. (HEFT, CPOP, DCPOP) into results/dag/ [QUICK=1]"
 	@echo "make reproduce-heymann Heymann et al. Table 4.1, Figure 4.2 into results/heymann/ [QUICK=1] [RUNS=N] [ALLOCATOR=slurm]"
 	@echo "make league           every scheme x scenario x link against the ideal into results/league.md [QUICK=1] [SIM=1]"
+	@echo "make calibrate        what messages cost an emulated host here, for the simulator (build/calibration)"
 	@echo "make reproduce-yoon   Yoon et al. Figures 4-9, task model and heat on PVM into results/yoon/ [QUICK=1] [RUNS=N]"
 	@echo "make reproduce-slurm  sbatch to the workers, Heymann's Table 4.1 with workers from Slurm into results/slurm/ [QUICK=1]"
 	@echo "make reproduce-mpi    Xu's runs on MPI beside PVM (Tables 1, 2, 10 Mbit/s) into results/mpi/ [QUICK=1] [REPS=N]"

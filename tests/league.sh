@@ -13,6 +13,9 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
+# (the stored calibration, not this checkout's build/calibration: the
+# checks below know its numbers)
+export CALIB_DIR="$tmp/nocal"
 
 run "league --help" 0 "every self-scheduling scheme" "$REPO/scripts/league" --help
 run "league: an unknown argument refused, named" 2 "unknown argument '--bogus'" \
@@ -285,6 +288,26 @@ run "league: QUOTAS=2 refused, named" 2 "QUOTAS '2' must be 1 or 0" \
     env QUOTAS=2 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
 run "league: a CALIB file that is not there" 2 "cannot read the calibration" env CALIB=/nonexistent \
     BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad2"
+run "league: EMU_SCHEMES of an unknown scheme refused, named" 2 "EMU_SCHEMES: 'nope' is not one of" \
+    env EMU_SCHEMES="dtss nope" BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
+run "league: EMU_SCENARIOS of an unknown scenario refused, named" 2 "EMU_SCENARIOS: 't3' is not one of" \
+    env EMU_SCENARIOS=t3 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
+run "league: EMU_LINKS of an unknown link refused, named" 2 "EMU_LINKS: '1gbit' is not none or 10mbit" \
+    env EMU_LINKS=1gbit BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/bad4"
+run "calibrate --help" 0 "usage: scripts/calibrate" "$REPO/scripts/calibrate" --help
+run "calibrate: an unknown argument refused, named" 2 "unknown argument '--fast'" "$REPO/scripts/calibrate" --fast
+# This machine's calibration (scripts/calibrate's CALIB_DIR) before the
+# stored one, and the page says which it used: a send cost 10 times the
+# stored one's makes DTSS on Table 1 dedicated slower.
+mkdir -p "$tmp/cal"
+printf '# a test\nsend_s_per_byte 1.4e-07\nwake_s 0.0006\nwake_load_s 0.0014\n' >"$tmp/cal/emulated.cal"
+CALIB_DIR=$tmp/cal QUICK=1 BIN="$BIN" "$REPO/scripts/league" --sim-only --out "$tmp/mc" >/dev/null 2>&1
+grep -q "what messages cost them: $tmp/cal/emulated.cal (this machine's, scripts/calibrate;" "$tmp/mc/league.md" &&
+    grep -q "what messages cost them: sim/platforms/emulated.cal (stored, fitted on another machine;" "$O/league.md"
+check "league: this machine's calibration (CALIB_DIR) before the stored one, the page names it" $?
+g=$(awk -F, '$2 == "none" && $3 == "t1-ded" && $4 == "dtss" { print $7 }' "$tmp/mc/league/sim.csv")
+[ -n "$g" ] && [ -n "$e" ] && awk -v e="$e" -v g="$g" 'BEGIN { exit !(g > e) }'
+check "league: this machine's calibration used (DTSS t1-ded $g with 10x the send cost, $e with the stored)" $?
 grep -q "^league: the image's 600 columns of 300 pixels" "$tmp/clog" && grep -q "600 columns of 300 pixels" "$tmp/c/league.md"
 check "league --columns: says the loop, the log and the page" $?
 head -n 1 "$tmp/c/league/costs.csv" | grep -qx "index,column,cost,sampled_column,sampled_cost" &&
