@@ -170,10 +170,14 @@ victim=$(echo $workers | cut -d' ' -f2)
 kill -STOP "$victim"
 ended stop "$ref6"
 check "a worker stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop.out" | head -c 300) ... $(grep -v '^after' "$tmp/stop.out" | tail -n 4 | tail -c 400))" $?
-grep -q "^heat-pvm: worker 2 on .*: its report after step [0-9]* overdue, silent" "$tmp/stop.out" &&
-    grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the 2 left" "$tmp/stop.out" &&
-    grep -q "^restore,1,[0-9]*,2,hung," "$tmp/stop.csv"
-check "a worker stopped for good: taken for hung, named on the log and the record" $?
+# (A neighbour blocked in a transfer of rows to it is silent too and may be
+# taken for hung first, docs/runtime.md "A hung worker": the run still ends,
+# the stopped one taken for hung in turn, one restore more.)
+grep -q "^heat-pvm: worker 2 on .*: \(its report after\|holding its rows of\) step [0-9]* overdue, silent" "$tmp/stop.out" &&
+    grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [12] left" "$tmp/stop.out" &&
+    grep -q "^restore,[12],[0-9]*,2,hung," "$tmp/stop.csv" &&
+    [ "$(grep -c '^restore,' "$tmp/stop.csv")" -le 2 ]
+check "a worker stopped for good: taken for hung, named on the log and the record, at most one neighbour before it ($(grep '^heat-pvm: worker' "$tmp/stop.out" | head -n 4 | tr '\n' ' '); $(grep '^restore,' "$tmp/stop.csv" 2>/dev/null | tr '\n' ' '))" $?
 kill -CONT "$victim" 2>/dev/null
 pvm_gone "$victim"; check "a worker stopped for good: killed at the end (gone once resumed)" $?
 
@@ -182,8 +186,9 @@ pvm_gone "$victim"; check "a worker stopped for good: killed at the end (gone on
 # more rows (600 to 900 KB) that it will never read. Pushed with the START,
 # they filled its socket and blocked the master for good; a worker now asks
 # for its rows (FETCH), so the second stopped one, silent, is taken for hung
-# in turn, and the run ends on the two left. (Under a loaded machine the
-# small rule may take a third for hung as well: the checks name 2 and 3.)
+# in turn, and the run ends on the two left. (A neighbour blocked in a
+# transfer of rows to a stopped one is silent too and may be taken for hung
+# as well: seen in 1 of 3 runs, worker 1 first; the checks name 2 and 3.)
 nw=4
 faultrun stop2 6000 yoon --late 2,1
 nw=3
@@ -195,8 +200,10 @@ ended stop2 "$ref6"
 check "two neighbours stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop2.out" | tail -n 6 | tail -c 600))" $?
 grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
     grep -q "^heat-pvm: worker 3 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
-    [ "$(grep -c '^restore,[0-9]*,[0-9]*,[23],hung,' "$tmp/stop2.csv")" = 2 ]
-check "two neighbours stopped for good: both taken for hung, a restore each ($(grep '^restore,' "$tmp/stop2.csv" 2>/dev/null | tr '\n' ' '))" $?
+    [ "$(grep -c '^restore,[0-9]*,[0-9]*,2,hung,' "$tmp/stop2.csv")" = 1 ] &&
+    [ "$(grep -c '^restore,[0-9]*,[0-9]*,3,hung,' "$tmp/stop2.csv")" = 1 ] &&
+    [ "$(grep -c '^restore,' "$tmp/stop2.csv")" -le 3 ]
+check "two neighbours stopped for good: both taken for hung, a restore each, at most one neighbour as well ($(grep '^restore,' "$tmp/stop2.csv" 2>/dev/null | tr '\n' ' '))" $?
 kill -CONT "$v2" "$v3" 2>/dev/null
 pvm_gone "$v2" "$v3"
 check "two neighbours stopped for good: both killed at the end" $?
