@@ -1,9 +1,9 @@
 # pvmlib.sh: a private one-host PVM for the tests and benchmarks (sourced).
 # pvm_up DIR BIN [CPU]: starts a pvmd with PVM_TMP=DIR/pvm and a hostfile whose
 # * line has ep=BIN wd=DIR (pinned to CPU, with the tasks it spawns, if given);
-# sets pvmd_pid (the pvmd's own PID, from the name of
-# its socket PVM_TMP/pvmtmpPID.0). pvm_down: halts it (ending its tasks) and
-# makes sure that PID is gone. Both touch only this virtual machine.
+# sets pvmd_pid (the pvmd's own PID, from the name of its socket
+# PVM_TMP/pvmtmpPID.0, which its address file PVM_TMP/pvmd.UID names).
+# pvm_down: halts it (ending its tasks) and makes sure that PID is gone. Both touch only this virtual machine.
 # pvm_tasks NAME: the PIDs of the tasks our pvmd spawned whose program is NAME.
 # pvm_tasks_since PID NAME: those of them started since process PID (a run's
 # master), in the order they started: by their start times, not their PIDs,
@@ -47,8 +47,11 @@ pvm_up() {
     [ -n "${3:-}" ] && pin="taskset -c $3"
     (cd "$1" && exec $pin pvmd "$1/hostfile" >"$1/pvmd.out" 2>&1) &
     pvmd_pid=$!
-    for _ in $(seq 50); do
-        sock=$(ls "$PVM_TMP" 2>/dev/null | sed -n 's/^pvmtmp0*\([0-9]*\)\.0$/\1/p')
+    # Ready once its address file (PVM_TMP/pvmd.UID) names the socket: the
+    # pvmd binds the socket first, then writes that file, which is what a
+    # task reads to connect (a task started between the two fails).
+    for _ in $(seq 100); do
+        sock=$(sed -n 's|^.*/pvmtmp0*\([0-9][0-9]*\)\.0$|\1|p' "$PVM_TMP/pvmd.$(id -u)" 2>/dev/null)
         [ -n "$sock" ] && break
         sleep 0.1
     done

@@ -178,7 +178,9 @@ crash() {
     rc=$?
     [ "$rc" = 1 ]; check "$name: pvmd killed mid-run: the coordinator fails (exit $rc)" $?
     grep -q "coordinator --resume b.csv continues the run" "$name.txt"
-    check "$name: it says how to resume" $?
+    said=$?
+    check "$name: it says how to resume" $said
+    [ "$said" = 0 ] || sed "s/^/$name.txt: /" "$name.txt" | head -20
     [ ! -e b.pgm ] && [ ! -e b.csv ]; check "$name: no image, no record" $?
     [ -s b.csv.journal ]; check "$name: the journal is there" $?
     pvm_gone $orphans; check "$name: the workers of the killed pvmd exit (left:$pvm_left)" $?
