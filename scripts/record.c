@@ -2,6 +2,8 @@
  * as CSV, for the scripts: they ask for fields by name, never by position.
  *
  *   record FILE KIND FIELD[,FIELD...]   one CSV line per line of that kind
+ *   record FILE KIND FIELDS KIND FIELDS...   several kinds in one reading:
+ *                                       each line starts with its KIND
  *   record --count FILE KIND            how many lines of that kind
  *
  * The file is checked whole by record_read first (the one reader, which
@@ -24,7 +26,7 @@
 #include "sched/util/parse.h"
 #include "sched/util/quote.h"
 
-#define MAXASK 32               /* fields asked at once */
+#define MAXASK 32               /* fields asked at once, of one kind */
 #define MAXCOLS 64              /* columns of a line (record_read's bound) */
 
 static const char *const kinds[] = {"run", "worker", "report", "chunk", NULL};
@@ -32,7 +34,7 @@ static const char *const kinds[] = {"run", "worker", "report", "chunk", NULL};
 static void usage(FILE *f)
 {
     fprintf(f,
-"usage: record FILE KIND FIELD[,FIELD...]\n"
+"usage: record FILE KIND FIELD[,FIELD...] [KIND FIELD[,FIELD...]]...\n"
 "       record --count FILE KIND\n"
 "\n"
 "Prints the named fields of every KIND line of the run record FILE\n"
@@ -41,6 +43,9 @@ static void usage(FILE *f)
 "empty field stays empty). FILE is checked whole first; FILE cannot be '-'.\n"
 "For KIND run, a name outside the schema is a workload field (key=value:\n"
 "width, height, maxiter, checksum, workload, ...), empty when absent.\n"
+"With several KIND FIELDS pairs (each kind once), the lines of those kinds\n"
+"come in the file's order, each starting with its KIND: one reading of FILE\n"
+"for what would take a call each.\n"
 "\n"
 "      --count   print the number of KIND lines instead\n"
 "  -h, --help    this help\n"
@@ -114,12 +119,20 @@ static int ask_fields(char *list, const char *kind, char **ask)
     return n;
 }
 
-/* Prints the asked fields of every KIND line of path (already checked by
- * record_read), as stored. at[i] is the column of ask[i] in the kind's
- * header, 0 for a workload field (from r). Returns the number of lines, or
- * -1 after a message. */
-static long print_lines(const char *path, const char *kind, char **ask, int n,
-                        const record *r, int count_only)
+/* What is asked of one kind: its fields, and where each is in the kind's
+ * header (0 for a workload field, from the record). */
+typedef struct {
+    const char *kind;
+    char *ask[MAXASK];
+    int n;
+    int at[MAXASK];
+} asked;
+
+/* Prints the asked fields of every line of the kinds in q[0..nq) of path
+ * (already checked by record_read), as stored; with more than one kind,
+ * each line starts with its kind. Returns the number of lines, or -1 after
+ * a message. */
+static long print_lines(const char *path, asked *q, int nq, const record *r, int count_only)
 {
     char msg[400];
     lines in;
@@ -127,7 +140,6 @@ static long print_lines(const char *path, const char *kind, char **ask, int n,
         fprintf(stderr, "record: %s\n", msg);
         return -1;
     }
-    int at[MAXASK] = {0};
     long count = 0;
     char *line, *f[MAXCOLS + RECORD_MAX_FIELDS];
     while ((line = lines_next(&in))) {
@@ -135,20 +147,26 @@ static long print_lines(const char *path, const char *kind, char **ask, int n,
         if (!header && lines_blank(line))
             continue;
         int nf = lines_split(line + header, ",", f, MAXCOLS + RECORD_MAX_FIELDS);
-        if (nf < 1 || strcmp(f[0], kind) != 0)
+        asked *a = NULL;
+        for (int k = 0; nf >= 1 && k < nq && !a; k++)
+            if (strcmp(f[0], q[k].kind) == 0)
+                a = &q[k];
+        if (!a)
             continue;
         if (header) {                   /* where each asked field is */
-            for (int i = 0; i < n; i++) {
-                at[i] = 0;
-                for (int j = 1; j < nf && !at[i]; j++)
-                    if (strcmp(f[j], ask[i]) == 0)
-                        at[i] = j;
+            for (int i = 0; i < a->n; i++) {
+                a->at[i] = 0;
+                for (int j = 1; j < nf && !a->at[i]; j++)
+                    if (strcmp(f[j], a->ask[i]) == 0)
+                        a->at[i] = j;
             }
             continue;
         }
         count++;
-        for (int i = 0; i < n && !count_only; i++) {
-            const char *v = at[i] && at[i] < nf ? f[at[i]] : record_get(r, ask[i]);
+        if (!count_only && nq > 1)
+            printf("%s,", a->kind);
+        for (int i = 0; i < a->n && !count_only; i++) {
+            const char *v = a->at[i] && a->at[i] < nf ? f[a->at[i]] : record_get(r, a->ask[i]);
             printf("%s%s", i ? "," : "", v ? v : "");
         }
         if (!count_only) {
@@ -181,21 +199,33 @@ int main(int argc, char **argv)
         default: return parse_getopt_error("record", c, argv);
         }
     }
-    int want = count_only ? 2 : 3;
-    if (argc - optind < want)
+    int want = count_only ? 2 : 3, nargs = argc - optind;
+    if (nargs < want)
         return fail("needs FILE KIND%s (try --help)", count_only ? "" : " FIELD[,FIELD...]");
-    if (argc - optind > want)
-        return fail("unexpected argument '%s' (try --help)", quote(argv[optind + want]));
-    const char *path = argv[optind], *kind = argv[optind + 1];
-    char buf[512];
-    if (!record_columns(kind))
-        return fail("unknown kind '%s' (valid: %s)", quote(kind), names(kinds, buf, sizeof buf));
+    if (count_only ? nargs > want : nargs % 2 == 0)
+        return fail("%s '%s' (try --help)", count_only ? "unexpected argument" :
+                    "a KIND without its FIELDS:", quote(argv[argc - 1]));
+    const char *path = argv[optind];
     if (strcmp(path, "-") == 0)
         return fail("FILE '-': the record is read twice, give a file");
-    char *ask[MAXASK];
-    int n = 0;
-    if (!count_only && (n = ask_fields(argv[optind + 2], kind, ask)) < 0)
-        return 2;
+    char buf[512];
+    int nq = count_only ? 1 : (nargs - 1) / 2;
+    asked q[4];                     /* (each kind once: at most the four) */
+    if (nq > (int)(sizeof q / sizeof q[0]))
+        return fail("more KIND FIELDS pairs than kinds (%s), each asked once",
+                    names(kinds, buf, sizeof buf));
+    for (int k = 0; k < nq; k++) {
+        const char *kind = argv[optind + 1 + 2 * k];
+        if (!record_columns(kind))
+            return fail("unknown kind '%s' (valid: %s)", quote(kind), names(kinds, buf, sizeof buf));
+        for (int j = 0; j < k; j++)
+            if (strcmp(q[j].kind, kind) == 0)
+                return fail("kind '%s' asked twice: give its fields once", quote(kind));
+        q[k].kind = kind;
+        q[k].n = 0;
+        if (!count_only && (q[k].n = ask_fields(argv[optind + 2 + 2 * k], kind, q[k].ask)) < 0)
+            return 2;
+    }
 
     record r;
     char msg[400];
@@ -203,7 +233,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "record: %s\n", msg);
         return 2;
     }
-    long nlines = print_lines(path, kind, ask, n, &r, count_only);
+    long nlines = print_lines(path, q, nq, &r, count_only);
     record_free(&r);
     if (nlines < 0)
         return 2;                       /* the file, read again, failed: bad input */

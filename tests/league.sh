@@ -37,6 +37,11 @@ for f in league.png league/sweep-R.png league/sweep-P.png; do
 done
 ls "$O" | grep -q 'league.new' && bad "league: its work folder left behind" || ok "league: no work folder left"
 
+# Its time: a --sim-only league is not the full or the QUICK one, so no
+# budget is judged (the page says its time all the same).
+grep -q '^- The league.s time: [0-9]*:[0-9][0-9] up to this page (not the full or the QUICK league as by default: no budget judged)$' "$O/league.md"
+check "league.md: a --sim-only league's time, not judged ($(grep "^- The league" "$O/league.md"))" $?
+
 # 18 schemes (auto among them) x 7 scenarios x 2 links on the simulator.
 n=$(awk -F, 'NR > 1 && $1 == "sim" { n++ } END { print n + 0 }' "$O/league/sim.csv")
 [ "$n" = 252 ]; check "league: 252 simulated cells (got $n)" $?
@@ -225,6 +230,20 @@ grep -qx '| emulated | none | dtss | 2 | 1 | 0.995 | 0.900 | 1.100 |' "$K/page2.
     grep -qx '| none | x | 1.250 → 1.125 |' "$K/page2.md" &&
     grep -qx -- '- Request-ahead (`--ahead rtt`) against none, side by side, emulated, unshaped: gained on 1 of 2 cells, ahead / none 0.995 (geometric mean; below)' "$K/page2.md"
 check "league-page: request-ahead against none, by hand ($(grep -A3 '^| source | link | scheme | cells' "$K/page2.md" | tr '\n' ' ') $(head -c 200 "$tmp/err"))" $?
+# The budget, judged from the league's kind and seconds: 10 minutes full,
+# 1 QUICK, at the boundary held.
+budget_line() { LEAGUE_KIND=$1 LEAGUE_SECONDS=$2 "$REPO/scripts/league-page" "$K" 1 4 1 10 1 | grep '^- The league'; }
+[ "$(budget_line quick 60)" = "- The league within its budget (1 minute, the quick league): **held** (1:00 up to this page)" ] &&
+    [ "$(budget_line quick 61)" = "- The league within its budget (1 minute, the quick league): **did not hold** (1:01 up to this page)" ] &&
+    [ "$(budget_line full 600)" = "- The league within its budget (10 minutes, the full league): **held** (10:00 up to this page)" ] &&
+    [ "$(budget_line full 880)" = "- The league within its budget (10 minutes, the full league): **did not hold** (14:40 up to this page)" ]
+check "league-page: the budget judged, 1:00 quick and 10:00 full held, a second more not ($(budget_line full 880))" $?
+[ -z "$("$REPO/scripts/league-page" "$K" 1 4 1 10 1 | grep '^- The league')" ]
+check "league-page: without LEAGUE_SECONDS, no time line" $?
+run "league-page: a bad LEAGUE_KIND named" 2 "LEAGUE_KIND 'fast' must be full, quick or other" \
+    env LEAGUE_KIND=fast "$REPO/scripts/league-page" "$K" 1 4 1 10 1
+run "league-page: bad LEAGUE_SECONDS named" 2 "LEAGUE_SECONDS '1e3' must be whole seconds" \
+    env LEAGUE_SECONDS=1e3 "$REPO/scripts/league-page" "$K" 1 4 1 10 1
 rm "$K/ahead.csv"
 mv "$K/bound.csv" "$K/b"
 run "league-page: 10 Mbit/s runs without bound.csv refused, named" 1 "cannot read .*bound.csv" \

@@ -73,6 +73,26 @@ awk -F, -v OFS=, '$1 == "#worker" || $1 == "worker" { t = $3; $3 = $11; $11 = t;
     "$BIN/record" a.csv worker worker,host,finish >moved.want
 cmp -s moved.want moved.got; check "columns found by header name (reordered, one added)" $?
 
+# ---- several kinds in one reading: each line starts with its kind --------------
+# The lines of the kinds asked, in the file's order, as their one-kind calls
+# give them (the league reads a run's finish, workers and chunks so).
+"$BIN/record" a.csv run finish,imbalance worker worker,host,finish chunk worker,started,done >multi.got
+{ "$BIN/record" a.csv run finish,imbalance | sed 's/^/run,/'
+  "$BIN/record" a.csv worker worker,host,finish | sed 's/^/worker,/'
+  "$BIN/record" a.csv chunk worker,started,done | sed 's/^/chunk,/'; } >multi.want
+sort multi.got >multi.gs && sort multi.want >multi.ws && cmp -s multi.gs multi.ws
+check "three kinds at once: the lines of their three calls, each with its kind" $?
+grep -v '^#' a.csv | grep -E '^(run|worker|chunk),' | cut -d, -f1 >order.want
+cut -d, -f1 multi.got >order.got
+cmp -s order.want order.got; check "three kinds at once: in the file's order" $?
+v=$("$BIN/record" a.csv chunk size report Q | grep -c '^report,')
+[ "$v" = "$(grep -c '^report,' a.csv)" ]; check "two kinds: every report line, prefixed ($v)" $?
+run "a KIND without its FIELDS" 2 "a KIND without its FIELDS: 'worker'" "$BIN/record" a.csv run finish worker
+run "a kind asked twice" 2 "kind 'run' asked twice" "$BIN/record" a.csv run finish run scheme
+run "an unknown second kind" 2 "unknown kind 'rpt'" "$BIN/record" a.csv run finish rpt Q
+run "a bad field of the second kind" 2 "chunk has no field 'x'" "$BIN/record" a.csv run finish chunk size,x
+run "--help shows the pairs" 0 "KIND FIELD\[,FIELD...\]\]\.\.\." "$BIN/record" --help
+
 # ---- --count ------------------------------------------------------------------
 for kind in run worker report chunk; do
     n=$("$BIN/record" --count a.csv "$kind")
