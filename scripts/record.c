@@ -210,7 +210,7 @@ int main(int argc, char **argv)
         return fail("FILE '-': the record is read twice, give a file");
     char buf[512];
     int nq = count_only ? 1 : (nargs - 1) / 2;
-    asked q[4];                     /* (each kind once: at most the four) */
+    asked q[sizeof kinds / sizeof kinds[0] - 1];    /* (each kind once) */
     if (nq > (int)(sizeof q / sizeof q[0]))
         return fail("more KIND FIELDS pairs than kinds (%s), each asked once",
                     names(kinds, buf, sizeof buf));

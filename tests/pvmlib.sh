@@ -3,7 +3,8 @@
 # * line has ep=BIN wd=DIR (pinned to CPU, with the tasks it spawns, if given);
 # sets pvmd_pid (the pvmd's own PID, from the name of its socket
 # PVM_TMP/pvmtmpPID.0, which its address file PVM_TMP/pvmd.UID names).
-# pvm_down: halts it (ending its tasks) and makes sure that PID is gone. Both touch only this virtual machine.
+# pvm_down: halts it (ending its tasks) and makes sure that PID is gone.
+# Both touch only this virtual machine.
 # pvm_tasks NAME: the PIDs of the tasks our pvmd spawned whose program is NAME.
 # pvm_tasks_since PID NAME: those of them started since process PID (a run's
 # master), in the order they started: by their start times, not their PIDs,
