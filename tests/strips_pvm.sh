@@ -198,8 +198,8 @@ v3=$(echo $workers | cut -d' ' -f3)
 kill -STOP "$v2" "$v3"
 ended stop2 "$ref6"
 check "two neighbours stopped for good: the run ends, exit 0, bin/heat's field (exit $rc, 124: hung; $ck; $(grep -v '^after' "$tmp/stop2.out" | tail -n 6 | tail -c 600))" $?
-grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
-    grep -q "^heat-pvm: worker 3 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [23] left" "$tmp/stop2.out" &&
+grep -q "^heat-pvm: worker 2 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [1-3] left" "$tmp/stop2.out" &&
+    grep -q "^heat-pvm: worker 3 on .* taken for hung (the workers had reported step [0-9]*): the rows of step [0-9]* restored on the [1-3] left" "$tmp/stop2.out" &&
     [ "$(grep -c '^restore,[0-9]*,[0-9]*,2,hung,' "$tmp/stop2.csv")" = 1 ] &&
     [ "$(grep -c '^restore,[0-9]*,[0-9]*,3,hung,' "$tmp/stop2.csv")" = 1 ] &&
     [ "$(grep -c '^restore,' "$tmp/stop2.csv")" -le 3 ]
