@@ -86,6 +86,11 @@ static void usage(FILE *f)
 "                        (pseudo-uniformly sampled, -R) loop visits at that\n"
 "                        index ('-' = stdout; Xu Fig. 2). The scenario file\n"
 "                        may be left out when -w gives the workload\n"
+"      --bound           simulate nothing: print a lower bound on any\n"
+"                        schedule's finish (seconds) on the scenario's\n"
+"                        platform under its costs (result-bytes, send-cost,\n"
+"                        wake, dispatch: each host's first chunk's way and\n"
+"                        wake, then all it can compute; docs/sim.md)\n"
 "      --chunks          print the number of chunks too\n"
 "      --stats           print the simulation's own cost: CPU seconds, peak\n"
 "                        memory (for make bench); under auto also its\n"
@@ -441,8 +446,8 @@ int main(int argc, char **argv)
     closeout_init("sim");
     parse_gsl_errors("sim", 1);     /* a GSL error: a message and exit 1, never abort() */
     enum { OPT_SEED = 1000, OPT_ACPINT, OPT_CHUNKS, OPT_STATS, OPT_AHEAD, OPT_CAND,
-           OPT_PARAM };
-    struct option opts[16 + MAX_PARAM_OPTS] = {
+           OPT_BOUND, OPT_PARAM };
+    struct option opts[17 + MAX_PARAM_OPTS] = {
         {"scheme", required_argument, NULL, 's'},
         {"platform", required_argument, NULL, 'p'},
         {"workload", required_argument, NULL, 'w'},
@@ -457,9 +462,10 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"ahead", required_argument, NULL, OPT_AHEAD},
         {"candidates", required_argument, NULL, OPT_CAND},
+        {"bound", no_argument, NULL, OPT_BOUND},
     };
-    int nopts = 14;
-    parse_scheme_options(opts, &nopts, 16 + MAX_PARAM_OPTS, OPT_PARAM);
+    int nopts = 15;
+    parse_scheme_options(opts, &nopts, 17 + MAX_PARAM_OPTS, OPT_PARAM);
 
     static scenario sc = {.scheme = "dtss", .sample = 1, .seed = 1,
                           .message_bytes = 64, .remeasure = 0.2,
@@ -470,7 +476,7 @@ int main(int argc, char **argv)
     long o_sample = 0, o_seed = -1;
     double o_ahead = 0;
     int o_ahead_set = 0;
-    int nparam = 0, acp_int = 0, quiet = 0, show_chunks = 0, stats = 0, c, idx;
+    int nparam = 0, acp_int = 0, quiet = 0, show_chunks = 0, stats = 0, bound = 0, c, idx;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":s:p:w:R:r:c:qh", opts, &idx)) != -1) {
         switch (c) {
@@ -497,6 +503,7 @@ int main(int argc, char **argv)
         case OPT_CAND: o_cand = optarg; break;
         case OPT_CHUNKS: show_chunks = 1; break;
         case OPT_STATS: stats = 1; break;
+        case OPT_BOUND: bound = 1; break;
         case OPT_PARAM:
             pname[nparam] = opts[idx].name;
             pvalue[nparam++] = optarg;
@@ -513,6 +520,8 @@ int main(int argc, char **argv)
                                : "a scenario file is needed (try --help)");
     if (optind + 1 < argc)
         return fail("unexpected argument '%s' (try --help)", quote(argv[optind + 1]));
+    if (bound && (costs_path || rec_path))
+        return fail("--bound runs nothing: it takes neither %s", costs_path ? "--costs" : "--record");
     char msg[1024];
     const char *path = optind < argc ? argv[optind] : "--workload";
     if (optind < argc && read_scenario(&sc, path, msg, sizeof msg) != 0)
@@ -627,6 +636,18 @@ int main(int argc, char **argv)
     cfg.tree = strcmp(sc.scheme, "tree") == 0;
     int rc = 1;
     record rec = {0};
+    if (bound) {                    /* no run: the lower bound (sim/bound.c) */
+        double T = sim_bound(&cfg, NULL);
+        if (isnan(T))
+            fail("out of memory");
+        else if (!(T <= SIM_TIME_MAX))
+            fail("%s: the hosts cannot do the work within %g s", quote(path), SIM_TIME_MAX);
+        else {
+            printf("%.9g\n", T);
+            rc = 0;
+        }
+        goto out;
+    }
     cfg.autosel = strcmp(sc.scheme, SIM_AUTO_NAME) == 0;
     const char *cand = NULL;
     if (cfg.autosel) {              /* its candidates, checked now */

@@ -197,6 +197,15 @@ void sim_config_init(sim_config *c);
  * sim_open, sim_iterate and sim_close below, in one call. */
 int sim_run(const sim_config *c, record *rec, char *msg, size_t len);
 
+/* A lower bound on the finish of any schedule of c's workload on c's
+ * platform, under the model above with c's result_bytes, send_cost, wake,
+ * wake_load and dispatch (bound.c gives the argument): each host's first
+ * chunk's way and wake, then the most its quota lets it compute, the loop's
+ * units and its results' sending in all. Seconds; INFINITY when the hosts
+ * cannot do the work within SIM_TIME_MAX; NAN out of memory. *need (if not
+ * NULL): the units to compute, the loop's and its results' sending. */
+double sim_bound(const sim_config *c, double *need);
+
 /* A run in steps, for a program that shows its progress or stops it:
  *
  *     sim *s = sim_open(&cfg, &rec, msg, sizeof msg);

@@ -29,7 +29,7 @@ check "league --sim-only QUICK=1 runs ($(tail -n 2 "$tmp/log" | tr '\n' ' '))" $
 O=$tmp/o
 for f in league.md league.png league/sim.csv league/emu.csv league/sweep-R.csv \
          league/sweep-P.csv league/sweep-R.png league/sweep-P.png league/costs.csv \
-         league/bound.csv league/costs-inc.csv league/costs-cond.csv; do
+         league/bound.csv league/costs-inc.csv league/costs-cond.csv league/model-bound.csv; do
     [ -s "$O/$f" ]; check "league: $f written" $?
 done
 for f in league.png league/sweep-R.png league/sweep-P.png; do
@@ -171,6 +171,18 @@ n=$(grep -c '^| \(none\|10mbit\) | ' "$O/league.md"); [ "$n" = 14 ]
 check "league.md: a best-scheme row per scenario and link ($n)" $?
 grep -q '^- 10 Mbit/s link, the same (1.03 simulated, 1.05 emulated) against the lower bound' "$O/league.md"
 check "league.md: the 10 Mbit/s target against the lower bound" $?
+# The model's bound (bin/sim --bound): a line per unshaped scenario, and no
+# simulated unshaped run finishes under it.
+awk -F, 'FILENAME == ARGV[1] { if (FNR > 1) { n++; if ($1 != "none" || !($4 + 0 > 0)) bad = 1; b[$2] = $4 } next }
+    FNR > 1 && $1 == "sim" && $2 == "none" { if (!($3 in b)) { printf "%s: no bound; ", $3; bad = 1 }
+        else if ($5 + 0 < b[$3] + 0) { printf "%s %s finish %s < bound %s; ", $3, $4, $5, b[$3]; bad = 1 } }
+    END { exit bad || n != 7 }' "$O/league/model-bound.csv" "$O/league/sim.csv" >"$tmp/mb"
+check "league: model-bound.csv, 7 unshaped scenarios, no simulated finish under them ($(head -c 300 "$tmp/mb"))" $?
+grep -q "^## Against the model's bound (unshaped links)" "$O/league.md" &&
+    [ "$(grep -c '^| \(t1-ded\|t1-load\|t2-ded\|t2-load\|midrun\|inc\|cond\) | [0-9.]* | [0-9.]* | [0-9.]* | [a-z-]* [0-9.]* | ' "$O/league.md")" = 7 ]
+check "league.md: the model's bound, a row per unshaped scenario" $?
+[ "$(grep -c "^- Unshaped links, the best scheme within 1.0[35] x the model's bound (below; not the ideal of the line above) on the \(simulator\|emulated cluster\)" "$O/league.md")" = 1 ]
+check "league.md: the simulated target against the model's bound (no emulated runs: no emulated line)" $?
 
 # ---- the lower bound, by hand ----------------------------------------------------------
 # Scenario x: two hosts, h1 at 1 core (share 1, Q 1), h2 at 0.1 (share 0.5,

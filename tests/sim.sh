@@ -365,6 +365,42 @@ sed 's/q.plat/q2.plat/' q.scn >q2.scn
 $T q.scn -r q.csv -q && $T q2.scn -r q2.csv -q &&
     [ "$("$BIN/record" q.csv run finish),$("$BIN/record" q2.csv run finish)" = 0.022500,0.045000 ]
 check "quota=0.005,0.02: 0.0225 s alone, 0.045 s with another process (worked by hand)" $?
+# --bound (sim/bound.c), worked by hand. Hosts of speed 1 and 3, 8
+# iterations of cost 1: 8 / 4 = 2 s. With 2 result bytes an iteration at
+# send-cost 0.5: 16 units, 4 s. With wake 1 too, each host starts after its
+# wake (1 s and 1/3 s): 1 (T - 1) + 3 (T - 1/3) = 16, T = 4.5. With a link
+# latency of 0.1 s each way besides: 1 (T - 1.2) + 3 (T - 0.2 - 1/3) = 16,
+# T = 4.7.
+printf 'host a speed=1\nhost b speed=3\nlink * * latency=0 bandwidth=1e300\n' >bd.plat
+sed 's/latency=0 /latency=0.1 /' bd.plat >bd4.plat
+printf 'platform bd.plat\nworkload uniform n=8 cost=1\nscheme css\n' >bd1.scn
+printf 'result-bytes 2\nsend-cost 0.5\n' | cat bd1.scn - >bd2.scn
+printf 'wake 1,0\n' | cat bd2.scn - >bd3.scn
+sed 's/bd.plat/bd4.plat/' bd3.scn >bd4.scn
+[ "$($T bd1.scn --bound) $($T bd2.scn --bound) $($T bd3.scn --bound) $($T bd4.scn --bound)" = "2 4 4.5 4.7" ]
+check "--bound: 2, 4, 4.5 and 4.7 s with the work, the sending, the wakes, the latency (worked by hand)" $?
+# The quota's burst: a host of speed 1 under quota=0.25,1 runs at 4 for the
+# first 0.25 s of each period: 2 units by 1.25 s (the plain ideal: 2 s); with
+# one other process, 1 unit (2 each period's first 0.25 s) by 1.25 s too.
+printf 'host a speed=1 quota=0.25,1\nlink * * latency=0 bandwidth=1e300\n' >bq.plat
+printf 'host a speed=1 quota=0.25,1 load=0:1\nlink * * latency=0 bandwidth=1e300\n' >bq2.plat
+printf 'platform bq.plat\nworkload uniform n=2 cost=1\nscheme css\n' >bq.scn
+printf 'platform bq2.plat\nworkload uniform n=2 cost=0.5\nscheme css\n' >bq2.scn
+[ "$($T bq.scn --bound) $($T bq2.scn --bound)" = "1.25 1.25" ]
+check "--bound under a quota: 1.25 s alone and loaded (its bursts; worked by hand)" $?
+# No scheme beats it: ten schemes on four hosts under quotas, loaded from
+# 0.05 s on (3, 2, 1 other processes), with result bytes, send-cost and
+# wakes of the league's size.
+{ for n in 3 2 1 0; do printf 'host w%s speed=2.5e7 quota=0.005,0.02%s\n' "$n" "$([ $n = 0 ] || echo " load=0.05:$n")"; done
+  printf 'link * * latency=0.0002 bandwidth=1e9\n'; } >bm.plat
+printf 'platform bm.plat\nworkload mandel size=300 maxiter=2000\nsample 4\nresult-bytes 1200\nsend-cost 4\nwake 50000,150000\n' >bm.scn
+b=$($T bm.scn --bound) && below=0 && for s in pss css gss tss fss dtss af awf-b tree dtss-m; do
+    f=$($T bm.scn -s "$s" -r bm.csv -q && "$BIN/record" bm.csv run finish) || { below=1; break; }
+    awk -v f="$f" -v b="$b" 'BEGIN { exit !(f + 0 >= b + 0) }' || { echo "  $s: finish $f below the bound $b"; below=1; }
+done && [ "$below" = 0 ]
+check "--bound: no scheme's finish below it (10 schemes, sending, wakes, a loaded platform)" $?
+run "--bound with --record refused" 2 "--bound runs nothing: it takes neither --record" \
+    $T bd1.scn --bound --record x.csv
 printf 'host a speed=1 quota=0.03,0.02\nlink * * latency=0 bandwidth=1e300\n' >qb.plat
 printf 'platform qb.plat\nworkload uniform n=1 cost=1\n' >qb.scn
 run "a quota over its period refused by name" 2 "quota=0.03,0.02 must be Q,P" $T qb.scn
