@@ -311,10 +311,11 @@ int dtss_master_next(dtss_master *m, dtss_piece *p)
             continue;
         }
         if (m->tree ? tree_finished_run(m) : self_finished(m)) {
-            journal_close(m);
-            m->rec.finish = wire_now() - m->rec.t0;
+            m->rec.finish = wire_now() - m->rec.t0;     /* the last result in */
             record_date_now(&m->rec);
+            journal_flush(m);           /* its last entry written, */
             stop_all(m);
+            journal_close(m);           /* fsync'd once the workers stopped (as dtss_lb's) */
             m->state = M_DONE;
             return DTSS_DONE;
         }
