@@ -103,6 +103,14 @@ n=$(grep -c "^- \*\*\(held\|did not hold\)\*\*, loop over \(rows\|columns\): DTS
 [ "$n" = 2 ]; check "midrun.md: the claim in each loop (got $n)" $?
 n=$(grep -c "^| \(rows\|columns\) | \(TSS\|DTSS\) | [0-9.]* ± [0-9.]* | [0-9.]*\.\.[0-9.]* | [0-9.]* s |$" "$R/midrun.md")
 [ "$n" = 4 ]; check "midrun.md: the finish over the runs, mean ± sd, in both loops (got $n)" $?
+# The claim is judged on the means: its DTSS / TSS is the means' quotient.
+awk '/^\| (rows|columns) \| (TSS|DTSS) \| [0-9.]+ ± / { m[$2 $4] = $6 }
+     /^- \*\*(held|did not hold)\*\*, loop over / { l = ($0 ~ /loop over rows/) ? "rows" : "columns"
+         v = $NF; sub(/\)$/, "", v); got[l] = v }
+     END { for (l in got) { q = m[l "DTSS"] / m[l "TSS"]; d = got[l] - q
+               if (!(m[l "TSS"] > 0) || d > 0.01 || d < -0.01) { printf "%s: %s against the means %.3f; ", l, got[l], q; bad = 1 } }
+           exit bad || length(got) != 2 }' "$R/midrun.md" >"$tmp/mq" 2>&1
+check "midrun.md: the claim on the means of the runs ($(head -c 200 "$tmp/mq"))" $?
 n=$(grep -c "^| 1 | columns |\|^| 2 | columns |\|^| 2 | rows-W4+6 |" "$R/sim-xu.md")
 [ "$n" = 10 ]; check "sim-xu.md: the columns' cases and Table 2 with W4 + 6, simulated (got $n)" $?
 grep -q "Made by .make reproduce-tables QUICK=1. on" "$R/README.md"; check "README.md says how and when" $?
