@@ -777,6 +777,7 @@ static int on_fetch(dtss_strips *s, int i, const tr_event *e)
                        s->ck + (size_t)first * s->row_bytes, (size_t)s->cut[i] * s->row_bytes,
                        msg, sizeof msg) < 0)
         return lose(s, unreachable(s, i, -1, msg), LOST_SEND);
+    s->w[i].heard = wire_mono();        /* its rows left only now: the send is not its silence */
     return DTSS_OK;
 }
 
@@ -845,13 +846,24 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     }
     if (rc == DTSS_OK)
         rc = begin(s, field);
+    /* The late rule is applied once what has come is read (check: a look is
+     * due, and the queue is being drained, tr_recv taking only what is there):
+     * a worker whose message waited while the master sent rows for a long
+     * time is not silent. */
     double poll = late_poll(&s->m.o.late), looked = wire_mono();
+    int check = 0;
     while (rc == DTSS_OK && !done) {
         tr_event e;
         int i;
-        if (tr_recv(TR_ANY, TR_ANY, poll, &e, msg, sizeof msg) < 0) {
+        if (tr_recv(TR_ANY, TR_ANY, check ? 0 : poll, &e, msg, sizeof msg) < 0) {
             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
             break;
+        }
+        if (check && e.kind == TR_TIMEOUT) {
+            check = 0;
+            looked = wire_mono();
+            rc = look_late(s);
+            continue;
         }
         if (e.kind == TR_PEER_EXIT) {
             if ((i = worker_of(s, e.from)) >= 0 && !s->w[i].lost)
@@ -869,10 +881,8 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             else if (e.tag != WIRE_WAIT)
                 rc = rt_fail(&s->h, DTSS_EPVM, "worker %d sent %s", i + 1, wire_tag_name(e.tag));
         }
-        if (rc == DTSS_OK && !done && poll > 0 && wire_mono() - looked >= poll) {
-            looked = wire_mono();
-            rc = look_late(s);
-        }
+        if (rc == DTSS_OK && !done && poll > 0 && wire_mono() - looked >= poll)
+            check = 1;
     }
     if (rc == DTSS_OK)
         rc = stop_all(s);
