@@ -42,7 +42,9 @@ static double cap(const sim_host *h, double x, double end)
 {
     if (!(end > x))
         return 0;
-    double core = h->quota > 0 ? h->speed * h->period / h->quota : h->speed;
+    if (!(h->quota > 0))
+        return sim_work_between(h, x, end);     /* a constant speed: its integral */
+    double core = h->speed * h->period / h->quota;
     double lo = 0, hi = core * (end - x);       /* at most its core's speed throughout */
     sim_cpu st = {0, 0};
     if (sim_cpu_run(h, &st, x, hi) <= end)
