@@ -68,7 +68,7 @@ ref=$("$BIN/heat" --nx 128 --ny 300 --steps 120 --checksum | sed -n 's/^checksum
 run "more workers than rows: refused, bad input" 2 "5 workers for 4 rows" "$hp" --local 5 --nx 8 --ny 4 --steps 1
 for s in none yoon clb dlb mclb; do
     "$hp" --local 4 --nx 128 --ny 300 --steps 120 --every 10 --ct 0 --strategy "$s" \
-        --checksum --record "$tmp/$s.csv" >"$tmp/$s.out" 2>&1
+        --checksum --record "$tmp/$s.csv" -v >"$tmp/$s.out" 2>&1
     check "$s: a run on 4 workers (exit $?: $(head -c 200 "$tmp/$s.out"))" $?
     ck=$(sed -n 's/^checksum //p' "$tmp/$s.out")
     [ "$ck" = "$ref" ]; check "$s: the field bit for bit bin/heat's ($ck)" $?
@@ -85,6 +85,16 @@ n=$(grep -c '^recut,' "$tmp/yoon.csv")
 [ "$n" = 11 ]; check "yoon: a re-cut every 10 steps but after the last (11: $n)" $?
 moved=$(awk -F, '$1 == "run" { print $11 }' "$tmp/yoon.csv")
 [ "${moved:-0}" -gt 0 ]; check "yoon with C_t = 0: rows moved ($moved)" $?
+# The late rule's allowance for a re-cut's row moves (master.c): on the log,
+# the most seconds a worker's moves are expected to take at its rows'
+# dealing's rate, above 0 after every re-cut that moves rows, 0 after one
+# that moves none.
+why=$(awk '/^heat-pvm: after step [0-9]*: predicted rest / {
+        n++; r = $0; sub(/.* s, /, "", r); rows = r + 0
+        x = $0; sub(/.*at most /, "", x); secs = x + 0
+        if (x == $0 || (rows > 0) != (secs > 0)) { print "this line: " $0; exit 1 } }
+      END { if (n != 11) { print n " re-cut lines, 11 expected"; exit 1 } }' "$tmp/yoon.out")
+check "yoon: each re-cut's row moves given seconds at the dealing's rate, 0 only when none move ($why)" $?
 grep -q "^yoon: 4 workers, 300 rows, 120 steps, time [0-9.]* s, 11 re-cuts, [0-9]* rows moved; rows at the end: [0-9]* [0-9]* [0-9]* [0-9]*$" "$tmp/yoon.out"
 check "the summary line" $?
 # The run's time: from the last worker holding its rows (the start every

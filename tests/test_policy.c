@@ -951,6 +951,38 @@ static void test_late_rule(void)
               late_over(&f3, &own, &run, 50, 100, 130) == 2 &&
               late_over(&f3, &own, &run, 50, 100, 110) == 0 &&
               late_over(&off, &own, &run, 50, 100, 1e9) == 0);
+    test_cond("with 5 s of rows to move: F 3 x (5 + 5) = 30 s; MIN 30 below 3 x (5 + 20)",
+              late_limit_with(&f3, &own, &run, 50, 5) == 30 &&
+              late_limit_with(&f3m, &own, &run, 50, 20) == 75 &&
+              late_limit_with(&f3, &own, &run, 50, 0) == 15 &&
+              late_limit_with(&f3, &own, &run, 50, -4) == 15 &&
+              late_limit_with(&f3, &own, &run, 50, NAN) == 15 &&
+              isinf(late_limit_with(&off, &own, &run, 50, 5)));
+    test_cond("late_over_with: 45 s out of a 30 s limit is 1.5 limits; 29 s is not late",
+              late_over_with(&f3, &own, &run, 50, 5, 100, 145) == 1.5 &&
+              late_over_with(&f3, &own, &run, 50, 5, 100, 129) == 0);
+    /* the watch: a look every late_poll seconds, once the queue is read */
+    late_rule r8 = {3, 8};                  /* poll 1 s */
+    late_watch lw;
+    late_watch_start(&lw, &r8, 100);
+    test_cond("watch: the first wait is the poll's, or the caller's if sooner",
+              late_watch_wait(&lw, -1, 100) == 1 && late_watch_wait(&lw, 0.25, 100) == 0.25 &&
+              late_watch_wait(&lw, 5, 100.5) == 0.5);
+    test_cond("watch: a message before a look is due: no look",
+              !late_watch_look(&lw, 0, 100.5) && late_watch_wait(&lw, -1, 100.5) == 0.5);
+    test_cond("watch: a look due as a message comes: no look yet, the next receive waits 0",
+              !late_watch_look(&lw, 0, 101.2) && late_watch_wait(&lw, 5, 101.2) == 0);
+    test_cond("watch: more messages queued: still no look",
+              !late_watch_look(&lw, 0, 101.3) && !late_watch_look(&lw, 0, 101.4));
+    test_cond("watch: the queue empty: the look, then a poll's wait again",
+              late_watch_look(&lw, 1, 101.5) && late_watch_wait(&lw, -1, 101.5) == 1 &&
+              !late_watch_look(&lw, 1, 101.6));
+    test_cond("watch: nothing came for a poll: a look at once",
+              late_watch_look(&lw, 1, 102.5));
+    late_watch_start(&lw, &off, 0);
+    test_cond("watch: the rule off: the caller's wait, never a look",
+              late_watch_wait(&lw, -1, 50) == -1 && late_watch_wait(&lw, 2, 50) == 2 &&
+              !late_watch_look(&lw, 1, 1e9));
     late_rule m1 = {3, 1}, m100 = {3, 100}, m0 = {3, 0};
     test_cond("poll: MIN/8 within [0.05, 1] s", late_poll(&m1) == 0.125 && late_poll(&m100) == 1 &&
               late_poll(&m0) == 0.05 && late_poll(&off) < 0);

@@ -124,6 +124,7 @@ struct dtss_lb {
     long *held;                 /* tasks not done each holds, as the master knows */
     double *since;              /* when each was last heard from, or took work */
     late_rate *rate, run_rate;  /* tasks over their seconds (sched/late/late.h) */
+    late_watch lw;              /* when to look for late work: the queue read */
     char *answered;             /* this round */
     int live;
     lblost *lost;
@@ -382,6 +383,7 @@ int dtss_lb_start(dtss_lb *b)
         return rt_fail(&b->h, DTSS_ENOMEM, "out of memory");
     b->last_asked = 0;
     b->next_round = now(b) + b->period;
+    late_watch_start(&b->lw, &b->m.o.late, now(b));
     return DTSS_OK;
 }
 
@@ -675,8 +677,7 @@ static int next(dtss_lb *b, dtss_task_result *out)
                 return rc;
         }
         double wait = b->in_round || !b->asks ? 1.0 : b->next_round - now(b);
-        double poll = late_poll(&b->m.o.late);
-        wait = poll >= 0 && poll < wait ? poll : wait > 0 ? wait : 0;
+        wait = late_watch_wait(&b->lw, wait > 0 ? wait : 0, now(b));
         tr_event e;
         int rc;
         if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
@@ -684,7 +685,9 @@ static int next(dtss_lb *b, dtss_task_result *out)
         int i = e.kind == TR_MESSAGE ? worker_of(b, e.from) : -1;
         if (i >= 0 && !b->gone[i])
             b->since[i] = now(b);       /* heard from: before the late check */
-        if ((rc = check_late(b)) != DTSS_OK)
+        /* late work looked for once the queue is read (late_watch) */
+        if (late_watch_look(&b->lw, e.kind == TR_TIMEOUT, now(b)) &&
+            (rc = check_late(b)) != DTSS_OK)
             return rc;
         if (e.kind == TR_TIMEOUT)
             continue;

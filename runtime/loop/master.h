@@ -92,6 +92,7 @@ struct dtss_master {
     double ahead;                           /* --ahead F (sched/loop/ahead.h) */
     char *candidates;                       /* --candidates (--scheme auto) */
     late_rate late_run;                     /* Tree: every range's rate */
+    late_watch late_lw;                     /* Tree: when to look, the queue read */
     long result_bytes;                      /* each iteration's (0: unknown) */
     char *journal_path;                     /* --journal / --resume (NULL: none) */
     int resume;                             /* --resume: continue journal_path */

@@ -55,6 +55,7 @@ int tree_start(dtss_master *m)
                            "--resume %s: %s", quote(m->journal_path), err.msg);
     }
     m->rec.t0 = wire_now();
+    late_watch_start(&m->late_lw, &m->late, wire_mono());
     int rc = journal_begin(m);
     if (rc != DTSS_OK) {
         free(tids);
@@ -204,14 +205,17 @@ int tree_step(dtss_master *m)
         return master_fail(m, DTSS_ELOST, "every worker was lost; %ld of %ld "
                            "iterations done", m->iters - tree_remaining(m->t), m->iters);
     tr_event e;
-    if (tr_recv(TR_ANY, TR_ANY, late_poll(&m->late), &e, msg, sizeof msg) < 0)
+    if (tr_recv(TR_ANY, TR_ANY, late_watch_wait(&m->late_lw, -1, wire_mono()), &e, msg,
+                sizeof msg) < 0)
         return master_fail(m, DTSS_EPVM, "%s", msg);
     int w = e.kind == TR_MESSAGE ? master_worker_of(m, e.from) : -1;
     if (w >= 0)
         m->w[w].since = wire_mono();        /* heard from: before the late check */
-    int rc = check_late(m);
-    if (rc != DTSS_OK || e.kind == TR_TIMEOUT)
-        return rc;
+    /* late ranges looked for once the queue is read (late_watch) */
+    if (late_watch_look(&m->late_lw, e.kind == TR_TIMEOUT, wire_mono()))
+        return check_late(m);
+    if (e.kind == TR_TIMEOUT)
+        return DTSS_OK;
     if (e.kind != TR_MESSAGE)
         return master_notice(m, &e);
     int index;

@@ -408,6 +408,7 @@ static int begin(dtss_pool *p)
     p->begin = t;
     p->most = held(p);
     p->state = P_RUNNING;
+    late_watch_start(&p->lw, &p->late, t);
     return meter(p, pool_meter_begin(&p->meter, t, &err), &err);
 }
 
@@ -770,17 +771,18 @@ static int step(dtss_pool *p, int *ready)
             tr_kill(p->w[i].tid);
             return gone(p, i, "lost");
         }
-    double poll = p->state == P_RUNNING ? late_poll(&p->late) : -1;
-    if (poll >= 0 && (wait < 0 || poll < wait))
-        wait = poll;                    /* and look for late tasks */
+    if (p->state == P_RUNNING)          /* and look for late tasks */
+        wait = late_watch_wait(&p->lw, wait, now(p));
     tr_event e;
     if (tr_recv(TR_ANY, TR_ANY, wait, &e, msg, sizeof msg) < 0)
         return pool_fail(p, DTSS_EPVM, "%s", msg);
+    /* late tasks looked for once the queue is read (late_watch) */
+    if (p->state == P_RUNNING && late_watch_look(&p->lw, e.kind == TR_TIMEOUT, now(p)) &&
+        (rc = check_late(p)) != DTSS_OK)
+        return rc;
     if (e.kind == TR_MESSAGE && e.tag == WIRE_TASKDONE && p->state == P_RUNNING &&
         (rc = worker_of(p, e.from)) >= 0)
-        return take_result(p, rc, &e, ready);       /* before the late check */
-    if (p->state == P_RUNNING && (rc = check_late(p)) != DTSS_OK)
-        return rc;
+        return take_result(p, rc, &e, ready);
     if (e.kind == TR_TIMEOUT)
         return DTSS_OK;                 /* a request is due, or a look for late tasks */
     if (e.kind == TR_PEER_EXIT) {

@@ -110,6 +110,7 @@ struct dtss_pool {
     const pool_alloc_type *alloc;   /* --allocator */
     double delay;                   /* --delay (the delay allocator's) */
     late_rule late;         /* --late */
+    late_watch lw;          /* when to look for late tasks: the queue read */
     rt_place place;         /* --hosts, --local, --worker */
     /* the run */
     int state;

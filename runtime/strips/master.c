@@ -59,7 +59,14 @@
  * report is a piece of u = n_i x (steps to its next report) row-steps, its
  * rate the row-steps of its reports over their wall seconds (from the go,
  * or its previous report without a barrier, to the report); it is late when
- * outstanding longer than max(F u / rate, MIN). A worker waiting for a
+ * outstanding longer than max(F u / rate, MIN); after a re-cut, longer than
+ * max(F (u / rate + x), MIN), x the seconds its rows crossing boundaries
+ * take at the rate its rows' dealing was measured (bytes from the master's
+ * send to its STATE holding them; across a boundary the slower of the two
+ * workers'): a re-cut of a large plate moves hundreds of megabytes between
+ * throttled hosts, and the sender is silent while they go (seen: 28645 rows,
+ * 470 MB, a worker taken for hung 30.6 s after the re-cut, its limit 30 s;
+ * docs/yoon.md). A worker waiting for a
  * neighbour's rows or the master says so (WAIT, every late_poll seconds),
  * and a report is late only that long after the worker's last word: so
  * when one worker hangs, the one taken for hung is the one silent, not its
@@ -125,7 +132,10 @@ typedef struct sworker {
     double t_out;               /* wire_mono: its report outstanding since (< 0: none) */
     double heard;               /* wire_mono: its last message */
     double units;               /* the outstanding report's row-steps */
+    double extra;               /* ... and the seconds its rows' moves are expected to take */
     late_rate rate;             /* its reports' row-steps and wall seconds */
+    double t_rows;              /* wire_mono: its rows of the start sent (< 0: none) */
+    late_rate link;             /* its rows' dealing: bytes and seconds to its STATE */
 } sworker;
 
 struct dtss_strips {
@@ -257,11 +267,13 @@ static long next_report(const dtss_strips *s, long k)
     return n < s->steps ? n : s->steps;
 }
 
-/* Worker i's report is outstanding from now: the row-steps to its next. */
+/* Worker i's report is outstanding from now: the row-steps to its next
+ * (and no rows to move). */
 static void due(dtss_strips *s, int i, double now)
 {
     s->w[i].t_out = now;
     s->w[i].units = (double)s->cut[i] * (double)(next_report(s, s->w[i].at) - s->w[i].at);
+    s->w[i].extra = 0;
 }
 
 static int lose(dtss_strips *s, int i, int why);
@@ -274,8 +286,9 @@ static int unreachable(dtss_strips *s, int i, int bad, const char *msg)
 }
 
 /* The go (PLAN of the start step, or a re-cut's) to every worker left:
- * counts[] over the crew (0 for the lost). Their reports are due. */
-static int send_plan(dtss_strips *s, long step, const int *counts)
+ * counts[] over the crew (0 for the lost). Their reports are due, with
+ * moves[i] seconds of row moves each (NULL: none). */
+static int send_plan(dtss_strips *s, long step, const int *counts, const double *moves)
 {
     char msg[256];
     int n = 0, *live = malloc(sizeof *live * (size_t)s->m.crew.P);
@@ -293,6 +306,7 @@ static int send_plan(dtss_strips *s, long step, const int *counts)
             bad = unreachable(s, i, bad, msg);
         s->cut[i] = counts[i];
         due(s, i, now);
+        s->w[i].extra = moves ? moves[i] : 0;
     }
     free(live);
     return bad >= 0 ? lose(s, bad, LOST_SEND) : DTSS_OK;
@@ -333,6 +347,7 @@ static int deal(dtss_strips *s)
         s->w[i].in = s->w[i].fetched = 0;
         s->w[i].at = s->ck_step;
         s->w[i].heard = now;
+        s->w[i].t_rows = -1;
         due(s, i, now);         /* the rows' taking: as long as a period */
     }
     free(tids);
@@ -392,20 +407,32 @@ static int begin(dtss_strips *s, void *field)
     return deal(s);
 }
 
+/* Seconds m rows crossing the boundary between workers i and j are
+ * expected to take: at the slower of their dealings' rates (0 when either
+ * has none). */
+static double move_secs(const dtss_strips *s, int i, int j, long m)
+{
+    const late_rate *x = &s->w[i].link, *y = &s->w[j].link;
+    if (m <= 0 || !(x->units > 0 && x->secs > 0 && y->units > 0 && y->secs > 0))
+        return 0;
+    double rate = fmin(x->units / x->secs, y->units / y->secs);
+    return (double)m * (double)s->row_bytes / rate;
+}
+
 /* Every worker's report of the barrier after 'step' steps is in (their rows
  * in s->cut, busy in s->bbusy): re-cut among the workers left and send the
- * new cut. */
+ * new cut, each worker's report due with its rows' moves (move_secs). */
 static int recut(dtss_strips *s, long step)
 {
     sched_err err;
     int P = s->m.crew.P, n = 0;
     size_t z = (size_t)P;
     long *rem = malloc(z * sizeof *rem);
-    double *tt = malloc(z * sizeof *tt);
+    double *tt = malloc(z * sizeof *tt), *moves = calloc(z, sizeof *moves);
     int *rows = malloc(z * sizeof *rows), *target = malloc(z * sizeof *target),
         *full = calloc(z, sizeof *full);
-    if (!rem || !tt || !rows || !target || !full) {
-        free(rem), free(tt), free(rows), free(target), free(full);
+    if (!rem || !tt || !moves || !rows || !target || !full) {
+        free(rem), free(tt), free(moves), free(rows), free(target), free(full);
         return rt_fail(&s->h, DTSS_ENOMEM, "out of memory");
     }
     for (int i = 0; i < P; i++) {
@@ -427,14 +454,23 @@ static int recut(dtss_strips *s, long step)
     else if (!p || strips_from_plan(p, n, rows, target, &err) != SCHED_OK)
         rc = rt_fail(&s->h, err.code == SCHED_ENOMEM ? DTSS_ENOMEM : DTSS_EINVAL,
                    "after step %ld: %s", step, err.msg);
-    long moved = 0, a = 0, b = 0;
-    for (int i = 0; rc == DTSS_OK && i + 1 < n; i++) {
-        a += rows[i];
-        b += target[i];
-        moved += labs(a - b);
-    }
     for (int i = 0, k = 0; i < P; i++)
         full[i] = s->w[i].lost ? 0 : target[k++];
+    long moved = 0, a = 0, b = 0;
+    for (int i = 0, l = -1; rc == DTSS_OK && i < P; i++) {
+        if (s->w[i].lost)
+            continue;
+        if (l >= 0) {           /* the boundary between workers l and i */
+            long m = labs(a - b);
+            moved += m;
+            double secs = move_secs(s, l, i, m);
+            moves[l] += secs;
+            moves[i] += secs;
+        }
+        a += s->cut[i];
+        b += full[i];
+        l = i;
+    }
     if (rc == DTSS_OK && s->nrounds == s->rcap) {
         int cap = s->rcap ? 2 * s->rcap : 16;
         sround *r = realloc(s->round, sizeof *r * (size_t)cap);
@@ -459,13 +495,18 @@ static int recut(dtss_strips *s, long step)
         r->max_after = p ? p->max_after : 0;
         r->moved = moved;
         s->m.moved += moved;
-        rt_log(&s->h, 1, "after step %ld: predicted rest %.3f -> %.3f s, %ld rows cross boundaries",
-            step, r->max_before, r->max_after, moved);
-        rc = send_plan(s, step, full);
+        double most = 0;
+        for (int i = 0; i < P; i++)
+            most = fmax(most, moves[i]);
+        rt_log(&s->h, 1, "after step %ld: predicted rest %.3f -> %.3f s, %ld rows cross "
+               "boundaries (a worker's moves at most %.3g s at its dealing's rate)",
+               step, r->max_before, r->max_after, moved, most);
+        rc = send_plan(s, step, full, moves);
     }
     lb_plan_free(p);
     free(rem);
     free(tt);
+    free(moves);
     free(rows);
     free(target);
     free(full);
@@ -546,7 +587,8 @@ static int look_late(dtss_strips *s)
         if (s->w[i].lost || s->w[i].t_out < 0)
             continue;
         double since = fmax(s->w[i].t_out, s->w[i].heard);
-        double over = late_over(L, &s->w[i].rate, &s->run, s->w[i].units, since, now);
+        double over = late_over_with(L, &s->w[i].rate, &s->run, s->w[i].units, s->w[i].extra,
+                                     since, now);
         if (over > worst) {
             worst = over;
             late = i;
@@ -559,7 +601,7 @@ static int look_late(dtss_strips *s)
     rt_log(&s->h, 0, "worker %d on %s: %s step %ld overdue, silent %.1f s (limit %.1f s)",
            late + 1, s->m.crew.host[late], s->starting ? "holding its rows of" : "its report after",
            s->starting ? s->start_step : next_report(s, w->at), now - since,
-           late_limit(L, &w->rate, &s->run, w->units));
+           late_limit_with(L, &w->rate, &s->run, w->units, w->extra));
     return lose(s, late, LOST_HUNG);
 }
 
@@ -703,6 +745,9 @@ static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
                            "from step %ld", i + 1, st.step, s->start_step);
         s->w[i].in = 1;
         s->w[i].t_out = -1;
+        if (s->w[i].t_rows >= 0)        /* its rows' dealing: the rate of its link */
+            late_add(&s->w[i].link, NULL, (double)s->cut[i] * (double)s->row_bytes,
+                     wire_mono() - s->w[i].t_rows);
         if (s->epoch == 0)
             s->w[i].t_begin = st.t;
         if (++s->got < s->live)
@@ -711,7 +756,7 @@ static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
         s->got = 0;
         for (int k = 0; k < s->m.crew.P; k++)
             s->w[k].in = 0;
-        return send_plan(s, s->start_step, s->cut);
+        return send_plan(s, s->start_step, s->cut, NULL);
     }
     long want = next_report(s, s->w[i].at);
     if (st.step != want || s->w[i].in)
@@ -753,7 +798,7 @@ static int on_state(dtss_strips *s, int i, const tr_event *e, int *done)
     for (int k = 0; k < s->m.crew.P; k++)
         s->w[k].in = 0;
     s->got = 0;
-    return s->asks ? recut(s, st.step) : send_plan(s, st.step, s->cut);
+    return s->asks ? recut(s, st.step) : send_plan(s, st.step, s->cut, NULL);
 }
 
 /* FETCH from worker i: its rows of this epoch's START (ROWS). One of an
@@ -773,6 +818,7 @@ static int on_fetch(dtss_strips *s, int i, const tr_event *e)
                        !s->starting ? ", not at a start" : s->w[i].fetched ? ", twice" : "");
     long first = first_row(s, i);
     s->w[i].fetched = 1;
+    s->w[i].t_rows = wire_mono();
     if (wire_send_rows(s->m.crew.tids[i], s->epoch, (int)first, s->cut[i],
                        s->ck + (size_t)first * s->row_bytes, (size_t)s->cut[i] * s->row_bytes,
                        msg, sizeof msg) < 0)
@@ -846,22 +892,20 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
     }
     if (rc == DTSS_OK)
         rc = begin(s, field);
-    /* The late rule is applied once what has come is read (check: a look is
-     * due, and the queue is being drained, tr_recv taking only what is there):
-     * a worker whose message waited while the master sent rows for a long
+    /* The late rule is applied once what has come is read (late_watch): a
+     * worker whose message waited while the master sent rows for a long
      * time is not silent. */
-    double poll = late_poll(&s->m.o.late), looked = wire_mono();
-    int check = 0;
+    late_watch lw;
+    late_watch_start(&lw, &s->m.o.late, wire_mono());
     while (rc == DTSS_OK && !done) {
         tr_event e;
         int i;
-        if (tr_recv(TR_ANY, TR_ANY, check ? 0 : poll, &e, msg, sizeof msg) < 0) {
+        if (tr_recv(TR_ANY, TR_ANY, late_watch_wait(&lw, -1, wire_mono()), &e, msg,
+                    sizeof msg) < 0) {
             rc = rt_fail(&s->h, DTSS_EPVM, "%s", msg);
             break;
         }
-        if (check && e.kind == TR_TIMEOUT) {
-            check = 0;
-            looked = wire_mono();
+        if (late_watch_look(&lw, e.kind == TR_TIMEOUT, wire_mono())) {
             rc = look_late(s);
             continue;
         }
@@ -881,8 +925,6 @@ int dtss_strips_run(dtss_strips *s, long rows, size_t row_bytes, long steps, voi
             else if (e.tag != WIRE_WAIT)
                 rc = rt_fail(&s->h, DTSS_EPVM, "worker %d sent %s", i + 1, wire_tag_name(e.tag));
         }
-        if (rc == DTSS_OK && !done && poll > 0 && wire_mono() - looked >= poll)
-            check = 1;
     }
     if (rc == DTSS_OK)
         rc = stop_all(s);

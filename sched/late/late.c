@@ -1,4 +1,4 @@
-/* late.c: the late rule (late.h): limit = max(F x u / rate, MIN). */
+/* late.c: the late rule (late.h): limit = max(F x (u / rate + extra), MIN). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -39,15 +39,22 @@ void late_add(late_rate *r, late_rate *run, double units, double secs)
     }
 }
 
-double late_limit(const late_rule *r, const late_rate *own, const late_rate *run, double units)
+double late_limit_with(const late_rule *r, const late_rate *own, const late_rate *run,
+                       double units, double extra)
 {
     if (!(r->factor > 0))
         return INFINITY;
     const late_rate *x = own && own->units > 0 ? own : run;
     if (!x || !(x->units > 0))
         return INFINITY;
-    double limit = r->factor * units * (x->secs / x->units);
+    double expect = units * (x->secs / x->units) + (extra > 0 && isfinite(extra) ? extra : 0);
+    double limit = r->factor * expect;
     return limit > r->min ? limit : r->min;
+}
+
+double late_limit(const late_rule *r, const late_rate *own, const late_rate *run, double units)
+{
+    return late_limit_with(r, own, run, units, 0);
 }
 
 int late_is(const late_rule *r, const late_rate *own, const late_rate *run, double units,
@@ -56,11 +63,17 @@ int late_is(const late_rule *r, const late_rate *own, const late_rate *run, doub
     return now - sent > late_limit(r, own, run, units);
 }
 
+double late_over_with(const late_rule *r, const late_rate *own, const late_rate *run,
+                      double units, double extra, double sent, double now)
+{
+    double limit = late_limit_with(r, own, run, units, extra);
+    return now - sent > limit ? (now - sent) / limit : 0;
+}
+
 double late_over(const late_rule *r, const late_rate *own, const late_rate *run, double units,
                  double sent, double now)
 {
-    double limit = late_limit(r, own, run, units);
-    return now - sent > limit ? (now - sent) / limit : 0;
+    return late_over_with(r, own, run, units, 0, sent, now);
 }
 
 double late_poll(const late_rule *r)
@@ -69,4 +82,34 @@ double late_poll(const late_rule *r)
         return -1;
     double t = r->min / 8;
     return t < 0.05 ? 0.05 : t > 1 ? 1 : t;
+}
+
+void late_watch_start(late_watch *w, const late_rule *r, double now)
+{
+    *w = (late_watch){.poll = late_poll(r), .looked = now};
+}
+
+double late_watch_wait(const late_watch *w, double wait, double now)
+{
+    if (w->poll < 0)
+        return wait;
+    if (w->draining)
+        return 0;
+    double left = w->looked + w->poll - now;
+    left = left > 0 ? left : 0;
+    return wait < 0 || left < wait ? left : wait;
+}
+
+int late_watch_look(late_watch *w, int empty, double now)
+{
+    if (w->poll < 0)
+        return 0;
+    int due = w->draining || now - w->looked >= w->poll;
+    if (due && empty) {
+        w->draining = 0;
+        w->looked = now;
+        return 1;
+    }
+    w->draining = due;
+    return 0;
 }

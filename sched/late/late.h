@@ -55,6 +55,12 @@ void late_add(late_rate *r, late_rate *run, double units, double secs);
  * own has none, run) is late; INFINITY when the rule is off or there is no
  * rate yet. */
 double late_limit(const late_rule *r, const late_rate *own, const late_rate *run, double units);
+/* The same for a piece that also moves data: extra seconds expected besides
+ * its u units (the strips' rows crossing a re-cut's boundaries, at the rate
+ * their dealing was measured), so limit = max(F x (u / rate + extra), MIN).
+ * extra <= 0 or not finite: none. Still INFINITY with no rate yet. */
+double late_limit_with(const late_rule *r, const late_rate *own, const late_rate *run,
+                       double units, double extra);
 /* 1 when a piece handed out at time sent is late at time now. */
 int late_is(const late_rule *r, const late_rate *own, const late_rate *run, double units,
             double sent, double now);
@@ -63,8 +69,41 @@ int late_is(const late_rule *r, const late_rate *own, const late_rate *run, doub
  * that take one worker at a time take the largest. */
 double late_over(const late_rule *r, const late_rate *own, const late_rate *run, double units,
                  double sent, double now);
+/* late_over with late_limit_with's extra seconds. */
+double late_over_with(const late_rule *r, const late_rate *own, const late_rate *run,
+                      double units, double extra, double sent, double now);
 /* How often a master with nothing to read looks for late pieces: an eighth
  * of MIN, between 50 ms and 1 s; -1 (wait for a message) when off. */
 double late_poll(const late_rule *r);
+
+/* When a master looks for late work: only once it has read every message
+ * already queued. A master held a long time (in a send of rows, tasks or a
+ * checkpoint) finds its workers' messages waiting; looking before reading
+ * them would take a worker whose report is in the queue for silent (seen:
+ * the strips master, docs/yoon.md). So a look is due every late_poll
+ * seconds, and when one is, the master reads without waiting until nothing
+ * is there, then looks. The caller says the times (any one clock).
+ *
+ *     late_watch lw;
+ *     late_watch_start(&lw, &rule, now);
+ *     for (;;) {
+ *         recv(late_watch_wait(&lw, wait, now))   -- wait: its own, < 0 none
+ *         if (late_watch_look(&lw, nothing_came, now)) look for late work;
+ *         ...
+ *     }
+ */
+typedef struct late_watch {
+    double poll;                /* late_poll; < 0: the rule is off */
+    double looked;              /* the last look */
+    int draining;               /* a look is due: reading what is queued */
+} late_watch;
+
+void late_watch_start(late_watch *w, const late_rule *r, double now);
+/* How long the next receive may wait, given the caller's own wait (< 0:
+ * none): 0 while a look is due, else the earlier of the two. */
+double late_watch_wait(const late_watch *w, double wait, double now);
+/* After a receive (empty: nothing came): 1 when the caller looks for late
+ * work now, the queue read; a message while a look is due puts it off. */
+int late_watch_look(late_watch *w, int empty, double now);
 
 #endif
