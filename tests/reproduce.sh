@@ -24,17 +24,20 @@ fi
 # sweep run is named and left out with its pair, the reproduction goes on.
 mkdir "$tmp/bin"
 for f in "$BIN"/*; do ln -s "$f" "$tmp/bin/"; done
-rm "$tmp/bin/heat-pvm"
-cat >"$tmp/bin/heat-pvm" <<EOF
+# (The wrapper finds the real program and its marker beside itself: no path
+# is written into its text.)
+mv "$tmp/bin/heat-pvm" "$tmp/bin/heat-pvm.real"
+cat >"$tmp/bin/heat-pvm" <<'EOF'
 #!/bin/sh
-case " \$* " in
+here=$(dirname "$0")
+case " $* " in
 *" --nx 256 --ny 1024 "*" --strategy yoon "*)
-    if mkdir "$tmp/failed-once" 2>/dev/null; then
+    if mkdir "$here/../failed-once" 2>/dev/null; then
         echo "heat-pvm: a failure made by tests/reproduce.sh" >&2
         exit 1
     fi ;;
 esac
-exec "$BIN/heat-pvm" "\$@"
+exec "$here/heat-pvm.real" "$@"
 EOF
 chmod +x "$tmp/bin/heat-pvm"
 # Its own cluster (not build/reproduce-cluster, which make reproduce-tables uses).
