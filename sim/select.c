@@ -6,6 +6,14 @@
  *   cost per iteration of chunk j     c_j = work_j / size_j x A_w
  *   the line over the loop            c(x) = a + b x, least squares over the
  *                                     chunks' midpoints x_j, weights size_j
+ *                                     (the chunks still out)
+ *   the profile over the loop         K bins of the original order; bin k's
+ *                                     cost p_k = sum_j n_jk c_j / size_j over
+ *                                     sum_j n_jk / size_j (n_jk: chunk j's
+ *                                     iterations in bin k; a chunk's mean says
+ *                                     less of each iteration the more it
+ *                                     spans), linear between the bins seen,
+ *                                     the nearest seen beyond them (the tail)
  *   the link                          round trip o_j = 2 latency + size_j / bw,
  *                                     least squares over the chunks done (the
  *                                     results' transfer: a byte an iteration
@@ -16,8 +24,9 @@
  *                                     (wake + wake_load (Q_w - 1)) / V_w and
  *                                     the results' sending send size_j / A_w
  *
- * The chunks' statistics are sums, kept as they come (O(1) a chunk, O(P) a
- * decision besides the simulations).
+ * The chunks' statistics are sums, kept as they come (O(1) a chunk, O(size)
+ * for the profile; O(P + K) a decision besides the simulations and the
+ * tail's costs, O(tail)).
  */
 #include <math.h>
 #include <stdio.h>
@@ -177,6 +186,8 @@ struct sim_auto {
                                        overhead, size x overhead */
     double cpu, cpu_last, s0_last;
     double send, wake, wake_load;   /* sim_auto_costs */
+    int K;                          /* the profile's bins over [0, I) */
+    double *pw, *pwc;               /* per bin: sum of weights, of weight x cost */
     char field[128], log[512];
 };
 
@@ -210,7 +221,11 @@ sim_auto *sim_auto_new(int nworkers, long I, int R, const char *list, int max, d
     a->out_n = calloc((size_t)nworkers, sizeof *a->out_n);
     a->out_x = calloc((size_t)nworkers, sizeof *a->out_x);
     a->out_t = calloc((size_t)nworkers, sizeof *a->out_t);
-    if (!a->A || !a->A_last || !a->done || !a->V || !a->out_n || !a->out_x || !a->out_t) {
+    a->K = I < SIM_AUTO_BINS ? (I > 0 ? (int)I : 1) : SIM_AUTO_BINS;
+    a->pw = calloc((size_t)a->K, sizeof *a->pw);
+    a->pwc = calloc((size_t)a->K, sizeof *a->pwc);
+    if (!a->A || !a->A_last || !a->done || !a->V || !a->out_n || !a->out_x || !a->out_t ||
+        !a->pw || !a->pwc) {
         sim_auto_free(a);
         snprintf(msg, len, "auto: out of memory for %d workers", nworkers);
         return NULL;
@@ -232,6 +247,8 @@ void sim_auto_free(sim_auto *a)
     free(a->out_n);
     free(a->out_x);
     free(a->out_t);
+    free(a->pw);
+    free(a->pwc);
     free(a);
 }
 
@@ -304,6 +321,14 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
     a->sxx += s * x * x;
     a->sy += s * c;
     a->sxy += s * x * c;
+    for (long k = 0; k < size; k++) {  /* the profile */
+        long i = a->R == 1 ? start + k : sched_sample(start + k, a->I, a->R);
+        if (i < 0 || i >= a->I)
+            continue;
+        long bin = i * a->K / a->I;
+        a->pw[bin] += 1 / s;
+        a->pwc[bin] += c / s;
+    }
     if (overhead >= 0 && isfinite(overhead)) {
         double Q = a->A[w] > 0 ? a->V[w] / a->A[w] : 1;
         overhead -= (a->wake + a->wake_load * (Q > 1 ? Q - 1 : 0)) / a->V[w] + a->send * s / A;
@@ -315,6 +340,24 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
         a->so += overhead;
         a->sso += s * overhead;
     }
+}
+
+int sim_auto_profile(const sim_auto *a, double *p)
+{
+    int f = -1, l = -1;
+    for (int k = 0; k < a->K; k++)
+        if (a->pw[k] > 0) {
+            p[k] = a->pwc[k] / a->pw[k];
+            for (int j = l + 1; l >= 0 && j < k; j++)   /* between two seen */
+                p[j] = p[l] + (p[k] - p[l]) * (j - l) / (k - l);
+            if (f < 0)
+                f = k;
+            l = k;
+        }
+    for (int k = 0; f >= 0 && k < a->K; k++)
+        if (k < f || k > l)
+            p[k] = p[k < f ? f : l];
+    return f < 0 ? 0 : a->K;
 }
 
 int sim_auto_due(const sim_auto *a, const policy *p)
@@ -358,20 +401,28 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
         a0 = mean;                      /* (a tail too long to hold: the mean) */
         b = 0;
     }
-    double *prefix = NULL;
-    if (a->R > 1 && b != 0) {           /* the tail's costs in the scheduled order */
+    double *prefix = NULL, *prof = NULL;
+    if (tail <= SIM_AUTO_ARRAY) {       /* the tail's costs in the scheduled order */
         prefix = malloc(sizeof *prefix * (size_t)(tail + 1));
-        if (!prefix) {
+        prof = malloc(sizeof *prof * (size_t)a->K);
+        if (!prefix || !prof) {
             free(speed);
             free(extra);
             free(busy);
             free(order);
+            free(prefix);
+            free(prof);
             snprintf(msg, len, "auto: out of memory for %ld iterations' costs", tail);
             return -1;
         }
+        int K = sim_auto_profile(a, prof);
         prefix[0] = 0;
-        for (long k = 0; k < tail; k++)
-            prefix[k + 1] = prefix[k] + a0 + b * (double)sched_sample(next + k, a->I, a->R);
+        for (long k = 0; k < tail; k++) {
+            long i = a->R == 1 ? next + k : sched_sample(next + k, a->I, a->R);
+            i = i < 0 ? 0 : i < a->I ? i : a->I - 1;
+            prefix[k + 1] = prefix[k] + (K ? prof[i * a->K / a->I] : a0 + b * (double)i);
+        }
+        free(prof);
     }
     double latency = 0, bandwidth = 0;   /* (0: infinite) */
     if (a->nrt > 0) {

@@ -68,6 +68,9 @@
 /* The longest sampled tail whose costs a decision holds (8 bytes each);
  * a longer one is simulated at the mean cost. */
 #define SIM_AUTO_ARRAY (1L << 24)
+/* The cost profile's bins over the loop's original order (at most; one an
+ * iteration for a shorter loop). */
+#define SIM_AUTO_BINS 256
 #define SIM_AUTO_SCALE_LIST {1, 10, 100}
 
 /* Sets cfg to the probe scheme's configuration for a loop of I iterations
@@ -143,6 +146,14 @@ void sim_auto_report(sim_auto *a, int w, double A);
 void sim_auto_assign(sim_auto *a, int w, long start, long size, double t);
 void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
                     double overhead, double t);
+
+/* The cost profile a decision lays over the tail (select.c's formula): p[k]
+ * for each of its bins k (iterations [k I / K, (k + 1) I / K) of the
+ * original order), in seconds of a V = 1 host an iteration: the chunks
+ * done in each bin, weighted 1 / their size, interpolated between the bins
+ * seen, the nearest seen beyond them. p holds min(I, SIM_AUTO_BINS) values.
+ * Returns their number K, or 0 when no chunk was done (p unset). */
+int sim_auto_profile(const sim_auto *a, double *p);
 
 /* 1 when a decision is due now (p started, iterations unassigned, fewer
  * than max decisions, and: none yet, as many workers have done a chunk as

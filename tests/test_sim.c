@@ -773,6 +773,48 @@ static void test_select_costs(void)
                "sim_select without the messages' costs: 8 (got %g)", finish[0]);
 }
 
+/* --scheme auto's cost profile (sim_auto_profile, select.c's formula),
+ * worked by hand on 8 iterations (one bin each). In the original order:
+ * chunk [0, 2) in 2 s (1 s an iteration at A = 1), [4, 6) in 6 s (3):
+ * bins 0, 1 cost 1, 4, 5 cost 3, 2 and 3 between, 1 + 2/3 and 1 + 4/3,
+ * 6 and 7 as 5, 3. Then [0, 4) in 8 s (2 an iteration, weight 1/4 an
+ * iteration against 1/2): bins 0, 1 (1/2 x 1 + 1/4 x 2) / (3/4) = 4/3,
+ * bins 2, 3 its 2. Sampled with R = 4 (positions 0, 1 are iterations 0, 4;
+ * 2, 3 are 1, 5): [0, 2) at 1, [2, 4) at 3: bins 0, 4 cost 1, bins 1, 5
+ * cost 3, bins 2, 3 from 3 down to 1 (3 - 2/3, 3 - 4/3), 6 and 7 as 5. */
+static void test_auto_profile(void)
+{
+    char msg[256];
+    double p[8];
+    for (int R = 1; R <= 4; R += 3) {
+        sim_auto *a = sim_auto_new(1, 8, R, NULL, 4, 0, msg, sizeof msg);
+        test_condf(a != NULL, "sim_auto_new, 8 iterations, R = %d (%s)", R, a ? "" : msg);
+        if (!a)
+            return;
+        sim_auto_report(a, 0, 1);
+        test_condf(sim_auto_profile(a, p) == 0, "R = %d: no chunk done, no profile", R);
+        double want[2][8] = {{1, 1, 5. / 3, 7. / 3, 3, 3, 3, 3},
+                             {1, 3, 7. / 3, 5. / 3, 1, 3, 3, 3}};
+        sim_auto_chunk(a, 0, 0, 2, 2, -1, 1);
+        sim_auto_chunk(a, 0, R == 1 ? 4 : 2, 2, 6, -1, 2);
+        int K = sim_auto_profile(a, p), ok = K == 8;
+        for (int k = 0; ok && k < 8; k++)
+            ok = fabs(p[k] - want[R == 4][k]) < 1e-12;
+        test_condf(ok, "R = %d: the profile of two chunks, by hand (K %d; %g %g %g %g %g %g %g %g)",
+                   R, K, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+        if (R == 1) {
+            sim_auto_chunk(a, 0, 0, 4, 8, -1, 3);
+            double want2[8] = {4. / 3, 4. / 3, 2, 2, 3, 3, 3, 3};
+            ok = sim_auto_profile(a, p) == 8;
+            for (int k = 0; ok && k < 8; k++)
+                ok = fabs(p[k] - want2[k]) < 1e-12;
+            test_condf(ok, "a larger chunk weighs 1 / its size an iteration, by hand (%g %g %g %g)",
+                       p[0], p[1], p[2], p[3]);
+        }
+        sim_auto_free(a);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -794,6 +836,7 @@ int main(void)
     test_many_hosts();
     test_streamed();
     test_select_costs();
+    test_auto_profile();
     test_remove_dir(dir);
     return test_report();
 }
