@@ -287,6 +287,14 @@ static double middle(const sim_auto *a, long start, long size)
     return x >= 0 ? (double)x : (double)start;
 }
 
+/* The profile's bin of the iteration at scheduled position pos (its
+ * original one, sched_sample: the identity when R = 1), or -1 beyond the loop. */
+static long profile_bin(const sim_auto *a, long pos)
+{
+    long i = sched_sample(pos, a->I, a->R);
+    return i < 0 ? -1 : i * a->K / a->I;
+}
+
 void sim_auto_assign(sim_auto *a, int w, long start, long size, double t)
 {
     if (w < 0 || w >= a->n || size < 1 || start < 0)
@@ -322,12 +330,11 @@ void sim_auto_chunk(sim_auto *a, int w, long start, long size, double work,
     a->sy += s * c;
     a->sxy += s * x * c;
     for (long k = 0; k < size; k++) {  /* the profile */
-        long i = a->R == 1 ? start + k : sched_sample(start + k, a->I, a->R);
-        if (i < 0 || i >= a->I)
-            continue;
-        long bin = i * a->K / a->I;
-        a->pw[bin] += 1 / s;
-        a->pwc[bin] += c / s;
+        long bin = profile_bin(a, start + k);
+        if (bin >= 0) {
+            a->pw[bin] += 1 / s;
+            a->pwc[bin] += c / s;
+        }
     }
     if (overhead >= 0 && isfinite(overhead)) {
         double Q = a->A[w] > 0 ? a->V[w] / a->A[w] : 1;
@@ -418,9 +425,9 @@ int sim_auto_decide(sim_auto *a, policy *p, double t, char *msg, size_t len)
         int K = sim_auto_profile(a, prof);
         prefix[0] = 0;
         for (long k = 0; k < tail; k++) {
-            long i = a->R == 1 ? next + k : sched_sample(next + k, a->I, a->R);
-            i = i < 0 ? 0 : i < a->I ? i : a->I - 1;
-            prefix[k + 1] = prefix[k] + (K ? prof[i * a->K / a->I] : a0 + b * (double)i);
+            long bin = profile_bin(a, next + k);
+            prefix[k + 1] = prefix[k] + (K && bin >= 0 ? prof[bin] :
+                                         a0 + b * (double)sched_sample(next + k, a->I, a->R));
         }
         free(prof);
     }
