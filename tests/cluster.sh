@@ -249,6 +249,29 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
     [ "$q" = 1 ] && awk -v s="$secs" 'BEGIN { exit !(s >= 4.5) }'
     check "load --for 4: Q=1 on w2 again, ~5 s after the start ($secs s, Q=$q)" $?
 
+    # --at T: the loaders forked at the call wait out of the run-queue until
+    # T; when they started is in run/load/HOST.since. Refused: --at with
+    # --after, and a T that is not seconds.
+    at=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.6f", n + 1.5 }')
+    run "load --at T" 0 "w3: 2 busy processes from $at" "$load" w3 2 --at "$at"
+    q=$(q_of w3); [ "$q" = 1 ]; check "load --at T: Q=1 on w3 before T, its 2 loaders waiting (got $q)" $?
+    i=0
+    while [ "$i" -lt 40 ] && [ "$q" != 3 ]; do sleep 0.1; q=$(q_of w3); i=$((i + 1)); done
+    since=$(cat "$r/load/w3.since" 2>/dev/null)
+    [ "$q" = 3 ] && awk -v s="$since" -v t="$at" 'BEGIN { exit !(s + 0 == s && s >= t - 0.001 && s < t + 0.5) }'
+    check "load --at T: Q=3 on w3 then, started at T$(awk -v s="$since" -v t="$at" 'BEGIN { printf "%+.3f", s - t }') s (got Q=$q)" $?
+    run "load w3 0 after --at" 0 "w3: no loaders (2 busy processes stopped)" "$load" w3 0
+    [ ! -e "$r/load/w3.since" ] && [ ! -e "$r/load/w3.go" ]; check "load w3 0: its .since and FIFO gone" $?
+    # replaced before its start: the waiting loaders go too (no process of
+    # the cluster left in w3's cgroup, no load at T)
+    at=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.6f", n + 1 }')
+    "$load" w3 2 --at "$at" >/dev/null 2>&1
+    run "load w3 0 before its --at" 0 "w3: no loaders (0 busy processes stopped)" "$load" w3 0
+    sleep 1.2
+    q=$(q_of w3); [ "$q" = 1 ]; check "load w3 0 before T: no load at T (Q=$q)" $?
+    run "load --at with --after refused" 1 "--after and --at: one or the other" "$load" w3 1 --at "$at" --after 1
+    run "load --at not seconds refused, named" 1 "--at 'soon' is not a number of seconds" "$load" w3 1 --at soon
+
     # Loaders still running at down go with it.
     "$load" w3 2 >/dev/null 2>&1
     "$load" w4 1 --after 60 >/dev/null 2>&1

@@ -4,8 +4,9 @@
 # the ideal, dtss-m equal to dtss where the simulated rates are exactly the
 # reported A_i's, the page's sections, the figures, and bad input refused by
 # name; the lower bound on the 10 Mbit/s link (scripts/league-bound) against a
-# case worked by hand, and no simulated finish under it. The emulated part is
-# checked by tests/reproduce.sh (QUICK=1).
+# case worked by hand, and no simulated finish under it; on the emulated
+# cluster, the mid-run load landing mid-run (one run). The rest of the
+# emulated part is checked by tests/reproduce.sh (QUICK=1).
 set -u
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
@@ -353,4 +354,42 @@ d=$(awk -F, '$3 == "inc" && $4 == "tss" { print $7 }' "$tmp/c/league/sim.csv" | 
 [ -n "$a" ] && [ "$a" != "$b" ] && [ -n "$c" ] && [ -n "$d" ] &&
     awk -v c="$c" -v d="$d" 'BEGIN { r = c / d; exit !(r > 0.995 && r < 1.005) }'
 check "league --columns: another Mandelbrot loop ($a, $b), the same Fig. 1 loop ($c, $d)" $?
+# ---- the emulated cluster: the mid-run load lands mid-run -------------------------
+# The load is asked for before the run's launch, so it waits AT plus the
+# start-up of the runs before it (t1-ded's here); the league writes when it
+# landed on the run's clock (midrun-load-at.csv) and counts the run's ideal
+# from there. PSS: every worker reports its Q with each row, so the record
+# says when w1 first saw its 3 loaders.
+if [ "$(id -u)" -ne 0 ]; then
+    skip "the emulated mid-run load: the emulated cluster needs root"
+else
+    EMU_SCENARIOS="t1-ded midrun" EMU_SCHEMES=pss EMU_LINKS=none AHEAD_SIDE=none CALIB=none SEQ_RUNS=1 \
+        LEAGUE_CLUSTER_DIR="$tmp/midcl" BIN="$BIN" "$REPO/scripts/league" --out "$tmp/mid" >"$tmp/midlog" 2>&1
+    check "league: an emulated mid-run load runs ($(tail -n 2 "$tmp/midlog" | tr '\n' ' '))" $?
+    M=$tmp/mid/league
+    at=$(awk '$1 == "at" { print $2 }' "$M/params")
+    seq=$(awk '$1 == "seq" { print $2 }' "$M/params")
+    lat=$(awk -F, 'NR == 2 && $1 == "none" && $2 == "pss" { print $3 } END { if (NR != 2) print "rows:" NR }' "$M/midrun-load-at.csv")
+    awk -v l="$lat" -v a="$at" 'BEGIN { exit !(l + 0 == l && l > 0 && l > a - 0.1 && l < a + 0.1) }'
+    check "league: the mid-run load landed at $lat s on the run's clock, asked for at $at s (within 0.1 s)" $?
+    # The workers of w1..w3 report Q > 1 from the landing on, not before: the
+    # earliest such report within -40..+60 ms of it (a report is stamped at
+    # its chunk's end, before the probe's scan of /proc, which takes a worker
+    # whose host's quota is shared some ms; it may wait a period or two for
+    # its quota before it reports).
+    # (Asked for AT from the calls, the load was there before the start.)
+    q=$("$BIN/record" "$M/runs/none-midrun-pss.csv" report time,Q |
+        awk -F, '$2 > 1 && (m == "" || $1 < m) { m = $1 } END { print m }')
+    awk -v q="$q" -v l="$lat" 'BEGIN { exit !(q != "" && q >= l - 0.04 && q <= l + 0.06) }'
+    check "league: the workers first reported the load at ${q:-never} s, the landing at $lat s" $?
+    # The run's ideal from its own landing: S until then on the four quarter
+    # cores (one core in all), then 1/4 (1/4 + 1/3 + 1/2 + 1) of one.
+    id=$(awk -F, '$3 == "midrun" && $4 == "pss" { print $6 }' "$M/emu.csv")
+    awk -v i="$id" -v s="$seq" -v l="$lat" 'BEGIN { c1 = (1/4 + 1/3 + 1/2 + 1) / 4
+        want = s <= l ? s : l + (s - l) / c1; exit !(i > 0 && i / want > 0.995 && i / want < 1.005) }'
+    check "league: the emulated mid-run ideal $id s counts from the landing (sequential $seq s, by hand)" $?
+    grep -q "^On the emulated cluster the mid-run load landed at [0-9.]* s on the runs' clocks (mean of 1 runs, " "$tmp/mid/league.md"
+    check "league.md: when the mid-run load landed" $?
+fi
+
 finish
