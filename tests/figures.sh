@@ -75,6 +75,15 @@ cut -d'"' -f2 tr.d/lanes | tr '\n' '|' >lanes
 check "gantt: a lane W_i on host w<i> is named once ($(cat lanes))" $?
 sed -n 6p tr | grep -q 'W[0-9]'; [ $? = 1 ]; check "gantt: the default title names no lane ($(sed -n 6p tr))" $?
 grep -q "the time at a lane's end = W_i" tr; check "gantt: the footnote says what the time at a lane's end is" $?
+# A load's time as asked (the script's clock) or measured (the schedule's).
+PLOT_TRACE=tr "$P" gantt w.csv g2.png "t" 0.5 >out 2>&1 && png g2.png &&
+    grep -q "red dashes = the load was started (about: the script's clock, not the schedule's)" tr
+check "gantt LOAD_AT: the load marked, as asked ($(head -c 200 out))" $?
+PLOT_TRACE=tr "$P" gantt w.csv g3.png "t" 0.5 measured >out 2>&1 && png g3.png &&
+    grep -q "red dashes = the load came (measured on the schedule's clock)" tr
+check "gantt LOAD_AT measured: the load marked, measured ($(head -c 200 out))" $?
+run "gantt: LOAD_AT's how other than 'measured' refused, named" 1 "LOAD_AT's 'guessed' is not 'measured'" \
+    "$P" gantt w.csv g4.png "t" 0.5 guessed
 PLOT_TRACE=tr "$P" compare w.csv v.csv c.png >out 2>&1 && png c.png
 check "plot compare draws two records ($(head -c 200 out))" $?
 [ "$(sed -n 3p tr)" = "3 2" ]; check "compare: each panel its own lanes (got '$(sed -n 3p tr)')" $?

@@ -312,6 +312,14 @@ at=$(echo "$line" | sed 's/.* arrives at \([0-9.]*\) s.*/\1/') ideal=$(echo "$li
 [ $rc = 0 ] && [ -n "$line" ] && awk -v a="$at" -v i="$ideal" -v s="$seq16" \
     'BEGIN { exit !(a == sprintf("%.1f", 0.3 * i) && i > 8 * s && i < 32 * s) }'
 check "run-one --after 30%: the load at 0.3 x the ideal ($at of $ideal s; 16 x a sixteenth here: $seq16 s x 16)" $?
+# Where it landed on the run's clock, said: AT after the launch, less the
+# workers' start (0 when they took longer: this small image's 30% is 0.1 s),
+# within 0.1 s.
+line=$(grep "^run-one: the load landed at [0-9.]* s on the run's clock (asked for at $at s after the launch; the workers' start took [0-9.]* s)\$" "$tmp/two.log")
+landed=$(echo "$line" | sed 's/.* landed at \([0-9.]*\) s.*/\1/') took=$(echo "$line" | sed 's/.* start took \([0-9.]*\) s.*/\1/')
+[ -n "$line" ] && awk -v l="$landed" -v a="$at" -v t="$took" \
+    'BEGIN { w = a - t; if (w < 0) w = 0; d = l - w; exit !(d <= 0.1 && d >= -0.1) }'
+check "run-one --after 30%: the load landed at ${landed:-?} s on the run's clock: $at s after the launch less the workers' start, ${took:-?} s" $?
 [ -e "$tmp/cl/env" ]; check "run-one leaves up a cluster it did not bring up" $?
 CLUSTER_DIR=$tmp/cl "$REPO/scripts/cluster" down >/dev/null 2>&1
 for a in 0% 150% 3x -1; do
