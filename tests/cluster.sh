@@ -272,6 +272,37 @@ if [ "$emulate" = 1 ] && [ "$rc" = 0 ]; then
     run "load --at with --after refused" 1 "--after and --at: one or the other" "$load" w3 1 --at "$at" --after 1
     run "load --at not seconds refused, named" 1 "--at 'soon' is not a number of seconds" "$load" w3 1 --at soon
 
+    # Several hosts at one instant (HOST:N ..., the calls side by side, their
+    # lines in the order given) and --landed, their mean start.
+    at=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.6f", n + 1.5 }')
+    "$load" w3:2 w2:1 --at "$at" >"$tmp/several" 2>&1; rc=$?
+    [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/several")" = 2 ] &&
+        [ "$(sed -n 1p "$tmp/several")" = "load: w3: 2 busy processes from $at" ] &&
+        [ "$(sed -n 2p "$tmp/several")" = "load: w2: 1 busy process from $at" ]
+    check "load w3:2 w2:1 --at T: a line each, in the order given (exit $rc: $(head -c 200 "$tmp/several"))" $?
+    q2=$(q_of w2) q3=$(q_of w3)
+    [ "$q2" = 1 ] && [ "$q3" = 1 ]; check "load w3:2 w2:1 --at T: Q=1 on both before T (got $q2, $q3)" $?
+    i=0
+    while [ "$i" -lt 40 ] && { [ "$q2" != 2 ] || [ "$q3" != 3 ]; }; do sleep 0.1; q2=$(q_of w2) q3=$(q_of w3); i=$((i + 1)); done
+    [ "$q2" = 2 ] && [ "$q3" = 3 ]; check "load w3:2 w2:1 --at T: Q=2 on w2 and Q=3 on w3 then (got $q2, $q3)" $?
+    s2=$(cat "$r/load/w2.since" 2>/dev/null) s3=$(cat "$r/load/w3.since" 2>/dev/null)
+    landed=$("$load" --landed w2 w3 2>"$tmp/landed.err"); rc=$?
+    [ "$rc" = 0 ] && [ ! -s "$tmp/landed.err" ] &&
+        awk -v l="$landed" -v a="$s2" -v b="$s3" -v t="$at" \
+            'BEGIN { exit !(l + 0 == l && a >= t - 0.001 && b >= t - 0.001 && a < t + 0.5 && b < t + 0.5 &&
+                            l - (a + b) / 2 < 1e-5 && (a + b) / 2 - l < 1e-5) }'
+    check "load --landed w2 w3: the mean of their starts, at T (T$(awk -v l="$landed" -v t="$at" 'BEGIN { printf "%+.3f", l - t }') s; w2 $s2, w3 $s3, exit $rc)" $?
+    before=$(date +%s.%N)
+    landed=$("$load" --landed w4 2>"$tmp/landed.err"); rc=$?
+    [ "$rc" = 0 ] && grep -q "w4: its load has not started (counted as now)" "$tmp/landed.err" &&
+        awk -v l="$landed" -v b="$before" -v e="$(date +%s.%N)" 'BEGIN { exit !(l >= b - 0.001 && l <= e + 0.001) }'
+    check "load --landed w4 (no load): now, and w4 named on stderr (exit $rc, $landed)" $?
+    run "load w3:0 w2:0" 0 "w2: no loaders (1 busy process stopped)" "$load" w3:0 w2:0
+    run "load HOST:N with a bad N refused, named" 1 "'w2:x': N 'x' is not a number of processes" "$load" w2:x w3:1
+    run "load HOST:N beside HOST refused, named" 1 "'w3': several hosts are each HOST:N" "$load" w2:1 w3
+    run "load --landed of no host refused, named" 1 "no host 'w9' in the cluster" "$load" --landed w2 w9
+    run "load --landed with --at refused" 2 "usage: scripts/load" "$load" --landed w2 --at "$at"
+
     # Loaders still running at down go with it.
     "$load" w3 2 >/dev/null 2>&1
     "$load" w4 1 --after 60 >/dev/null 2>&1
