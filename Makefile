@@ -65,7 +65,7 @@ TEST_SCRIPTS := tests/layout.sh tests/cli.sh tests/record.sh tests/sim.sh tests/
               tests/matrix.sh tests/install.sh tests/mpi.sh tests/security.sh tests/cluster.sh \
               tests/coordinator_cluster.sh tests/mpi_cluster.sh tests/slurm.sh tests/slurm_pool.sh tests/real.sh tests/xu_extra_cluster.sh tests/reproduce.sh tests/fuzz.sh \
               tests/fuzz_argv.sh
-BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong \
+BENCHES    := $(BIN)/bench_mandel $(BIN)/bench_sched $(BIN)/bench_omp $(BIN)/pingpong $(BIN)/pvm_ready \
               $(BIN)/bench_runtime \
               $(BIN)/bench_dag $(BIN)/bench_matrix
 
@@ -242,7 +242,8 @@ test: test-deps
 	    scripts/run-tests $(TESTS) $(TEST_SCRIPTS)
 
 .PHONY: all-tests
-all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early $(BIN)/toy_model
+all-tests: $(PROGRAMS) $(TESTS) $(BIN)/fuzz_argv $(BIN)/tree_early $(BIN)/toy_model \
+           $(BIN)/pvm_ready
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES) $(MPI_BENCHES) $(BIN)/mpi/coordinator \
@@ -484,12 +485,14 @@ $(BIN)/bench_omp: $(call obj,tests/bench_omp.c) $(MANDEL_LIB) $(COST_LIB) $(SCHE
 $(BIN)/bench_omp: LDFLAGS += -fopenmp
 $(BUILD)/tests/bench_omp.o: CFLAGS += -fopenmp
 $(BIN)/pingpong: $(call obj,tests/pingpong.c) $(DTSS_LIB)
+# Does a private pvmd take a task (tests/pvmlib.sh's pvm_up)?
+$(BIN)/pvm_ready: $(call obj,tests/pvm_ready.c) $(DTSS_LIB)
 # A Tree worker asked for work before its job came (tests/pvm.sh runs it).
 $(BIN)/tree_early: $(call obj,tests/tree_early.c) $(MANDEL_LIB) $(COST_LIB) $(DTSS_LIB)
 $(BIN)/bench_runtime: $(call obj,tests/bench_runtime.c) $(DTSS_LIB)
 # A fifth model written by docs/runtime.md's "Adding a model" (tests/pvm.sh).
 $(BIN)/toy_model: $(call obj,tests/toy_model.c) $(DTSS_LIB)
-$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/bench_runtime $(BIN)/tree_early \
+$(BIN)/worker $(BIN)/coordinator $(BIN)/pingpong $(BIN)/pvm_ready $(BIN)/bench_runtime $(BIN)/tree_early \
 $(BIN)/toy_model: LIBS += -lpvm3
 # bin/matrix: OpenBLAS's CBLAS instead of GSL's (tests/bench_matrix.c: ~8x).
 $(BIN)/matrix: $(call obj,matrix/main.c) $(MATRIX_LIB) $(COST_LIB) $(DTSS_LIB)

@@ -392,6 +392,15 @@ said "thin-images: a missing font: 2" 2 "thin-images: font 'nofont': No such fil
 # No pvmd yet (this PVM_TMP has none): a failure, 1.
 said "coordinator: no pvmd: 1" 1 "no PVM daemon" "$BIN/coordinator" --local 1 -S 8 -o none -r none -q
 said "matrix: no pvmd: 1" 1 "no PVM daemon" "$BIN/matrix" --local 1 -n 2 --scale 0.05 -q
+# ... with what libpvm could not do (its own line, which it printed on stderr)
+said "coordinator: no pvmd: libpvm's reason in the message" 1 \
+    "(pvm_mytid: Can't contact local daemon; libpvm: $PVM_TMP/pvmd.$(id -u): No such file or directory)" \
+    "$BIN/coordinator" --local 1 -S 8 -o none -r none -q
+mkdir -p emptyaddr && : >emptyaddr/pvmd."$(id -u)"
+said "coordinator: an empty address file: libpvm's reason" 1 \
+    "libpvm: mksocs() read addr file: wrong length read)" \
+    env PVM_TMP="$PWD/emptyaddr" "$BIN/coordinator" --local 1 -S 8 -o none -r none -q
+said "pvm_ready: no pvmd: 1, said" 1 "pvm_ready: no PVM daemon to talk to" "$BIN/pvm_ready"
 # --resume: a journal missing or not a journal is bad input, 2.
 said "coordinator --resume: no journal: 2" 2 "coordinator: --resume nojournal.csv.journal" \
     "$BIN/coordinator" --resume nojournal.csv

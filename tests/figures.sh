@@ -82,6 +82,11 @@ check "gantt LOAD_AT: the load marked, as asked ($(head -c 200 out))" $?
 PLOT_TRACE=tr "$P" gantt w.csv g3.png "t" 0.5 measured >out 2>&1 && png g3.png &&
     grep -q "red dashes = the load came (measured on the schedule's clock)" tr
 check "gantt LOAD_AT measured: the load marked, measured ($(head -c 200 out))" $?
+rm -f pl
+PLOT_LOG=pl "$P" gantt w.csv g5.png "t" 0.25 >out 2>&1 && PLOT_LOG=pl "$P" gantt w.csv g6.png "t" 0.5 measured >>out 2>&1
+[ "$(wc -l <pl)" = 2 ] && grep "g5\.png | " pl | grep -q " | 0\.25 | .*the script's clock" &&
+    grep "g6\.png | " pl | grep -q " | 0\.5 | .*(measured on the schedule's clock)"
+check "PLOT_LOG: a line a figure, its file, its load and legend ($(head -c 300 pl))" $?
 run "gantt: LOAD_AT's how other than 'measured' refused, named" 1 "LOAD_AT's 'guessed' is not 'measured'" \
     "$P" gantt w.csv g4.png "t" 0.5 guessed
 PLOT_TRACE=tr "$P" compare w.csv v.csv c.png >out 2>&1 && png c.png

@@ -2,7 +2,8 @@
 # pvm_up DIR BIN [CPU]: starts a pvmd with PVM_TMP=DIR/pvm and a hostfile whose
 # * line has ep=BIN wd=DIR (pinned to CPU, with the tasks it spawns, if given);
 # sets pvmd_pid (the pvmd's own PID, from the name of its socket
-# PVM_TMP/pvmtmpPID.0, which its address file PVM_TMP/pvmd.UID names).
+# PVM_TMP/pvmtmpPID.0, which its address file PVM_TMP/pvmd.UID names);
+# returns 0 once that pvmd takes a task (BIN/pvm_ready), else 1, said.
 # pvm_down: halts it (ending its tasks) and makes sure that PID is gone.
 # Both touch only this virtual machine.
 # pvm_tasks NAME: the PIDs of the tasks our pvmd spawned whose program is NAME.
@@ -51,13 +52,32 @@ pvm_up() {
     # Ready once its address file (PVM_TMP/pvmd.UID) names the socket: the
     # pvmd binds the socket first, then writes that file, which is what a
     # task reads to connect (a task started between the two fails).
-    for _ in $(seq 100); do
+    sock=
+    for _ in $(seq 300); do
         sock=$(sed -n 's|^.*/pvmtmp0*\([0-9][0-9]*\)\.0$|\1|p' "$PVM_TMP/pvmd.$(id -u)" 2>/dev/null)
         [ -n "$sock" ] && break
         sleep 0.1
     done
-    [ -n "$sock" ] && pvmd_pid=$sock
-    [ "$(cat /proc/"$pvmd_pid"/comm 2>/dev/null)" = pvmd ]
+    if [ -z "$sock" ]; then
+        echo "pvm_up: no address file naming a socket in $PVM_TMP after 30 s; pvmd.out:" >&2
+        sed 's/^/  /' "$1/pvmd.out" >&2
+        return 1
+    fi
+    pvmd_pid=$sock
+    [ "$(cat /proc/"$pvmd_pid"/comm 2>/dev/null)" = pvmd ] || return 1
+    # ... and takes a task (bin/pvm_ready joins and leaves): a test's first
+    # task must not be the one that finds out it does not (seen once a
+    # pvmd was killed and another started, in CI; libpvm's reason in the
+    # message). Asked again for up to 10 s; each failure is said.
+    [ -x "$2/pvm_ready" ] || { echo "pvm_up: $2/pvm_ready missing (make all-tests builds it)" >&2; return 1; }
+    for _ in $(seq 20); do
+        "$2/pvm_ready" 2>"$1/pvm_ready.err" && return 0
+        sed 's/^/pvm_up: /' "$1/pvm_ready.err" >&2
+        sleep 0.5
+    done
+    echo "pvm_up: the pvmd (pid $pvmd_pid) took no task in 10 s; pvmd.out:" >&2
+    sed 's/^/  /' "$1/pvmd.out" >&2
+    return 1
 }
 pvm_down() {
     [ -n "$pvmd_pid" ] && kill -0 "$pvmd_pid" 2>/dev/null || return 0

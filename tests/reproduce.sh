@@ -41,7 +41,8 @@ exec "$here/heat-pvm.real" "$@"
 EOF
 chmod +x "$tmp/bin/heat-pvm"
 # Its own cluster (not build/reproduce-cluster, which make reproduce-tables uses).
-REPRODUCE_CLUSTER_DIR=$tmp/cluster BIN=$tmp/bin RESULTS=$tmp/results "$REPO/scripts/reproduce" --quick \
+REPRODUCE_CLUSTER_DIR=$tmp/cluster BIN=$tmp/bin RESULTS=$tmp/results PLOT_LOG=$tmp/plots.log \
+    "$REPO/scripts/reproduce" --quick \
     >"$tmp/log" 2>&1
 rc=$?
 check "reproduce --quick finishes (exit $rc)" $rc
@@ -267,6 +268,11 @@ for loop in rows columns; do
         check "midrun $loop $s: started=$st, the load at $la s of the run (finish $fin s)" $?
         grep -q "^| $loop | $(echo $s | tr a-z A-Z) | [0-9.]* / [0-9.]* (load at [0-9.]* s) | [0-9]* | $la s | [0-9.]* | [0-9.]* | [-+][0-9.]*% | [0-9.]* ± [0-9.]* (1) |$" "$R/sim-xu.md"
         check "sim-xu.md: midrun $loop $s simulated with the load at $la s, its run beside its twin" $?
+        # its timeline marks the load where it landed (scripts/plot's PLOT_LOG;
+        # drawn in the folder the results are made in, then put in place)
+        grep -F "/${md#"$R"/}/$s.png | " "$tmp/plots.log" | grep -F " | $la | " |
+            grep -q "(measured on the schedule's clock)"
+        check "midrun $loop $s: the timeline marks the load where it landed ($la s, measured)" $?
     done
 done
 grep -q "^Emulated within 3% of simulated (finish) on every Xu case: \*\*[a-z ]*\*\* ([0-9]* of 22; " "$R/sim-xu.md"

@@ -69,20 +69,39 @@ static int root_refused(void)
 }
 
 /* pvm_mytid without libpvm's own complaints on stderr when no pvmd runs:
- * the caller gets one clear message instead. */
-static int quiet_mytid(void)
+ * they go to a temporary file, and the caller gets one clear message
+ * instead, with libpvm's first line in 'why' (its "libpvm [pidN]" cut:
+ * what it could not do -- no address file, a socket it could not connect
+ * to, a connection the pvmd refused), or "" when it said nothing. */
+static int quiet_mytid(char *why, size_t len)
 {
+    why[0] = '\0';
     fflush(stderr);
-    int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
-    if (saved >= 0 && null >= 0)
-        dup2(null, STDERR_FILENO);
+    FILE *said = tmpfile();
+    int saved = dup(STDERR_FILENO);
+    int moved = said && saved >= 0 && dup2(fileno(said), STDERR_FILENO) >= 0;
     int me = pvm_mytid();
-    if (saved >= 0 && null >= 0) {
+    if (moved) {
         fflush(stderr);
         dup2(saved, STDERR_FILENO);
     }
-    if (saved >= 0) close(saved);
-    if (null >= 0) close(null);
+    if (saved >= 0)
+        close(saved);
+    if (said) {
+        char line[512];
+        rewind(said);
+        while (me < 0 && !why[0] && fgets(line, sizeof line, said)) {
+            char *p = strstr(line, "libpvm [");
+            p = p ? strchr(p, ']') : NULL;
+            if (!p)
+                continue;
+            p += strspn(p + 1, ": \t") + 1;
+            p[strcspn(p, "\n")] = '\0';
+            if (*p)
+                snprintf(why, len, "%s", p);
+        }
+        fclose(said);
+    }
     return me;
 }
 
@@ -100,12 +119,13 @@ int tr_join(tr_peer *me, char *msg, size_t len)
         return PvmSysErr;
     }
     pvm_setopt(PvmAutoErr, 0);
-    int tid = quiet_mytid();
+    char why[200];
+    int tid = quiet_mytid(why, sizeof why);
     if (tid < 0) {
-        snprintf(msg, len, "no PVM daemon to talk to (pvm_mytid: %s): start the virtual "
+        snprintf(msg, len, "no PVM daemon to talk to (pvm_mytid: %s%s%s): start the virtual "
                  "machine first (pvm HOSTFILE, or make cluster-up and source its env "
                  "file); with several, PVM_TMP must name the master's directory",
-                 tr_strerror(tid));
+                 tr_strerror(tid), why[0] ? "; libpvm: " : "", why);
         return tid;
     }
     /* Direct TCP routes between the master and its workers, not through the
