@@ -59,8 +59,22 @@ int mandel_decode(mandel_params *p, const char *buf, size_t n, char *msg,
     return mandel_check(p, msg, len);
 }
 
+/* The wire's order is little-endian: on a little-endian host a row's bytes
+ * are its counts as they lie in memory (one copy: the byte loop cost some
+ * 2800 instructions a 200-pixel row, at each end, callgrind). */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MANDEL_WIRE_IS_HOST 1
+#else
+#define MANDEL_WIRE_IS_HOST 0
+#endif
+
 void mandel_row_bytes(const uint32_t *counts, size_t n, unsigned char *out)
 {
+    if (MANDEL_WIRE_IS_HOST) {
+        memcpy(out, counts, 4 * n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         out[4 * i] = (unsigned char)counts[i];
         out[4 * i + 1] = (unsigned char)(counts[i] >> 8);
@@ -71,6 +85,10 @@ void mandel_row_bytes(const uint32_t *counts, size_t n, unsigned char *out)
 
 void mandel_row_counts(const unsigned char *in, size_t n, uint32_t *counts)
 {
+    if (MANDEL_WIRE_IS_HOST) {
+        memcpy(counts, in, 4 * n);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         counts[i] = (uint32_t)in[4 * i] | (uint32_t)in[4 * i + 1] << 8 |
                     (uint32_t)in[4 * i + 2] << 16 | (uint32_t)in[4 * i + 3] << 24;

@@ -256,8 +256,26 @@ static void test_columns(void)
     free(cols);
 }
 
+/* A row on the wire: its counts as 32-bit little-endian words, whatever
+ * the host (mandel.h), byte for byte; and back. */
+static void test_row_bytes(void)
+{
+    const uint32_t counts[3] = {0x01020304u, 20000u, 0xffffffffu};
+    static const unsigned char want[12] = {0x04, 0x03, 0x02, 0x01, 0x20, 0x4e, 0x00, 0x00,
+                                           0xff, 0xff, 0xff, 0xff};
+    unsigned char got[12];
+    uint32_t back[3] = {0};
+    mandel_row_bytes(counts, 3, got);
+    test_cond("a row's bytes: its counts little-endian, byte for byte",
+              memcmp(got, want, sizeof want) == 0);
+    mandel_row_counts(want, 3, back);
+    test_cond("a row's bytes read back: the counts",
+              memcmp(back, counts, sizeof counts) == 0);
+}
+
 int main(void)
 {
+    test_row_bytes();
     test_points();
     test_sampling();
     test_image();

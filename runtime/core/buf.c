@@ -41,12 +41,23 @@ void buf_start(buf *b)
     }
 }
 
+/* Big-endian, written out byte by byte through a local pointer:
+ * b->p[b->len++] in a loop made the compiler reload both at each byte (a
+ * byte may alias them); this way it is one byte swap and one store. */
 static void put64(buf *b, uint64_t u)
 {
     if (grow(b, 8) < 0)
         return;
-    for (int i = 7; i >= 0; i--)
-        b->p[b->len++] = (unsigned char)(u >> (8 * i));
+    unsigned char *p = b->p + b->len;
+    p[0] = (unsigned char)(u >> 56);
+    p[1] = (unsigned char)(u >> 48);
+    p[2] = (unsigned char)(u >> 40);
+    p[3] = (unsigned char)(u >> 32);
+    p[4] = (unsigned char)(u >> 24);
+    p[5] = (unsigned char)(u >> 16);
+    p[6] = (unsigned char)(u >> 8);
+    p[7] = (unsigned char)u;
+    b->len += 8;
 }
 
 void buf_int(buf *b, int64_t v)
@@ -103,10 +114,11 @@ static uint64_t get64(rbuf *r)
         r->bad = r->bad ? r->bad : 1;
         return 0;
     }
-    uint64_t u = 0;
-    for (int i = 0; i < 8; i++)
-        u = u << 8 | r->p[r->pos++];
-    return u;
+    const unsigned char *p = r->p + r->pos;     /* (as put64: one load) */
+    r->pos += 8;
+    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+           (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+           (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
 int64_t rbuf_int(rbuf *r)
