@@ -394,4 +394,33 @@ else
     check "league.md: when the mid-run load landed" $?
 fi
 
+# ---- scripts/league-agree: several leagues' emulated runs, worked by hand ------------
+# Two cells in two leagues: dtss q = 1.02 then 0.96 (mean 0.99, sd 0.0424),
+# tss q = 1.20/1.10 = 1.0909 then 1.10/1.10 = 1 (mean 1.045, sd 0.0643); one
+# emulated run against the other: 1.02/0.96 and 1.20/1.10, neither within 3%.
+A=$tmp/agree
+H="source,link,scenario,scheme,finish,ideal,ratio,imbalance_ratio,chunks,ideal_tx,ratio_tx,loss_gaps,loss_tail,loss_speed"
+mkdir -p "$A/a/league" "$A/b"
+for d in a/league b; do echo "$H" >"$A/$d/sim.csv"; echo "$H" >"$A/$d/emu.csv"
+    printf 'sim,none,t1-ded,dtss,1,1,1.00,0,1,1,1,0,0,0\nsim,none,t1-ded,tss,1,1,1.10,0,1,1,1,0,0,0\n' >>"$A/$d/sim.csv"; done
+printf 'emu,none,t1-ded,dtss,1,1,1.02,0,1,1,1,0,0,0\nemu,none,t1-ded,tss,1,1,1.20,0,1,1,1,0,0,0\n' >>"$A/a/league/emu.csv"
+printf 'emu,none,t1-ded,dtss,1,1,0.96,0,1,1,1,0,0,0\nemu,none,t1-ded,tss,1,1,1.10,0,1,1,1,0,0,0\n' >>"$A/b/emu.csv"
+(cd "$A" && "$REPO/scripts/league-agree" a b) >"$tmp/ag" 2>&1
+check "league-agree: two leagues, one a --out folder, one a league/ folder ($(head -c 200 "$tmp/ag"))" $?
+grep -q "^| league 1 alone: emulated / simulated | 1 | 2 | 50% |$" "$tmp/ag" &&
+    grep -q "^| league 2 alone: emulated / simulated | 1 | 2 | 50% |$" "$tmp/ag" &&
+    grep -q "^| league 1 against league 2, emulated | 0 | 2 | 0% |$" "$tmp/ag" &&
+    grep -q "^| the mean of the 2 leagues: emulated / simulated | 1 | 2 | 50% |$" "$tmp/ag"
+check "league-agree: each league, the pair and the mean, by hand" $?
+grep -q "^- Emulated (the mean of 2 runs a cell) within 3% of simulated on at least 80% of the cells: \*\*did not hold\*\* (1 of 2, 50%)$" "$tmp/ag" &&
+    grep -q "the mean over the cells: 0.053$" "$tmp/ag" &&
+    grep -q "^| none | t1-ded | tss | 1.045 | 0.064 |$" "$tmp/ag" && grep -q "^| none | t1-ded | dtss | 0.990 | 0.042 |$" "$tmp/ag"
+check "league-agree: the target judged on the mean, the sd, the farthest cell first" $?
+run "league-agree: a folder without a league refused, named" 2 "league-agree: $tmp: no readable sim.csv" \
+    "$REPO/scripts/league-agree" "$tmp"
+printf 'emu,none,t1-ded,dtss,1,1,-3,0,1,1,1,0,0,0\n' >>"$A/b/emu.csv"
+run "league-agree: a negative ratio refused, file and line named" 2 "league-agree: .*b/emu.csv:4: not a league cell" \
+    sh -c "cd '$A' && exec '$REPO/scripts/league-agree' a b"
+run "league-agree --help" 0 "the issue's target" "$REPO/scripts/league-agree" --help
+
 finish
