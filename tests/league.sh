@@ -416,6 +416,8 @@ grep -q "^- Emulated (the mean of 2 runs a cell) within 3% of simulated on at le
     grep -q "the mean over the cells: 0.053$" "$tmp/ag" &&
     grep -q "^| none | t1-ded | tss | 1.045 | 0.064 |$" "$tmp/ag" && grep -q "^| none | t1-ded | dtss | 0.990 | 0.042 |$" "$tmp/ag"
 check "league-agree: the target judged on the mean, the sd, the farthest cell first" $?
+grep -q "^| none | t1-ded | 2 | 50% | 0% | 50% | 0.053 |$" "$tmp/ag"
+check "league-agree: by link and scenario, by hand ($(grep '^| none | t1-ded | 2 ' "$tmp/ag"))" $?
 run "league-agree: a folder without a league refused, named" 2 "league-agree: $tmp: no readable sim.csv" \
     "$REPO/scripts/league-agree" "$tmp"
 printf 'emu,none,t1-ded,dtss,1,1,-3,0,1,1,1,0,0,0\n' >>"$A/b/emu.csv"
