@@ -392,6 +392,13 @@ else
     check "league: the emulated mid-run ideal $id s counts from the landing (sequential $seq s, by hand)" $?
     grep -q "^On the emulated cluster the mid-run load landed at [0-9.]* s on the runs' clocks (mean of 1 runs, " "$tmp/mid/league.md"
     check "league.md: when the mid-run load landed" $?
+    # The machine's speed before each group of runs (here one: table 1's
+    # t1-ded and midrun on the unshaped link): a sequential run each, a
+    # positive time, its ratio to the league's, and the page's line.
+    awk -F, 'NR == 1 { ok = ($0 == "link,scenario,sequential,against_league") } NR > 1 { n++; if (!($3 > 0) || ($4 - $3 / s) > 0.001 || ($3 / s - $4) > 0.001) ok = 0 }
+        END { exit !(ok && n == 2) }' s="$seq" "$M/drift.csv" &&
+        grep -q "^The machine before each of the 2 groups of emulated runs (one sequential run, the loads off): [0-9.]*\.\.[0-9.]* x the league's" "$tmp/mid/league.md"
+    check "league: the machine's speed before each group ($(tr '\n' ' ' <"$M/drift.csv"))" $?
 fi
 
 # ---- scripts/league-agree: several leagues' emulated runs, worked by hand ------------
@@ -416,8 +423,27 @@ grep -q "^- Emulated (the mean of 2 runs a cell) within 3% of simulated on at le
     grep -q "the mean over the cells: 0.053$" "$tmp/ag" &&
     grep -q "^| none | t1-ded | tss | 1.045 | 0.064 |$" "$tmp/ag" && grep -q "^| none | t1-ded | dtss | 0.990 | 0.042 |$" "$tmp/ag"
 check "league-agree: the target judged on the mean, the sd, the farthest cell first" $?
-grep -q "^| none | t1-ded | 2 | 50% | 0% | 50% | 0.053 |$" "$tmp/ag"
+grep -q "^| none | t1-ded | 2 | 50% | 0% | 50% | 0.053 | - / - |$" "$tmp/ag"
+grep -q "^- The mean of q: the emulated run slower by more than 3% on 1 cells, faster on 0, within on 1$" "$tmp/ag" &&
+    grep -q "^- Of the 1 cells missed, 0 miss by more than twice" "$tmp/ag"
+check "league-agree: which way the means miss; tss's 0.045 within twice its standard error 0.037, by hand" $?
 check "league-agree: by link and scenario, by hand ($(grep '^| none | t1-ded | 2 ' "$tmp/ag"))" $?
+printf 'link,scenario,sequential,against_league\nnone,t1-ded,0.6,1.1\n' >"$A/a/league/drift.csv"
+printf 'link,scenario,sequential,against_league\nnone,t1-ded,0.5,0.95\n' >"$A/b/drift.csv"
+(cd "$A" && "$REPO/scripts/league-agree" a b) >"$tmp/ag" 2>&1
+grep -q "^| none | t1-ded | 2 | 50% | 0% | 50% | 0.053 | 1.100 / 0.950 |$" "$tmp/ag" && ! grep -q correlation "$tmp/ag"
+check "league-agree: the machine before the group, league by league (two groups: no correlation)" $?
+# Three leagues, one cell: q = 1.0, 1.1, 1.2 with the machine 1.0, 1.1, 1.2
+# before it: correlation 1, slope 1.
+for i in 1 2 3; do
+    mkdir -p "$A/c$i"; echo "$H" >"$A/c$i/sim.csv"; echo "$H" >"$A/c$i/emu.csv"
+    printf 'sim,none,t1-ded,dtss,1,1,1.00,0,1,1,1,0,0,0\n' >>"$A/c$i/sim.csv"
+    printf 'emu,none,t1-ded,dtss,1,1,1.%d,0,1,1,1,0,0,0\n' $((i - 1)) >>"$A/c$i/emu.csv"
+    printf 'link,scenario,sequential,against_league\nnone,t1-ded,0.5,1.%d\n' $((i - 1)) >"$A/c$i/drift.csv"
+done
+"$REPO/scripts/league-agree" "$A/c1" "$A/c2" "$A/c3" >"$tmp/ag3" 2>&1
+grep -q "against the machine before it: correlation 1.00 over 3 groups; the slope 1.00 " "$tmp/ag3"
+check "league-agree: the q of a group against the machine, by hand ($(grep correlation "$tmp/ag3"))" $?
 run "league-agree: a folder without a league refused, named" 2 "league-agree: $tmp: no readable sim.csv" \
     "$REPO/scripts/league-agree" "$tmp"
 printf 'emu,none,t1-ded,dtss,1,1,-3,0,1,1,1,0,0,0\n' >>"$A/b/emu.csv"
